@@ -1,0 +1,3 @@
+from desktop_agent.cli import main
+
+raise SystemExit(main())

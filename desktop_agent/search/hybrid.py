@@ -1,0 +1,101 @@
+"""One index that keeps vectors and keywords for the same ids in step."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from desktop_agent.search.bm25 import KeywordIndex
+from desktop_agent.search.vectors import VectorIndex
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredId:
+    id: str
+    score: float
+
+
+class HybridIndex:
+    """Exact cosine and BM25 over the same documents, addressed by string ids."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.vectors = VectorIndex(dim)
+        self.keywords = KeywordIndex()
+        self._ids: list[str] = []
+        self._slots: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._slots
+
+    @property
+    def ids(self) -> Sequence[str]:
+        return self._ids
+
+    def slot(self, doc_id: str) -> int:
+        return self._slots[doc_id]
+
+    def upsert(self, doc_id: str, text: str, vector: NDArray[np.float32] | None) -> None:
+        self.upsert_many([doc_id], [text], None if vector is None else np.asarray(vector)[None, :])
+
+    def upsert_many(
+        self,
+        doc_ids: Sequence[str],
+        texts: Sequence[str],
+        vectors: NDArray[np.float32] | None,
+    ) -> None:
+        """Add or replace documents; a missing vector is stored as zeros (never matches)."""
+        if vectors is None:
+            vectors = np.zeros((len(doc_ids), self.dim), dtype=np.float32)
+        new_rows = []
+        for row, (doc_id, text) in enumerate(zip(doc_ids, texts, strict=True)):
+            slot = self._slots.get(doc_id)
+            if slot is None:
+                new_rows.append(row)
+                self._slots[doc_id] = len(self._ids)
+                self._ids.append(doc_id)
+                self.keywords.append(text)
+            else:
+                self.vectors.set(slot, vectors[row])
+                self.keywords.set(slot, text)
+        if new_rows:
+            self.vectors.append(vectors[new_rows])
+
+    def remove(self, doc_ids: Iterable[str]) -> None:
+        for doc_id in doc_ids:
+            slot = self._slots.pop(doc_id, None)
+            if slot is None:
+                continue
+            last = len(self._ids) - 1
+            self.vectors.swap_remove(slot)
+            self.keywords.swap_remove(slot)
+            moved = self._ids.pop()
+            if slot != last:
+                self._ids[slot] = moved
+                self._slots[moved] = slot
+
+    def clear(self) -> None:
+        self.__init__(self.dim)  # type: ignore[misc]
+
+    def vector_scores(self, query: NDArray[np.float32]) -> NDArray[np.float32]:
+        return self.vectors.scores(query)
+
+    def keyword_scores(self, query: str) -> NDArray[np.float32]:
+        return self.keywords.scores(query)
+
+    def top(self, scores: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None) -> list[ScoredId]:
+        """The ``k`` best ids by ``scores`` (slots where ``mask`` is False are skipped)."""
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        k = min(k, len(scores))
+        if k <= 0:
+            return []
+        best = np.argpartition(-scores, k - 1)[:k]
+        best = best[np.argsort(-scores[best], kind="stable")]
+        return [ScoredId(self._ids[i], float(scores[i])) for i in best if np.isfinite(scores[i])]
