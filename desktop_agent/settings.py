@@ -100,7 +100,10 @@ def load_settings(path: Path) -> Settings:
 def save_settings(settings: Settings, path: Path) -> None:
     """Write settings atomically (a crash never leaves a half-written file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {name: dataclasses.asdict(getattr(settings, name)) for name in ("model", "memory", "security")}
+    data = {
+        name: dataclasses.asdict(getattr(settings, name))
+        for name in ("model", "memory", "security")
+    }
     tmp = path.with_suffix(".toml.tmp")
     with open(tmp, "wb") as handle:
         tomli_w.dump(data, handle)

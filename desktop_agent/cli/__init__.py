@@ -16,17 +16,19 @@ from desktop_agent.errors import UserError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from desktop_agent.cli import chat_cmd, doctor_cmd, gui_cmd, history_cmd, memory_cmd
+    from desktop_agent.cli import chat_cmd, doctor_cmd, gui_cmd
 
     parser = argparse.ArgumentParser(
         prog="desktop-agent",
         description="A private assistant that runs a local model and remembers, encrypted.",
     )
     parser.add_argument("--version", action="version", version=f"desktop-agent {__version__}")
-    parser.add_argument("--model", metavar="PATH", help="chat model (.gguf) instead of the configured one")
+    parser.add_argument(
+        "--model", metavar="PATH", help="chat model (.gguf) instead of the configured one"
+    )
     parser.set_defaults(handler=gui_cmd.run_default)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (chat_cmd, doctor_cmd, memory_cmd, history_cmd, gui_cmd):
+    for module in (chat_cmd, doctor_cmd, gui_cmd):
         module.register(commands)
     return parser
 

@@ -8,4 +8,10 @@ from desktop_agent.embed.embedder import (
     bundled_embedder_dir,
 )
 
-__all__ = ["EMBEDDING_DIM", "Embedder", "HashingEmbedder", "SentenceEmbedder", "bundled_embedder_dir"]
+__all__ = [
+    "EMBEDDING_DIM",
+    "Embedder",
+    "HashingEmbedder",
+    "SentenceEmbedder",
+    "bundled_embedder_dir",
+]

@@ -109,7 +109,9 @@ class HashingEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for token in tokens(text) or [text]:
-                digest = hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+                digest = hashlib.blake2b(
+                    token.encode("utf-8", "surrogatepass"), digest_size=8
+                ).digest()
                 value = int.from_bytes(digest, "little")
                 out[row, value % self.dim] += 1.0 if (value >> 32) & 1 else -1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)

@@ -1,0 +1,89 @@
+"""The composition root: paths -> settings -> keys -> vault -> embedder -> engine -> assistant.
+
+Nothing else in the app builds these parts; the CLI and the GUI each get one ``App`` and drive
+the same core service through it. Parts are built lazily so that `desktop-agent --help` or
+`doctor` do not pay for loading a model.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from desktop_agent.paths import AppPaths, app_paths
+from desktop_agent.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from desktop_agent.core.assistant import Assistant
+    from desktop_agent.embed import Embedder
+    from desktop_agent.llm import ChatEngine, GenerationSettings
+
+
+class App:
+    """Owns the long-lived parts of one desktop-agent process."""
+
+    def __init__(
+        self,
+        paths: AppPaths | None = None,
+        settings: Settings | None = None,
+        *,
+        model_override: Path | None = None,
+    ) -> None:
+        self.paths = (paths or app_paths()).ensure()
+        self.settings = settings or load_settings(self.paths.settings_file)
+        self.model_override = model_override
+
+    def model_path(self) -> Path:
+        """The chat model: --model, else the setting, else the bundled SmolLM2."""
+        from desktop_agent.errors import ModelError
+        from desktop_agent.llm.model_file import bundled_model_path
+
+        if self.model_override is not None:
+            return Path(self.model_override).expanduser()
+        if self.settings.model.path:
+            return Path(self.settings.model.path).expanduser()
+        bundled = bundled_model_path()
+        if bundled is None:
+            raise ModelError(
+                "the bundled model is not installed: run `make install`, or pass --model PATH"
+            )
+        return bundled
+
+    @cached_property
+    def engine(self) -> ChatEngine:
+        from desktop_agent.llm.engine import LlamaEngine
+
+        model = self.settings.model
+        return LlamaEngine(
+            self.model_path(),
+            n_ctx=model.n_ctx,
+            n_threads=model.n_threads,
+            chat_template=model.chat_template,
+        )
+
+    def generation_settings(self) -> GenerationSettings:
+        from desktop_agent.llm import GenerationSettings
+
+        model = self.settings.model
+        return GenerationSettings(
+            temperature=model.temperature,
+            top_p=model.top_p,
+            max_tokens=model.max_tokens,
+            repeat_penalty=model.repeat_penalty,
+            seed=model.seed,
+        )
+
+    @cached_property
+    def assistant(self) -> Assistant:
+        from desktop_agent.core.assistant import Assistant
+
+        return Assistant(self.engine, self.generation_settings())
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        from desktop_agent.embed import SentenceEmbedder
+
+        return SentenceEmbedder()
+
+    # --- vault (issue 3): key_source() and vault() are built here ---

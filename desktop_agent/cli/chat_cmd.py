@@ -1,0 +1,126 @@
+"""`desktop-agent chat`: the terminal chat, interactive or one turn for scripts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from desktop_agent.app import App
+from desktop_agent.core.assistant import Assistant, Reply
+from desktop_agent.core.conversation import Conversation
+from desktop_agent.errors import InputError
+
+QUIT_COMMANDS = {"/quit", "/exit", "/q"}
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "chat",
+        help="chat in the terminal",
+        description="Chat with the local model in the terminal. Type /quit or press Ctrl+D to "
+        "leave; Ctrl+C stops a reply. Standard input may be piped, one message per line.",
+    )
+    parser.add_argument("--once", metavar="MESSAGE", help="send one message, print the reply, exit")
+    parser.add_argument("--json", action="store_true", help="with --once: print the reply as JSON")
+    parser.add_argument(
+        "--model", metavar="PATH", default=argparse.SUPPRESS, help="chat model (.gguf) to use"
+    )
+    parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
+    parser.set_defaults(handler=run)
+
+
+def make_app(args: argparse.Namespace) -> App:
+    model = getattr(args, "model", None)
+    return App(model_override=Path(model) if model else None)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.json and args.once is None:
+        raise InputError("--json needs --once MESSAGE")
+    app = make_app(args)
+    assistant = app.assistant
+    if args.once is not None:
+        return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
+    return run_interactive(assistant, incognito=args.incognito)
+
+
+def run_once(assistant: Assistant, message: str, *, as_json: bool, incognito: bool) -> int:
+    conversation = assistant.start_conversation(incognito=incognito)
+    turn = assistant.send(conversation, message)
+    if as_json:
+        for _ in turn:
+            pass
+        reply = turn.finish()
+        print(json.dumps(reply_json(reply, assistant), ensure_ascii=False))
+        return 0
+    stream_reply(turn, sys.stdout)
+    return 0
+
+
+def reply_json(reply: Reply, assistant: Assistant) -> dict[str, Any]:
+    result = reply.result
+    return {
+        "reply": reply.text,
+        "conversation_id": reply.conversation_id,
+        "model": assistant.engine.info.model_name,
+        "prompt_tokens": result.prompt_tokens,
+        "completion_tokens": result.completion_tokens,
+        "finish_reason": result.finish_reason,
+        "time_to_first_token_ms": round(result.time_to_first_token_s * 1000, 1),
+        "tokens_per_second": round(result.tokens_per_second, 1),
+        "memories_used": [getattr(m, "as_json", lambda: m)() for m in reply.memories_used],
+    }
+
+
+def stream_reply(turn: Any, out: TextIO) -> Reply:
+    """Print a reply as it streams; Ctrl+C stops this reply, not the program."""
+    try:
+        for piece in turn:
+            out.write(piece)
+            out.flush()
+    except KeyboardInterrupt:
+        turn.cancel()
+        for _ in turn:  # drain what the worker already produced
+            pass
+        out.write(" [stopped]")
+    out.write("\n")
+    out.flush()
+    return turn.finish()
+
+
+def run_interactive(assistant: Assistant, *, incognito: bool) -> int:
+    from desktop_agent.errors import UserError
+
+    interactive = sys.stdin.isatty()
+    conversation: Conversation = assistant.start_conversation(incognito=incognito)
+    if interactive:
+        name = assistant.engine.info.model_name
+        mode = " (incognito: nothing is remembered)" if incognito else ""
+        print(
+            f"desktop-agent chat with {name}{mode}. /quit or Ctrl+D to leave, Ctrl+C stops a reply."
+        )
+    while True:
+        try:
+            line = input("you> " if interactive else "")
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            print()
+            break
+        message = line.strip()
+        if not message:
+            continue
+        if message.lower() in QUIT_COMMANDS:
+            break
+        try:
+            turn = assistant.send(conversation, message)
+            if interactive:
+                sys.stdout.write("assistant> ")
+            stream_reply(turn, sys.stdout)
+        except UserError as error:
+            # One bad message must not end the chat.
+            print(f"desktop-agent: error: {error}", file=sys.stderr)
+    return 0

@@ -1,0 +1,125 @@
+"""`desktop-agent doctor`: is every part in place, and if not, what to do."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from desktop_agent.app import App
+from desktop_agent.errors import UserError
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    required: bool = True
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "doctor",
+        help="check that every component is in place",
+        description="Check the model, llama.cpp, the embedder, the keyring and the data dir. "
+        "Exits non-zero when a required part is missing, with the fix in words.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+    parser.add_argument(
+        "--model", metavar="PATH", default=argparse.SUPPRESS, help="check this model file instead"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    model = getattr(args, "model", None)
+    app = App(model_override=Path(model) if model else None)
+    checks = run_checks(app)
+    healthy = all(c.ok for c in checks if c.required)
+    if args.json:
+        print(
+            json.dumps({"ok": healthy, "checks": [asdict(c) for c in checks]}, ensure_ascii=False)
+        )
+    else:
+        for check in checks:
+            mark = "ok  " if check.ok else ("FAIL" if check.required else "warn")
+            print(f"[{mark}] {check.name}: {check.detail}")
+    return 0 if healthy else 1
+
+
+def run_checks(app: App) -> list[Check]:
+    return [
+        _check_model(app),
+        _check_llama(),
+        _check_embedder(),
+        _check_keyring(app),
+        _check_data_dir(app),
+    ]
+
+
+def _check_model(app: App) -> Check:
+    try:
+        engine = app.engine
+        engine.start()
+        info = engine.info
+    except UserError as error:
+        return Check("model", False, f"{error}")
+    template = "from the GGUF metadata" if not app.settings.model.chat_template else "from settings"
+    return Check(
+        "model",
+        True,
+        f"{info.model_name} ({Path(info.model_path).name}), context {info.n_ctx} tokens, "
+        f"{info.n_threads} threads, chat template {template}",
+    )
+
+
+def _check_llama() -> Check:
+    try:
+        from desktop_agent.llm.engine import llama_system_info
+
+        return Check("llama.cpp", True, llama_system_info())
+    except ImportError:
+        return Check("llama.cpp", False, "llama-cpp-python is not installed: run `make install`")
+
+
+def _check_embedder() -> Check:
+    from desktop_agent.embed import bundled_embedder_dir
+
+    folder = bundled_embedder_dir()
+    if folder is None:
+        return Check("embedder", False, "all-MiniLM-L6-v2 not found: run `make install`")
+    import importlib.util
+
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return Check(
+            "embedder", False, "sentence-transformers is not installed: run `make install`"
+        )
+    return Check("embedder", True, f"all-MiniLM-L6-v2 at {folder}")
+
+
+def _check_keyring(app: App) -> Check:
+    try:
+        from desktop_agent.secrets import backend_status
+    except ImportError:
+        return Check("keyring", False, "the secrets module is missing: reinstall desktop-agent")
+    status = backend_status(app.settings)
+    return Check("keyring", status.ok, status.detail)
+
+
+def _check_data_dir(app: App) -> Check:
+    folder = app.paths.data_dir
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-", delete=True) as handle:
+            handle.write(b"ok")
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        return Check(
+            "data dir", False, f"cannot write to {folder}: {exc.strerror}; check its permissions"
+        )
+    return Check("data dir", True, str(folder))

@@ -1,0 +1,40 @@
+"""A conversation: its id, its messages so far, and whether it is incognito."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from desktop_agent.llm import ChatMessage
+
+ConversationId = str
+
+
+def new_conversation_id() -> ConversationId:
+    return "c_" + secrets.token_hex(8)
+
+
+@dataclass(slots=True)
+class Conversation:
+    """The messages of one chat. Mutable on purpose: it grows turn by turn."""
+
+    id: ConversationId = field(default_factory=new_conversation_id)
+    title: str = ""
+    incognito: bool = False
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    messages: list[ChatMessage] = field(default_factory=list)
+
+    def add(self, role: str, content: str) -> None:
+        self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]
+        if not self.title and role == "user":
+            self.title = content.strip().splitlines()[0][:60] if content.strip() else ""
+
+    def drop_last_exchange(self) -> str | None:
+        """Remove the last user message and any reply to it (for regenerate / edit and resend);
+        returns that user message."""
+        while self.messages and self.messages[-1].role == "assistant":
+            self.messages.pop()
+        if self.messages and self.messages[-1].role == "user":
+            return self.messages.pop().content
+        return None
