@@ -72,9 +72,36 @@ class Assistant:
         self.engine = engine
         self.generation_settings = generation_settings
         self.system_prompt = system_prompt
+        self._conversations: dict[str, Conversation] = {}
 
+    # --- conversations ---------------------------------------------------------------------
     def start_conversation(self, *, incognito: bool = False) -> Conversation:
-        return Conversation(incognito=incognito)
+        conversation = Conversation(incognito=incognito)
+        self._conversations[conversation.id] = conversation
+        return conversation
+
+    def conversations(self) -> list[Conversation]:
+        """All conversations, the most recently started first."""
+        return sorted(self._conversations.values(), key=lambda c: c.started_at, reverse=True)
+
+    def conversation(self, conversation_id: str) -> Conversation:
+        try:
+            return self._conversations[conversation_id]
+        except KeyError:
+            raise InputError(f"no conversation with id {conversation_id}") from None
+
+    def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
+        if not title.strip():
+            raise InputError("a conversation title cannot be empty")
+        conversation = self.conversation(conversation_id)
+        conversation.title = title.strip()
+        return conversation
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        self.conversation(conversation_id)
+        del self._conversations[conversation_id]
+
+    # --- turns -------------------------------------------------------------------------------
 
     def send(self, conversation: Conversation, text: str) -> Turn:
         """Start the reply to ``text``; raises InputError for an empty message."""
@@ -97,6 +124,12 @@ class Assistant:
         if last is None:
             raise InputError("nothing to regenerate: the conversation has no message yet")
         return self.send(conversation, last)
+
+    def edit_and_resend(self, conversation: Conversation, text: str) -> Turn:
+        """Replace the last user message with ``text`` and answer it."""
+        if conversation.drop_last_exchange() is None:
+            raise InputError("nothing to edit: the conversation has no message yet")
+        return self.send(conversation, text)
 
     def _prompt(self, history: Sequence[ChatMessage], text: str) -> list[ChatMessage]:
         return [ChatMessage("system", self.system_prompt), *history, ChatMessage("user", text)]
