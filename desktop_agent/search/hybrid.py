@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import count
 
 import numpy as np
 from numpy.typing import NDArray
 
 from desktop_agent.search.bm25 import KeywordIndex
 from desktop_agent.search.vectors import VectorIndex
+
+# Process-wide so that a cleared index never reuses a version a cache has already seen.
+_VERSIONS = count(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,8 @@ class HybridIndex:
         self.keywords = KeywordIndex()
         self._ids: list[str] = []
         self._slots: dict[str, int] = {}
+        # Bumped on every change, so caches keyed by slot know when to rebuild.
+        self.version = next(_VERSIONS)
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -51,6 +57,7 @@ class HybridIndex:
         vectors: NDArray[np.float32] | None,
     ) -> None:
         """Add or replace documents; a missing vector is stored as zeros (never matches)."""
+        self.version = next(_VERSIONS)
         if vectors is None:
             vectors = np.zeros((len(doc_ids), self.dim), dtype=np.float32)
         new_rows = []
@@ -68,6 +75,7 @@ class HybridIndex:
             self.vectors.append(vectors[new_rows])
 
     def remove(self, doc_ids: Iterable[str]) -> None:
+        self.version = next(_VERSIONS)
         for doc_id in doc_ids:
             slot = self._slots.pop(doc_id, None)
             if slot is None:
@@ -89,7 +97,9 @@ class HybridIndex:
     def keyword_scores(self, query: str) -> NDArray[np.float32]:
         return self.keywords.scores(query)
 
-    def top(self, scores: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None) -> list[ScoredId]:
+    def top(
+        self, scores: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None
+    ) -> list[ScoredId]:
         """The ``k`` best ids by ``scores`` (slots where ``mask`` is False are skipped)."""
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
