@@ -117,6 +117,10 @@ class LlamaEngine:
             )
         )
 
+    def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
+        """The exact text the chat template makes of ``messages`` (for tests and debugging)."""
+        return self._call(lambda: self._render(messages).prompt)
+
     def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return self._call(lambda: len(self._tokenize_prompt(messages)))
 
@@ -205,10 +209,11 @@ class LlamaEngine:
             self._llm._ctx.ctx, self._abort_callback, ctypes.c_void_p(0)
         )
 
+    def _render(self, messages: Sequence[ChatMessage]) -> Any:
+        return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+
     def _tokenize_prompt(self, messages: Sequence[ChatMessage]) -> list[int]:
-        rendered = self._formatter(
-            messages=[{"role": m.role, "content": m.content} for m in messages]
-        )
+        rendered = self._render(messages)
         text = rendered.prompt.encode("utf-8", "surrogatepass")
         return self._llm.tokenize(text, add_bos=not rendered.added_special, special=True)
 

@@ -1,0 +1,109 @@
+"""The command line end to end, in subprocesses where the exit code and output matter."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_agent import __version__
+from desktop_agent.cli import main
+
+
+def run_cli(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_agent", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"desktop-agent {__version__}"
+
+
+@pytest.mark.parametrize("command", [[], ["chat"], ["doctor"], ["gui"]])
+def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: desktop-agent" in capsys.readouterr().out
+
+
+def test_once_json_prints_a_reply_from_the_bundled_model() -> None:
+    result = run_cli("chat", "--once", "Hello", "--json")
+
+    assert result.returncode == 0, result.stderr
+    reply = json.loads(result.stdout)
+    assert reply["reply"].strip()
+    assert reply["completion_tokens"] > 0
+    assert "SmolLM2" in reply["model"] or "Smollm2" in reply["model"]
+
+
+def test_piped_chat_answers_each_line_and_ends_at_end_of_input() -> None:
+    result = run_cli("chat", stdin="Hello\n\nWhat is the capital of France?\n")
+
+    assert result.returncode == 0, result.stderr
+    replies = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(replies) >= 2
+
+
+def test_quit_command_leaves_the_chat() -> None:
+    result = run_cli("chat", stdin="/quit\nHello\n")
+    assert result.returncode == 0
+    assert result.stdout.strip() == ""
+
+
+def test_empty_message_is_a_one_line_error() -> None:
+    result = run_cli("chat", "--once", "   ")
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == "desktop-agent: error: the message is empty: type something to send"
+    )
+
+
+def test_message_longer_than_the_context_is_a_one_line_error(tmp_path: Path) -> None:
+    config = tmp_path / "agent-home" / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.toml").write_text("[model]\nn_ctx = 256\n")
+    result = run_cli("chat", "--once", "word " * 2000)
+    assert result.returncode == 2
+    assert "too long for the model's context window" in result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_no_display_falls_back_to_terminal_chat_and_says_why() -> None:
+    env = {k: "" for k in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    result = run_cli(stdin="/quit\n", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "no display found" in result.stderr
+    assert "terminal chat" in result.stderr
+
+
+def test_doctor_json_reports_each_component() -> None:
+    result = run_cli("doctor", "--json")
+    report = json.loads(result.stdout)
+    names = [check["name"] for check in report["checks"]]
+    assert names == ["model", "llama.cpp", "embedder", "keyring", "data dir"]
+    model = report["checks"][0]
+    assert model["ok"] and "context 4096" in model["detail"]
+    assert result.returncode == (0 if report["ok"] else 1)
+
+
+def test_doctor_fails_with_the_fix_when_the_model_is_missing(tmp_path: Path) -> None:
+    result = run_cli("doctor", "--model", str(tmp_path / "gone.gguf"))
+    assert result.returncode == 1
+    assert "[FAIL] model: model file not found" in result.stdout
