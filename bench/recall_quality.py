@@ -37,7 +37,12 @@ from desktop_agent.core.history_import import (  # noqa: E402
     iter_history,
     memory_text,
 )
-from desktop_agent.core.recall import MemoryFacts, Recaller, RecallWeights  # noqa: E402
+from desktop_agent.core.recall import (  # noqa: E402
+    MemoryFacts,
+    Recaller,
+    RecallWeights,
+    neighbour_map,
+)
 from desktop_agent.embed import Embedder, SentenceEmbedder  # noqa: E402
 from desktop_agent.search import HybridIndex, KeywordIndex  # noqa: E402
 
@@ -162,7 +167,11 @@ def build_store(conversation: Conversation, embedder: Embedder) -> Store:
     plain = KeywordIndex()
     for m in messages:
         plain.append(memory_text(m, with_date=False))
-    facts = {m.id: MemoryFacts(kind="episodic", created_at=m.timestamp) for m in messages}
+    around = neighbour_map((m.id, m.conversation, m.timestamp) for m in messages)
+    facts = {
+        m.id: MemoryFacts(kind="episodic", created_at=m.timestamp, neighbours=around[m.id])
+        for m in messages
+    }
     return Store(index, facts, plain, [m.id for m in messages])
 
 
