@@ -1,0 +1,138 @@
+"""Forgetting that really forgets (a part of ``Vault``).
+
+1. Siblings that share a doomed data key are re-encrypted under fresh keys.
+2. The forgotten rows are deleted (by opaque id only: Lance keeps predicates on disk).
+3. The KEK ratchets: new epoch, keystore re-sealed without the doomed keys, old KEK deleted.
+4. Fragments with deleted rows are rewritten and every old version is cleaned up.
+
+After step 3 no key that opens the forgotten rows exists anywhere, so even a copy of the data
+dir taken before the forget (a backup, a synced folder, SSD blocks) cannot be read with the
+current keys. Step 4 removes the ciphertext itself from the live data dir. A crash anywhere in
+between is finished on the next unlock (``Vault._recover_unfinished_forget``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from desktop_agent.memory.model import ForgetReceipt, MemoryId, MemoryNotFound
+from desktop_agent.memory.rows import open_row, seal_row
+from desktop_agent.memory.store import arrow_rows
+
+if TYPE_CHECKING:
+    from desktop_agent.memory.audit import AuditLog
+    from desktop_agent.memory.index import VaultIndex
+    from desktop_agent.memory.keystore import KeyStore
+    from desktop_agent.memory.model import Damage
+    from desktop_agent.memory.store import Store
+
+
+class Forgetting:
+    """forget, forget_all and rotate_keys, mixed into Vault."""
+
+    _keys: KeyStore
+    _store: Store
+    _audit: AuditLog
+    _index: VaultIndex
+    _mutex: threading.RLock
+    _current: dict[MemoryId, tuple[int, str, bytes]]
+    _versions: dict[MemoryId, list[tuple[int, str]]]
+    _key_users: defaultdict[str, set[MemoryId]]
+    _damage: list[Damage]
+    dim: int
+
+    def _check_open(self) -> None: ...
+    def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None: ...
+    def kind_of(self, memory_id: str) -> str: ...
+
+    def forget(self, ids: Iterable[str]) -> ForgetReceipt:
+        """Erase these memories, all their versions and their data keys; returns a receipt."""
+        with self._mutex:
+            self._check_open()
+            doomed_ids = [MemoryId(i) for i in dict.fromkeys(ids)]
+            for memory_id in doomed_ids:
+                if memory_id not in self._versions:
+                    raise MemoryNotFound(f"no memory with id {memory_id!r}; nothing was forgotten")
+            kinds = tuple(self.kind_of(i) for i in doomed_ids)
+            doomed_keys = {key for i in doomed_ids for _v, key in self._versions[i]}
+            siblings = set().union(*(self._key_users[k] for k in doomed_keys)) - set(doomed_ids)
+            rekeyed = self._rekey(sorted(siblings), doomed_keys)
+            self._store.delete(doomed_ids)
+            self._forget_in_ram(doomed_ids)
+            epoch = self._keys.ratchet(doomed_keys)
+            for key in doomed_keys:
+                self._key_users.pop(key, None)
+            self._store.compact_and_purge()
+            receipt = ForgetReceipt(tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed)
+            self._audit.append("forget", ids=doomed_ids, kinds=kinds, epoch=epoch, rekeyed=rekeyed)
+            return receipt
+
+    def forget_all(self) -> ForgetReceipt:
+        """Erase every memory and every data key (the audit key stays: the log says it happened)."""
+        with self._mutex:
+            self._check_open()
+            ids = tuple(self._versions)
+            kinds = tuple(self.kind_of(i) for i in ids)
+            self._store.drop()
+            self._forget_in_ram(list(ids))
+            audit_key = self._keys.scope_key("audit")
+            epoch = self._keys.ratchet([k for k in self._keys.ids() if k != audit_key])
+            self._key_users.clear()
+            receipt = ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
+            self._audit.append("forget_all", count=len(ids), epoch=epoch)
+            return receipt
+
+    def rotate_keys(self) -> int:
+        """A new KEK (new epoch); the keystore is re-sealed and the old KEK deleted."""
+        with self._mutex:
+            self._check_open()
+            epoch = self._keys.ratchet()
+            self._audit.append("rotate", epoch=epoch)
+            return epoch
+
+    def _rekey(self, siblings: Sequence[MemoryId], doomed_keys: set[str]) -> int:
+        """Re-encrypt siblings' rows under fresh keys of the same scope (one commit)."""
+        if not siblings:
+            return 0
+        table = self._store.read(ids=siblings)
+        rows = [row for row in table.to_pylist() if row["key_id"] in doomed_keys]
+        old_keys = sorted({row["key_id"] for row in rows})
+        fresh = dict(
+            zip(
+                old_keys, self._keys.new_keys(self._keys.scope_of(k) for k in old_keys), strict=True
+            )
+        )
+        ids, versions, key_ids, blobs, broken = [], [], [], [], []
+        for row in rows:
+            plain = open_row(
+                self._keys, row["memory_id"], row["version"], row["key_id"], row["blob"]
+            )
+            if plain is None:  # damaged already: it goes with its key
+                broken.append((row["memory_id"], row["version"]))
+                continue
+            new_key = fresh[row["key_id"]]
+            ids.append(row["memory_id"])
+            versions.append(row["version"])
+            key_ids.append(new_key)
+            blobs.append(seal_row(self._keys, row["memory_id"], row["version"], new_key, plain))
+        self._store.upsert(arrow_rows(ids, versions, key_ids, blobs))
+        self._store.delete_rows(broken)
+        for memory_id, version, key_id in zip(ids, versions, key_ids, strict=True):
+            self._move_key(MemoryId(memory_id), version, key_id)
+        return len(set(ids))
+
+    def _move_key(self, memory_id: MemoryId, version: int, key_id: str) -> None:
+        history = self._versions[memory_id]
+        for at, (v, old_key) in enumerate(history):
+            if v == version:
+                history[at] = (v, key_id)
+                if all(k != old_key for _v, k in history):
+                    self._key_users[old_key].discard(memory_id)
+        self._key_users[key_id].add(memory_id)
+        current = self._current.get(memory_id)
+        if current is not None and current[0] == version:
+            self._current[memory_id] = (version, key_id, current[2])

@@ -1,0 +1,102 @@
+"""The vault's in-RAM index: the shared HybridIndex with its keyword half built on first use.
+
+Decrypting 100k rows takes a fraction of a second, but tokenising their texts for BM25 takes
+seconds in Python; so unlock fills only the vector matrix, and the keyword index is built from
+the decrypted texts the first time anyone asks for keyword scores (or when ``warm()`` runs on a
+background thread). Nothing here is ever written to disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from desktop_agent.search import HybridIndex, KeywordIndex
+
+
+class LazyKeywords:
+    """Stands in for a KeywordIndex; the real one is built on the first ``scores`` call."""
+
+    def __init__(self, ids: Callable[[], Sequence[str]], text_of: Callable[[str], str]) -> None:
+        self._ids = ids
+        self._text_of = text_of
+        self._count = 0
+        self._real: KeywordIndex | None = None
+
+    @property
+    def built(self) -> bool:
+        return self._real is not None
+
+    def build(self) -> KeywordIndex:
+        if self._real is None:
+            real = KeywordIndex()
+            for doc_id in self._ids():
+                real.append(self._text_of(doc_id))
+            self._real = real
+        return self._real
+
+    def __len__(self) -> int:
+        return len(self._real) if self._real is not None else self._count
+
+    def append(self, text: str) -> None:
+        if self._real is not None:
+            self._real.append(text)
+        else:
+            self._count += 1
+
+    def set(self, slot: int, text: str) -> None:
+        if self._real is not None:
+            self._real.set(slot, text)
+
+    def swap_remove(self, slot: int) -> None:
+        if self._real is not None:
+            self._real.swap_remove(slot)
+        else:
+            self._count -= 1
+
+    def scores(self, query: str) -> NDArray[np.float32]:
+        return self.build().scores(query)
+
+
+class VaultIndex(HybridIndex):
+    """HybridIndex plus a per-slot kind code kept in step with its swap-remove slots."""
+
+    def __init__(self, dim: int, text_of: Callable[[str], str]) -> None:
+        super().__init__(dim)
+        self.keywords = LazyKeywords(lambda: self.ids, text_of)  # type: ignore[assignment]
+        self._kinds = np.zeros(1024, dtype=np.uint8)
+
+    def put(
+        self,
+        doc_ids: Sequence[str],
+        texts: Sequence[str],
+        vectors: NDArray[np.float32],
+        kinds: Sequence[int],
+    ) -> None:
+        slots = [self.slot(doc_id) if doc_id in self else -1 for doc_id in doc_ids]
+        self.upsert_many(doc_ids, texts, vectors)
+        needed = len(self)
+        if needed > len(self._kinds):
+            grown = np.zeros(max(needed, 2 * len(self._kinds)), dtype=np.uint8)
+            grown[: len(self._kinds)] = self._kinds
+            self._kinds = grown
+        for doc_id, slot, kind in zip(doc_ids, slots, kinds, strict=True):
+            self._kinds[self.slot(doc_id) if slot < 0 else slot] = kind
+
+    def drop(self, doc_ids: Sequence[str]) -> None:
+        for doc_id in doc_ids:
+            if doc_id not in self:
+                continue
+            slot = self.slot(doc_id)
+            last = len(self) - 1
+            self.remove([doc_id])
+            self._kinds[slot] = self._kinds[last]
+
+    def kind_mask(self, code: int) -> NDArray[np.bool_]:
+        return self._kinds[: len(self)] == code
+
+    def warm(self) -> None:
+        assert isinstance(self.keywords, LazyKeywords)
+        self.keywords.build()

@@ -1,0 +1,256 @@
+"""Data keys (DEKs) sealed under the key-encryption key (KEK) of the current epoch.
+
+On disk: ``keys/keystore-<epoch>.bin`` (all keys at the last ratchet) and
+``keys/journal-<epoch>.bin`` (keys added since, one sealed record per batch, fsynced before any
+row uses them). A ratchet writes a new snapshot under a new KEK, commits by replacing the
+header, then deletes the old files and the old KEK, so a destroyed DEK survives nowhere that
+the current KEK can open.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from desktop_agent.errors import VaultError, VaultLockedError
+from desktop_agent.memory.crypto import BlobError, new_id, new_key, open_with_key, seal_with_key
+from desktop_agent.memory.files import append_durable, write_atomic
+from desktop_agent.memory.header import Header, write_header
+
+_ENTRY: Final = struct.Struct("<16s32sH")
+_LENGTH: Final = struct.Struct("<I")
+AUDIT_SCOPE: Final = "audit"
+
+
+class KeySource(Protocol):
+    """Where the KEK of each epoch lives (OS keyring, or wrapped by a passphrase)."""
+
+    mode: str
+
+    def describe(self) -> str: ...
+
+    def create_kek(self, vault_id: str, epoch: int, kek: bytes) -> dict[str, Any]: ...
+
+    def load_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> bytes: ...
+
+    def discard_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DataKey:
+    id: str
+    key: bytes
+    scope: str  # "" for a key of its own, "conv:<id>" for a conversation, "audit"
+
+
+class KeyStore:
+    """The DEKs of one vault, unsealed in RAM; every change is durable before it returns."""
+
+    def __init__(self, directory: Path, header: Header, kek: bytes, source: KeySource) -> None:
+        self.directory = directory
+        self.header = header
+        self._kek = kek
+        self._source = source
+        self._keys: dict[str, DataKey] = {}
+        self._scopes: dict[str, str] = {}
+        self._ciphers: dict[str, AESGCM] = {}
+        self._journal_records = 0
+
+    # --- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, directory: Path, header: Header, source: KeySource) -> KeyStore:
+        kek = new_key()
+        header = header.evolve(key=source.create_kek(header.vault_id, header.epoch, kek))
+        store = cls(directory, header, kek, source)
+        store._keys_dir.mkdir(parents=True, exist_ok=True)
+        store._add(DataKey(new_id(), new_key(), AUDIT_SCOPE))
+        store._write_snapshot(header.epoch, kek)
+        write_header(directory, header)
+        return store
+
+    @classmethod
+    def unlock(cls, directory: Path, header: Header, source: KeySource) -> KeyStore:
+        """Load the KEK and unseal the keys; raises VaultLockedError and writes nothing on failure."""
+        kek = source.load_kek(header.vault_id, header.epoch, header.key)
+        store = cls(directory, header, kek, source)
+        try:
+            snapshot = store._snapshot_path(header.epoch).read_bytes()
+        except FileNotFoundError:
+            raise VaultError(f"the vault's key file for epoch {header.epoch} is missing") from None
+        try:
+            plain = open_with_key(kek, snapshot, store._aad("snapshot", 0))
+        except BlobError:
+            raise VaultLockedError(
+                "the key in the keyring does not open this memory vault (wrong or replaced key); "
+                "nothing was changed. Restore the matching keyring entry, or import a backup "
+                "into a new data dir with `desktop-agent memory import FILE`"
+            ) from None
+        for key in _decode(plain):
+            store._add(key)
+        store._read_journal()
+        return store
+
+    def _read_journal(self) -> None:
+        path = self._journal_path(self.header.epoch)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return
+        at = 0
+        while at + _LENGTH.size <= len(data):
+            (length,) = _LENGTH.unpack_from(data, at)
+            if at + _LENGTH.size + length > len(data):
+                break  # a torn append from a crash: never acknowledged, so ignored
+            blob = data[at + _LENGTH.size : at + _LENGTH.size + length]
+            try:
+                plain = open_with_key(self._kek, blob, self._aad("journal", self._journal_records))
+            except BlobError:
+                raise VaultError(f"the vault's key journal {path.name} is damaged") from None
+            for key in _decode(plain):
+                self._add(key)
+            self._journal_records += 1
+            at += _LENGTH.size + length
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def epoch(self) -> int:
+        return self.header.epoch
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key_id: object) -> bool:
+        return key_id in self._keys
+
+    def ids(self) -> list[str]:
+        return list(self._keys)
+
+    def describe_source(self) -> str:
+        return self._source.describe()
+
+    def scope_key(self, scope: str) -> str | None:
+        return self._scopes.get(scope)
+
+    def scope_of(self, key_id: str) -> str:
+        return self._keys[key_id].scope
+
+    def cipher(self, key_id: str) -> AESGCM:
+        cipher = self._ciphers.get(key_id)
+        if cipher is None:
+            cipher = self._ciphers[key_id] = AESGCM(self._keys[key_id].key)
+        return cipher
+
+    def raw_key(self, key_id: str) -> bytes:
+        return self._keys[key_id].key
+
+    # --- changing ------------------------------------------------------------------------
+
+    def new_keys(self, scopes: Iterable[str]) -> list[str]:
+        """Make one DEK per scope, sealed and fsynced in one journal record; returns the ids."""
+        keys = [DataKey(new_id(), new_key(), scope) for scope in scopes]
+        if not keys:
+            return []
+        blob = seal_with_key(self._kek, _encode(keys), self._aad("journal", self._journal_records))
+        append_durable(self._journal_path(self.epoch), _LENGTH.pack(len(blob)) + blob)
+        self._journal_records += 1
+        for key in keys:
+            self._add(key)
+        return [key.id for key in keys]
+
+    def ratchet(self, destroy: Iterable[str] = (), *, schema_version: int | None = None) -> int:
+        """New KEK and epoch, keys in ``destroy`` left out, old KEK and files deleted."""
+        destroyed = set(destroy)
+        old_header, old_epoch = self.header, self.epoch
+        epoch = old_epoch + 1
+        kek = new_key()
+        keep = [key for key in self._keys.values() if key.id not in destroyed]
+        self._write_snapshot(epoch, kek, keep)
+        params = self._source.create_kek(self.header.vault_id, epoch, kek)
+        header = old_header.evolve(
+            epoch=epoch,
+            key=params,
+            rotated_at=datetime.now(UTC).isoformat(),
+            schema_version=schema_version or old_header.schema_version,
+        )
+        write_header(self.directory, header)  # the commit point
+        self.header, self._kek, self._journal_records = header, kek, 0
+        for key_id in destroyed:
+            self._drop(key_id)
+        self.remove_stale_files()
+        self._source.discard_kek(old_header.vault_id, old_epoch, old_header.key)
+        return epoch
+
+    def remove_stale_files(self) -> None:
+        """Delete key files of other epochs (left by a crash between commit and cleanup)."""
+        keep = {self._snapshot_path(self.epoch).name, self._journal_path(self.epoch).name}
+        for path in self._keys_dir.glob("*.bin"):
+            if path.name not in keep:
+                path.unlink(missing_ok=True)
+        for path in self._keys_dir.glob(".*.tmp"):
+            path.unlink(missing_ok=True)
+
+    def set_schema_version(self, version: int) -> None:
+        self.header = self.header.evolve(schema_version=version)
+        write_header(self.directory, self.header)
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _add(self, key: DataKey) -> None:
+        self._keys[key.id] = key
+        if key.scope:
+            self._scopes[key.scope] = key.id
+
+    def _drop(self, key_id: str) -> None:
+        key = self._keys.pop(key_id, None)
+        self._ciphers.pop(key_id, None)
+        if key is not None and key.scope and self._scopes.get(key.scope) == key_id:
+            del self._scopes[key.scope]
+
+    def _write_snapshot(self, epoch: int, kek: bytes, keys: list[DataKey] | None = None) -> None:
+        keys = list(self._keys.values()) if keys is None else keys
+        blob = seal_with_key(kek, _encode(keys), self._aad("snapshot", 0, epoch))
+        write_atomic(self._snapshot_path(epoch), blob)
+
+    def _aad(self, what: str, number: int, epoch: int | None = None) -> bytes:
+        epoch = self.epoch if epoch is None else epoch
+        return f"keystore\x00{self.header.vault_id}\x00{epoch}\x00{what}\x00{number}".encode()
+
+    @property
+    def _keys_dir(self) -> Path:
+        return self.directory / "keys"
+
+    def _snapshot_path(self, epoch: int) -> Path:
+        return self._keys_dir / f"keystore-{epoch}.bin"
+
+    def _journal_path(self, epoch: int) -> Path:
+        return self._keys_dir / f"journal-{epoch}.bin"
+
+
+def _encode(keys: list[DataKey]) -> bytes:
+    # Fixed-size entries then the scopes: decoding 100k keys stays a tight loop.
+    scopes = [key.scope.encode("utf-8", "surrogatepass") for key in keys]
+    head = _LENGTH.pack(len(keys))
+    fixed = b"".join(
+        _ENTRY.pack(bytes.fromhex(key.id), key.key, len(scope))
+        for key, scope in zip(keys, scopes, strict=True)
+    )
+    return head + fixed + b"".join(scopes)
+
+
+def _decode(plain: bytes) -> list[DataKey]:
+    (count,) = _LENGTH.unpack_from(plain)
+    at = _LENGTH.size + count * _ENTRY.size
+    keys = []
+    for raw_id, key, length in _ENTRY.iter_unpack(plain[_LENGTH.size : at]):
+        scope = plain[at : at + length].decode("utf-8", "surrogatepass") if length else ""
+        at += length
+        keys.append(DataKey(raw_id.hex(), key, scope))
+    return keys

@@ -1,0 +1,273 @@
+"""The LanceDB table on disk: opaque ids, a key id and one ciphertext per row, nothing else.
+
+``<vault>/db`` is a LanceDB database (``lancedb.connect`` opens it) holding one Lance table,
+``memories``, with a row per version of each memory. Predicates only ever name opaque ids,
+because Lance keeps every predicate in its transaction files. Each commit is retried on a
+commit conflict and fsynced (files, then folders) before the caller acknowledges it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import lance
+import pyarrow as pa
+
+from desktop_agent.errors import VaultError
+from desktop_agent.memory.files import disk_error, fsync_path
+from desktop_agent.memory.model import Damage
+
+TABLE: Final = "memories"
+SCHEMA: Final = pa.schema(
+    [
+        ("memory_id", pa.string()),
+        ("version", pa.int32()),
+        ("key_id", pa.string()),
+        ("blob", pa.large_binary()),
+    ]
+)
+ROWS_PER_FRAGMENT: Final = 8192  # forget rewrites one fragment, so keep them small
+MAINTAIN_EVERY: Final = 64  # commits between compactions of the small fragments single adds make
+_ID: Final = re.compile(r"^[0-9a-f]{32}$")
+_T = TypeVar("_T")
+
+
+class Store:
+    """One Lance table; all writes go through here, in one thread, under the writer lock."""
+
+    def __init__(self, directory: Path, name: str = TABLE) -> None:
+        self.root = directory / "db"
+        self.uri = self.root / f"{name}.lance"
+        self.quarantine = directory / "quarantine"
+        self.name = name
+        self._commits = 0
+        self.damage: list[Damage] = []
+
+    # --- opening -------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        return (self.uri / "_versions").is_dir()
+
+    def create(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._commit(
+            lambda: lance.write_dataset(
+                SCHEMA.empty_table(), self.uri, schema=SCHEMA, mode="create"
+            )
+        )
+
+    def dataset(self) -> lance.LanceDataset:
+        """The newest readable version; a torn newest manifest is set aside once."""
+        try:
+            return lance.dataset(self.uri)
+        except Exception as first:
+            if not self._set_aside_torn_manifest():
+                raise VaultError(f"the memory table cannot be opened: {_short(first)}") from None
+        try:
+            return lance.dataset(self.uri)
+        except Exception as exc:
+            raise VaultError(f"the memory table cannot be opened: {_short(exc)}") from None
+
+    def _set_aside_torn_manifest(self) -> bool:
+        manifests = sorted((self.uri / "_versions").glob("*.manifest"), key=lambda p: p.name)
+        if len(manifests) < 2:
+            return False
+        newest, previous = manifests[0], manifests[1]  # v2 names count down from u64::MAX
+        try:
+            lance.dataset(self.uri, version=_version_of(previous))
+        except Exception:
+            return False
+        self.quarantine.mkdir(exist_ok=True)
+        shutil.move(newest, self.quarantine / f"{self.name}-{newest.name}")
+        (self.uri / "_versions" / "latest_version_hint.json").unlink(missing_ok=True)
+        fsync_path(self.uri / "_versions")
+        self.damage.append(
+            Damage(
+                self.name,
+                f"manifest {newest.name}",
+                "torn newest version set aside; the previous one is used",
+            )
+        )
+        return True
+
+    # --- reading -------------------------------------------------------------------------
+
+    def read(
+        self, columns: Sequence[str] | None = None, ids: Iterable[str] | None = None
+    ) -> pa.Table:
+        """All rows (or the rows of ``ids``), fragment by fragment: a damaged file is reported and skipped."""
+        dataset = self.dataset()
+        names = list(columns or SCHEMA.names)
+        where = None if ids is None else _in_clause(ids)
+        parts = []
+        for fragment in dataset.get_fragments():
+            try:
+                parts.append(fragment.to_table(columns=names, filter=where))
+            except Exception as exc:
+                where_text = f"fragment {fragment.fragment_id}"
+                if not any(d.where == where_text for d in self.damage):
+                    self.damage.append(
+                        Damage(self.name, where_text, f"unreadable data file: {_short(exc)}")
+                    )
+        schema = pa.schema([SCHEMA.field(n) for n in names])
+        return pa.concat_tables(parts).cast(schema) if parts else schema.empty_table()
+
+    def damaged_fragments(self) -> list[int]:
+        return [int(d.where.split()[1]) for d in self.damage if d.where.startswith("fragment ")]
+
+    # --- writing -------------------------------------------------------------------------
+
+    def append(self, rows: pa.Table) -> None:
+        if rows.num_rows:
+            self._commit(
+                lambda: lance.write_dataset(
+                    rows, self.uri, mode="append", max_rows_per_file=ROWS_PER_FRAGMENT
+                )
+            )
+
+    def upsert(self, rows: pa.Table) -> None:
+        """Replace rows with the same (memory_id, version), in one commit."""
+        if rows.num_rows:
+            self._commit(
+                lambda: (
+                    self.dataset()
+                    .merge_insert(["memory_id", "version"])
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(rows)
+                )
+            )
+
+    def delete(self, memory_ids: Iterable[str]) -> None:
+        ids = list(memory_ids)
+        for start in range(0, len(ids), 1000):
+            clause = _in_clause(ids[start : start + 1000])
+            self._commit(lambda clause=clause: self.dataset().delete(clause))
+
+    def delete_rows(self, rows: Sequence[tuple[str, int]]) -> None:
+        """Delete single versions (damaged rows whose key is about to be destroyed)."""
+        if rows:
+            for memory_id, _version in rows:
+                _in_clause([memory_id])
+            clause = " OR ".join(f"(memory_id = '{m}' AND version = {int(v)})" for m, v in rows)
+            self._commit(lambda: self.dataset().delete(clause))
+
+    def compact_and_purge(self) -> None:
+        """Rewrite every fragment with deleted rows, then delete every old version and stray file.
+
+        Safe only because this process holds the writer lock (``delete_unverified`` would
+        otherwise remove another writer's files in flight).
+        """
+
+        def run() -> None:
+            dataset = self.dataset()
+            dataset.optimize.compact_files(
+                target_rows_per_fragment=ROWS_PER_FRAGMENT,
+                materialize_deletions=True,
+                materialize_deletions_threshold=0.0,
+                excluded_fragment_ids=self.damaged_fragments() or None,
+            )
+            self.dataset().cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
+
+        self._commit(run)
+        self._commits = 0
+
+    def drop(self) -> None:
+        """Remove the table's files entirely (forget everything), then recreate it empty."""
+        shutil.rmtree(self.uri, ignore_errors=True)
+        shutil.rmtree(self.quarantine, ignore_errors=True)
+        fsync_path(self.root)
+        self.damage = []
+        self.create()
+
+    def maintain(self) -> None:
+        """Compact the one-row fragments single adds leave, every so many commits."""
+        if self._commits >= MAINTAIN_EVERY:
+            self.compact_and_purge()
+
+    def versions(self) -> list[int]:
+        return [int(v["version"]) for v in self.dataset().versions()]
+
+    def _commit(self, write: Callable[[], _T]) -> _T:
+        before = _files(self.uri)
+        for attempt in range(6):
+            try:
+                result = write()
+                break
+            except OSError as exc:
+                raise disk_error(exc, "cannot write the memory table") from None
+            except Exception as exc:
+                text = str(exc)
+                if "No space left" in text:
+                    raise disk_error(exc, "cannot write the memory table") from None
+                if "conflict" in text.lower() and attempt < 5:
+                    time.sleep(0.05 * 2**attempt)
+                    continue
+                raise VaultError(f"cannot write the memory table: {_short(exc)}") from None
+        _fsync_new(self.uri, before)
+        self._commits += 1
+        return result
+
+
+def valid_id(memory_id: str) -> bool:
+    return bool(_ID.match(memory_id))
+
+
+def _in_clause(ids: Iterable[str]) -> str:
+    checked = list(ids)
+    for memory_id in checked:
+        if not valid_id(memory_id):  # only our own hex ids ever reach a predicate
+            raise VaultError("internal error: a non-opaque id reached a table predicate")
+    return "memory_id IN (" + ",".join(f"'{i}'" for i in checked) + ")" if checked else "false"
+
+
+def _files(root: Path) -> set[str]:
+    found: set[str] = set()
+    for folder, _dirs, names in os.walk(root):
+        found.update(os.path.join(folder, name) for name in names)
+    return found
+
+
+def _fsync_new(root: Path, before: set[str]) -> None:
+    """fsync what the commit wrote, then the folders naming it (Lance itself does not)."""
+    folders = {root, root.parent}
+    try:
+        for path in sorted(_files(root) - before):
+            fsync_path(Path(path))
+            folders.add(Path(path).parent)
+        for folder in folders:
+            if folder.exists():
+                fsync_path(folder)
+    except OSError as exc:
+        raise disk_error(exc, "cannot flush the memory table to disk") from None
+
+
+def _version_of(manifest: Path) -> int:
+    return 2**64 - 1 - int(manifest.stem)
+
+
+def _short(exc: BaseException) -> str:
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
+def arrow_rows(
+    memory_ids: Sequence[str],
+    versions: Sequence[int],
+    key_ids: Sequence[str],
+    blobs: Sequence[bytes],
+) -> pa.Table:
+    return pa.table(
+        {"memory_id": memory_ids, "version": versions, "key_id": key_ids, "blob": blobs},
+        schema=SCHEMA,
+    )
+
+
+def lance_version() -> Any:
+    return lance.__version__

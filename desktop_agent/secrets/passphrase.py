@@ -1,0 +1,142 @@
+"""Passphrase mode: Argon2id turns the user's passphrase into a key that wraps the KEK.
+
+Used when no secure OS keyring exists, and for backups. The wrapped KEK sits in the vault
+header; the passphrase never touches disk. It comes from ``DESKTOP_AGENT_PASSPHRASE`` (for
+scripts) or a terminal prompt.
+"""
+
+from __future__ import annotations
+
+import base64
+import getpass
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from argon2.low_level import Type, hash_secret_raw
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from desktop_agent.errors import InputError, VaultLockedError
+
+PASSPHRASE_ENV: Final = "DESKTOP_AGENT_PASSPHRASE"
+MIN_PASSPHRASE: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Argon2Params:
+    """Argon2id cost; the defaults follow RFC 9106's second recommendation (64 MiB, t=3)."""
+
+    time_cost: int = 3
+    memory_kib: int = 64 * 1024
+    parallelism: int = 2
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Argon2Params:
+        return cls(int(raw["time_cost"]), int(raw["memory_kib"]), int(raw["parallelism"]))
+
+
+def derive_key(passphrase: str, salt: bytes, params: Argon2Params) -> bytes:
+    return hash_secret_raw(
+        passphrase.encode("utf-8", "surrogatepass"),
+        salt,
+        time_cost=params.time_cost,
+        memory_cost=params.memory_kib,
+        parallelism=params.parallelism,
+        hash_len=32,
+        type=Type.ID,
+    )
+
+
+def passphrase_from_env_or_prompt(prompt: str = "Passphrase: ", *, confirm: bool = False) -> str:
+    """The passphrase from the environment, else asked twice (when ``confirm``) on a terminal."""
+    value = os.environ.get(PASSPHRASE_ENV)
+    if value is None:
+        if not sys.stdin.isatty():
+            raise InputError(f"a passphrase is needed: set {PASSPHRASE_ENV} or run in a terminal")
+        value = getpass.getpass(prompt)
+        if confirm and getpass.getpass("Repeat the passphrase: ") != value:
+            raise InputError("the two passphrases differ")
+    if confirm and len(value) < MIN_PASSPHRASE:
+        raise InputError(f"the passphrase is too short (at least {MIN_PASSPHRASE} characters)")
+    if not value:
+        raise InputError("the passphrase is empty")
+    return value
+
+
+class PassphraseKeySource:
+    """Wraps each epoch's KEK with a key derived from the passphrase (Argon2id + AES-GCM)."""
+
+    mode: Final = "passphrase"
+
+    def __init__(
+        self,
+        passphrase: Callable[[bool], str] | str | None = None,
+        params: Argon2Params | None = None,
+    ) -> None:
+        self._passphrase = passphrase
+        self.params = params or Argon2Params()
+        self._derived: tuple[bytes, Argon2Params, bytes] | None = None  # salt, params, key
+
+    def describe(self) -> str:
+        return "passphrase (Argon2id)"
+
+    def _ask(self, confirm: bool) -> str:
+        if isinstance(self._passphrase, str):
+            return self._passphrase
+        if self._passphrase is not None:
+            return self._passphrase(confirm)
+        return passphrase_from_env_or_prompt("Vault passphrase: ", confirm=confirm)
+
+    def _wrapping_key(self, salt: bytes, params: Argon2Params, confirm: bool) -> bytes:
+        if self._derived and self._derived[0] == salt and self._derived[1] == params:
+            return self._derived[2]
+        key = derive_key(self._ask(confirm), salt, params)
+        self._derived = (salt, params, key)
+        return key
+
+    def create_kek(self, vault_id: str, epoch: int, kek: bytes) -> dict[str, Any]:
+        if self._derived is None:  # a new vault: a fresh salt, and the passphrase asked twice
+            salt, params = os.urandom(16), self.params
+            self._wrapping_key(salt, params, confirm=True)
+        assert self._derived is not None
+        salt, params, key = self._derived
+        nonce = os.urandom(12)
+        wrapped = nonce + AESGCM(key).encrypt(nonce, kek, _aad(vault_id, epoch))
+        return {
+            "mode": self.mode,
+            "salt": base64.b64encode(salt).decode(),
+            "argon2": params.to_json(),
+            "wrapped": base64.b64encode(wrapped).decode(),
+        }
+
+    def load_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> bytes:
+        try:
+            salt = base64.b64decode(params["salt"])
+            wrapped = base64.b64decode(params["wrapped"])
+            cost = Argon2Params.from_json(params["argon2"])
+        except (KeyError, TypeError, ValueError):
+            raise VaultLockedError(
+                "the vault header has no usable wrapped key; nothing was changed"
+            ) from None
+        key = self._wrapping_key(salt, cost, confirm=False)
+        try:
+            return AESGCM(key).decrypt(wrapped[:12], wrapped[12:], _aad(vault_id, epoch))
+        except InvalidTag:
+            self._derived = None
+            raise VaultLockedError(
+                "wrong passphrase for the memory vault; nothing was changed. "
+                f"Try again (or check {PASSPHRASE_ENV})"
+            ) from None
+
+    def discard_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> None:
+        """Nothing to do: the old wrapped KEK lived only in the header, which was replaced."""
+
+
+def _aad(vault_id: str, epoch: int) -> bytes:
+    return f"desktop-agent kek\x00{vault_id}\x00{epoch}".encode()
