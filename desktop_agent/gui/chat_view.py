@@ -1,0 +1,288 @@
+"""The chat: the incognito banner, the transcript of bubbles, and the composer.
+
+Streamed pieces are buffered and drawn on a 40 ms timer, and only the reply being written is
+re-rendered, never the whole transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.assistant import Reply
+from desktop_agent.core.conversation import Conversation
+from desktop_agent.gui.composer import Composer
+from desktop_agent.gui.message_view import MessageView
+from desktop_agent.gui.theme import current_theme, icon
+
+FLUSH_MS = 40
+COLUMN_WIDTH = 860
+
+
+class IncognitoBanner(QFrame):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("incognitoBanner")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(16, 8, 16, 8)
+        self.icon_label = QLabel()
+        row.addWidget(self.icon_label)
+        text = QLabel(
+            "<b>Incognito chat</b> — nothing from this conversation is remembered, "
+            "and it is gone when you close the app."
+        )
+        text.setWordWrap(True)
+        row.addWidget(text, 1)
+        self.retint()
+
+    def retint(self) -> None:
+        self.icon_label.setPixmap(icon("incognito", current_theme().incognito_text).pixmap(20, 20))
+
+
+class EmptyState(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.addStretch(2)
+        title = QLabel("How can I help?", objectName="emptyTitle")
+        hint = QLabel(
+            "Everything runs on this computer. Nothing you type leaves it.",
+            objectName="emptyHint",
+        )
+        for label in (title, hint):
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            layout.addWidget(label)
+        layout.addStretch(3)
+
+
+class ChatView(QWidget):
+    """Shows one conversation; the controller tells it what changed."""
+
+    message_did_submit = Signal(str, bool)  # text, editing
+    stop_did_request = Signal()
+    regenerate_did_request = Signal()
+    edit_did_request = Signal()
+    memory_lens_did_open = Signal(object)
+    text_did_copy = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bubbles: list[MessageView] = []
+        self.streaming: MessageView | None = None
+        self.busy = False
+        self.incognito = False
+        self._pending: list[str] = []
+        self._stream_text = ""
+        self._flush_timer = QTimer(self, interval=FLUSH_MS)
+        self._flush_timer.timeout.connect(self.flush)
+        self._build()
+
+    def _build(self) -> None:
+        self.banner = IncognitoBanner(self)
+        self.banner.hide()
+
+        self.body = QWidget(objectName="transcriptBody")
+        self.column = QVBoxLayout()
+        self.column.setSpacing(12)
+        self.column.setContentsMargins(0, 16, 0, 16)
+        self.column.addStretch(1)
+        centred = QHBoxLayout(self.body)
+        centred.setContentsMargins(20, 0, 20, 0)
+        centred.addStretch(1)
+        holder = QWidget()
+        holder.setLayout(self.column)
+        holder.setMaximumWidth(COLUMN_WIDTH)
+        centred.addWidget(holder, 100)
+        centred.addStretch(1)
+
+        self.scroll = QScrollArea(objectName="transcript")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.body)
+        self.scroll.verticalScrollBar().rangeChanged.connect(self._follow)
+        self._at_bottom = True
+        self.scroll.verticalScrollBar().valueChanged.connect(self._note_position)
+
+        self.empty = EmptyState(self)
+
+        self.composer = Composer(self)
+        self.composer.composer_did_submit.connect(self.message_did_submit)
+        self.composer.composer_did_request_stop.connect(self.stop_did_request)
+        bottom = QHBoxLayout()
+        bottom.setContentsMargins(20, 4, 20, 14)
+        bottom.addStretch(1)
+        bottom.addWidget(self.composer, 100)
+        bottom.addStretch(1)
+        self.composer.setMaximumWidth(COLUMN_WIDTH)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.empty, 1)
+        layout.addLayout(bottom)
+        self._update_empty()
+
+    # --- whole conversation ---
+    def show_conversation(
+        self, conversation: Conversation, replies: Mapping[int, Reply] | None = None
+    ) -> None:
+        """Rebuild the transcript (on switching conversations, not per token)."""
+        self._stop_flushing()
+        for bubble in list(self.bubbles):
+            self._remove(bubble)
+        self.streaming = None
+        self.set_incognito(conversation.incognito)
+        replies = replies or {}
+        for index, message in enumerate(conversation.messages):
+            bubble = self._add_bubble(message.role, message.content)
+            if index in replies:
+                bubble.set_reply(replies[index])
+        self.refresh_actions()
+        self._at_bottom = True
+
+    def set_incognito(self, incognito: bool) -> None:
+        self.incognito = incognito
+        self.banner.setVisible(incognito)
+
+    # --- one turn ---
+    def add_user_message(self, text: str) -> MessageView:
+        bubble = self._add_bubble("user", text)
+        self._at_bottom = True
+        return bubble
+
+    def begin_reply(self, status: str = "Thinking…") -> MessageView:
+        self.streaming = self._add_bubble("assistant", "")
+        self.streaming.set_streaming(True)
+        self.streaming.set_status(status)
+        self._stream_text = ""
+        self._pending = []
+        self._flush_timer.start()
+        self.set_busy(True)
+        return self.streaming
+
+    @Slot(object)
+    def append_piece(self, piece: str) -> None:
+        """Buffer one streamed piece; the timer draws it."""
+        self._pending.append(piece)
+
+    @Slot()
+    def flush(self) -> None:
+        if not self._pending or self.streaming is None:
+            return
+        self._stream_text += "".join(self._pending)
+        self._pending.clear()
+        self.streaming.set_text(self._stream_text)
+        self.streaming.set_status("Writing…")
+
+    def set_reply_status(self, status: str) -> None:
+        if self.streaming is not None:
+            self.streaming.set_status(status)
+
+    def end_reply(self, reply: Reply | None) -> None:
+        """The reply is complete (``None``: it produced no text and is removed)."""
+        self.flush()
+        self._stop_flushing()
+        bubble, self.streaming = self.streaming, None
+        if bubble is not None:
+            if reply is None or not reply.text:
+                self._remove(bubble)
+            else:
+                if bubble.text != reply.text:
+                    bubble.set_text(reply.text)
+                bubble.set_streaming(False)
+                bubble.set_reply(reply)
+        self.set_busy(False)
+
+    def drop_last_exchange(self, *, keep_user: bool) -> None:
+        """Remove the last reply, and unless ``keep_user`` the message it answered."""
+        self._drop_errors()
+        while self.bubbles and self.bubbles[-1].role == "assistant":
+            self._remove(self.bubbles[-1])
+        if not keep_user and self.bubbles and self.bubbles[-1].role == "user":
+            self._remove(self.bubbles[-1])
+
+    def show_error(self, message: str) -> None:
+        bubble = self._add_bubble("error", message)
+        bubble.role_label.setText("Could not answer")
+
+    def set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        self.composer.set_busy(busy)
+        self.refresh_actions()
+
+    def refresh_actions(self) -> None:
+        real = [b for b in self.bubbles if b.role != "error"]
+        last_user = next((b for b in reversed(real) if b.role == "user"), None)
+        last_reply = real[-1] if real and real[-1].role == "assistant" else None
+        for bubble in real:
+            bubble.set_last(bubble is last_user or bubble is last_reply, self.busy)
+        self._update_empty()
+
+    def last_reply_view(self) -> MessageView | None:
+        return next((b for b in reversed(self.bubbles) if b.role == "assistant"), None)
+
+    # --- internals ---
+    def _add_bubble(self, role: str, text: str) -> MessageView:
+        self._drop_errors()
+        bubble = MessageView(role, text, incognito=self.incognito, parent=self.body)
+        bubble.message_did_request_edit.connect(self.edit_did_request)
+        bubble.message_did_request_regenerate.connect(self.regenerate_did_request)
+        bubble.message_did_request_copy.connect(self.text_did_copy)
+        bubble.memory_lens_did_open.connect(self.memory_lens_did_open)
+        holder = QWidget(self.body)
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(0, 0, 0, 0)
+        if role == "user":  # the user's bubbles sit on the right, narrower
+            row.addStretch(1)
+            row.addWidget(bubble, 5)
+        else:
+            row.addWidget(bubble)
+        bubble.holder = holder  # type: ignore[attr-defined]
+        self.column.insertWidget(self.column.count() - 1, holder)
+        self.bubbles.append(bubble)
+        self._update_empty()
+        return bubble
+
+    def _remove(self, bubble: MessageView) -> None:
+        if bubble in self.bubbles:
+            self.bubbles.remove(bubble)
+        holder = bubble.holder  # type: ignore[attr-defined]
+        self.column.removeWidget(holder)
+        holder.hide()
+        holder.deleteLater()
+        self._update_empty()
+
+    def _drop_errors(self) -> None:
+        for bubble in [b for b in self.bubbles if b.role == "error"]:
+            self._remove(bubble)
+
+    def _stop_flushing(self) -> None:
+        self._flush_timer.stop()
+        self._pending.clear()
+
+    def _update_empty(self) -> None:
+        has_messages = bool(self.bubbles)
+        self.scroll.setVisible(has_messages)
+        self.empty.setVisible(not has_messages)
+
+    @Slot(int)
+    def _note_position(self, value: int) -> None:
+        bar = self.scroll.verticalScrollBar()
+        self._at_bottom = value >= bar.maximum() - 24
+
+    @Slot(int, int)
+    def _follow(self, _minimum: int, maximum: int) -> None:
+        """Keep the newest text in view while it streams, unless the user scrolled up."""
+        if self._at_bottom:
+            self.scroll.verticalScrollBar().setValue(maximum)

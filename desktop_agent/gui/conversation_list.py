@@ -1,0 +1,268 @@
+"""The conversation list: a list model over the core's conversations, a search filter, and the
+panel with new / rename / delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QMessageBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.conversation import Conversation
+from desktop_agent.errors import UserError
+from desktop_agent.gui.theme import icon, theme_signals
+
+UNTITLED = "New chat"
+ConversationRole = Qt.ItemDataRole.UserRole + 1
+IdRole = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def display_title(conversation: Conversation) -> str:
+    return conversation.title or UNTITLED
+
+
+class ConversationListModel(QAbstractListModel):
+    """The assistant's conversations, most recent first. Editing a title renames it in the core."""
+
+    model_did_fail = Signal(str)
+
+    def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._assistant = assistant
+        self._items: list[Conversation] = assistant.conversations()
+
+    # --- Qt overrides ---
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._items)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        conversation = self._items[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return display_title(conversation)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            when = conversation.started_at.astimezone().strftime("%d %b %Y, %H:%M")
+            private = " · incognito" if conversation.incognito else ""
+            return f"{display_title(conversation)}\nstarted {when}{private}"
+        if role == Qt.ItemDataRole.DecorationRole:
+            return icon("incognito" if conversation.incognito else "chat")
+        if role == ConversationRole:
+            return conversation
+        if role == IdRole:
+            return conversation.id
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return super().flags(index) | Qt.ItemFlag.ItemIsEditable
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        try:
+            self._assistant.rename_conversation(self._items[index.row()].id, str(value))
+        except UserError as error:
+            self.model_did_fail.emit(str(error))
+            return False
+        self.dataChanged.emit(index, index)
+        return True
+
+    # --- verbs ---
+    def conversation_at(self, row: int) -> Conversation:
+        return self._items[row]
+
+    def row_of(self, conversation_id: str) -> int:
+        for row, conversation in enumerate(self._items):
+            if conversation.id == conversation_id:
+                return row
+        return -1
+
+    def refresh(self) -> None:
+        """Re-read the list from the core (after a conversation was added or changed)."""
+        fresh = self._assistant.conversations()
+        if [c.id for c in fresh] == [c.id for c in self._items]:
+            self._items = fresh
+            if fresh:
+                self.dataChanged.emit(self.index(0), self.index(len(fresh) - 1))
+            return
+        self.beginResetModel()
+        self._items = fresh
+        self.endResetModel()
+
+    def remove(self, conversation_id: str) -> None:
+        row = self.row_of(conversation_id)
+        if row < 0:
+            return
+        self._assistant.delete_conversation(conversation_id)
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._items[row]
+        self.endRemoveRows()
+
+
+class ConversationFilter(QSortFilterProxyModel):
+    """Search: keeps conversations whose title or messages contain every typed word."""
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        words = self.filterRegularExpression().pattern().lower().split()
+        if not words:
+            return True
+        model = self.sourceModel()
+        assert isinstance(model, ConversationListModel)
+        conversation = model.conversation_at(source_row)
+        haystack = " ".join(
+            [conversation.title, *(m.content for m in conversation.messages)]
+        ).lower()
+        return all(word in haystack for word in words)
+
+
+class ConversationListPanel(QWidget):
+    """Search box, the list, and buttons; signals carry conversation ids."""
+
+    conversation_did_select = Signal(str)
+    conversation_did_request_new = Signal()
+    conversation_did_delete = Signal(str)
+    panel_did_fail = Signal(str)
+
+    def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("conversationPanel")
+        self.model = ConversationListModel(assistant, self)
+        self.model.model_did_fail.connect(self.panel_did_fail)
+        self.proxy = ConversationFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._build()
+        theme_signals().theme_did_change.connect(self._retint)
+
+    def _build(self) -> None:
+        self.search = QLineEdit(placeholderText="Search conversations")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._filter)
+        self._search_icon = self.search.addAction(QIcon(), QLineEdit.ActionPosition.LeadingPosition)
+        self.new_button = QToolButton(toolTip="New chat (Ctrl+N)")
+        self.new_button.clicked.connect(self.conversation_did_request_new)
+        top = QHBoxLayout()
+        top.setContentsMargins(8, 8, 8, 4)
+        top.addWidget(self.search, 1)
+        top.addWidget(self.new_button)
+
+        self.view = QListView(objectName="conversationList")
+        self.view.setModel(self.proxy)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.view.setUniformItemSizes(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        self._retint()
+
+    @Slot()
+    def _retint(self, *_: object) -> None:
+        self.new_button.setIcon(icon("new-chat"))
+        self._search_icon.setIcon(icon("search"))
+
+    @Slot(str)
+    def _filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+
+    @Slot(QModelIndex, QModelIndex)
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.conversation_did_select.emit(current.data(IdRole))
+
+    def refresh(self, select_id: str | None = None) -> None:
+        self.model.refresh()
+        if select_id is not None:
+            self.select(select_id)
+
+    def select(self, conversation_id: str) -> None:
+        row = self.model.row_of(conversation_id)
+        if row < 0:
+            return
+        index = self.proxy.mapFromSource(self.model.index(row))
+        if not index.isValid():  # hidden by the search: clear it so the chat is visible
+            self.search.clear()
+            index = self.proxy.mapFromSource(self.model.index(row))
+        self.view.selectionModel().blockSignals(True)
+        self.view.setCurrentIndex(index)
+        self.view.selectionModel().blockSignals(False)
+
+    def current_id(self) -> str | None:
+        index = self.view.currentIndex()
+        return index.data(IdRole) if index.isValid() else None
+
+    @Slot()
+    def rename_current(self) -> None:
+        index = self.view.currentIndex()
+        if index.isValid():
+            self.view.edit(index)
+
+    def rename(self, conversation_id: str, title: str) -> bool:
+        return self.model.setData(self.model.index(self.model.row_of(conversation_id)), title)
+
+    @Slot()
+    def delete_current(self) -> None:
+        conversation_id = self.current_id()
+        if conversation_id is not None:
+            self.delete(conversation_id, confirm=True)
+
+    def delete(self, conversation_id: str, *, confirm: bool) -> bool:
+        row = self.model.row_of(conversation_id)
+        if row < 0:
+            return False
+        title = display_title(self.model.conversation_at(row))
+        if confirm:
+            answer = QMessageBox.question(
+                self,
+                "Delete conversation",
+                f"Delete “{title}”? Its messages are removed from this app.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        self.model.remove(conversation_id)
+        self.conversation_did_delete.emit(conversation_id)
+        return True
+
+    @Slot("QPoint")
+    def _context_menu(self, position: Any) -> None:
+        index = self.view.indexAt(position)
+        if not index.isValid():
+            return
+        self.view.setCurrentIndex(index)
+        menu = QMenu(self)
+        menu.addAction(icon("rename"), "Rename", self.rename_current)
+        menu.addAction(icon("delete"), "Delete…", self.delete_current)
+        menu.exec(self.view.viewport().mapToGlobal(position))

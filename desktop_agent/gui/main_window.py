@@ -1,0 +1,408 @@
+"""The main window: conversations on the left, the chat in the middle, dock areas and a View
+menu for the panels that join later (memory inspector, timeline, ...)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, QSize, Qt, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QSizePolicy,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from desktop_agent.core.assistant import Reply
+from desktop_agent.errors import UserError
+from desktop_agent.gui.chat_controller import ChatController
+from desktop_agent.gui.chat_view import ChatView
+from desktop_agent.gui.conversation_list import ConversationListPanel
+from desktop_agent.gui.session import Session
+from desktop_agent.gui.settings_dialog import SettingsDialog
+from desktop_agent.gui.status_bar import StatusBar
+from desktop_agent.gui.theme import app_icon, icon, theme_signals
+from desktop_agent.llm.types import EngineInfo
+
+LAYOUT_VERSION = 1
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setWindowTitle("desktop-agent")
+        self.setWindowIcon(app_icon())
+        self.setObjectName("mainWindow")
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+        )
+        self.gui_settings = QSettings(
+            str(session.app.paths.config_dir / "gui.ini"), QSettings.Format.IniFormat
+        )
+        self.chat = ChatView(self)
+        self.setCentralWidget(self.chat)
+        self.controller = ChatController(session.assistant, self.chat, self)
+        self.conversations = ConversationListPanel(session.assistant, self)
+        self.conversations_dock = self._dock("Conversations", self.conversations)
+        self.status = StatusBar(self)
+        self.setStatusBar(self.status)
+        self._build_actions()
+        self._build_toolbar()
+        self._build_menus()
+        self._connect()
+        self._restore_layout()
+        self._open_first_conversation()
+        self._show_settings_state()
+
+    # --- building ---
+    def _dock(self, title: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower().replace(' ', '-')}")
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        return dock
+
+    def add_panel(
+        self,
+        title: str,
+        widget: QWidget,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+    ) -> QDockWidget:
+        """Dock a panel (the memory panels use this) and list it in the View menu."""
+        dock = self._dock(title, widget)
+        self.addDockWidget(area, dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+        self.restoreState(self.gui_settings.value("window/state", b""), LAYOUT_VERSION)
+        return dock
+
+    def _action(
+        self, text: str, slot, shortcut=None, icon_name: str = "", tip: str = ""
+    ) -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            keys = shortcut if isinstance(shortcut, list) else [shortcut]
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        if icon_name:
+            action.setIcon(icon(icon_name))
+            action.setProperty("icon_name", icon_name)
+        if tip:
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)  # shortcuts work even when the menu bar is hidden
+        return action
+
+    def _build_actions(self) -> None:
+        keys = QKeySequence.StandardKey
+        self.new_action = self._action(
+            "&New chat", self.new_chat, "Ctrl+N", "new-chat", "New chat (Ctrl+N)"
+        )
+        self.incognito_action = self._action(
+            "New &incognito chat", self.new_incognito_chat, "Ctrl+Shift+N", "incognito"
+        )
+        self.settings_action = self._action(
+            "&Settings…",
+            self.open_settings,
+            ["Ctrl+,", keys.Preferences],
+            "settings",
+            "Settings (Ctrl+,)",
+        )
+        self.quit_action = self._action("&Quit", self.close, keys.Quit)
+        self.send_action = self._action(
+            "&Send", self.chat.composer.submit, ["Ctrl+Return", "Ctrl+Enter"], "send"
+        )
+        self.stop_action = self._action("S&top", self.stop_or_cancel, "Esc", "stop")
+        self.regenerate_action = self._action(
+            "&Regenerate", self.controller.regenerate, "Ctrl+Shift+R", "regenerate"
+        )
+        self.edit_action = self._action(
+            "&Edit last message", self.controller.start_edit, "Ctrl+Shift+E", "edit"
+        )
+        self.copy_action = self._action(
+            "&Copy last reply", self.copy_last_reply, "Ctrl+Shift+C", "copy"
+        )
+        self.rename_action = self._action(
+            "Re&name conversation", self.conversations.rename_current, "F2", "rename"
+        )
+        self.delete_action = self._action(
+            "&Delete conversation…", self.conversations.delete_current, "Ctrl+Shift+Del", "delete"
+        )
+        self.search_action = self._action(
+            "&Find conversation", self._focus_search, keys.Find, "search"
+        )
+        self.composer_action = self._action("Focus message box", self._focus_composer, "Ctrl+L")
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Main toolbar", self)
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setIconSize(QSize(18, 18))
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.addAction(self.new_action)
+        self.incognito_button = QToolButton(objectName="incognitoToggle", checkable=True)
+        self.incognito_button.setText("Incognito")
+        self.incognito_button.setToolTip(
+            "Incognito chat: nothing from it is remembered (Ctrl+Shift+N)"
+        )
+        self.incognito_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.incognito_button.toggled.connect(self._incognito_toggled)
+        bar.addWidget(self.incognito_button)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        bar.addAction(self.settings_action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+        self._retint()
+
+    def _build_menus(self) -> None:
+        menus = self.menuBar()
+        file_menu = menus.addMenu("&File")
+        for action in (self.new_action, self.incognito_action):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        chat_menu = menus.addMenu("&Chat")
+        for action in (
+            self.send_action,
+            self.stop_action,
+            self.regenerate_action,
+            self.edit_action,
+            self.copy_action,
+        ):
+            chat_menu.addAction(action)
+        chat_menu.addSeparator()
+        for action in (self.rename_action, self.delete_action, self.search_action):
+            chat_menu.addAction(action)
+        self.view_menu = menus.addMenu("&View")
+        self.view_menu.addAction(self.conversations_dock.toggleViewAction())
+        self.view_menu.addAction(self.toolbar.toggleViewAction())
+        help_menu = menus.addMenu("&Help")
+        help_menu.addAction("&About desktop-agent", self._about)
+
+    def _connect(self) -> None:
+        session, controller = self.session, self.controller
+        session.loading_did_change.connect(self.status.set_loading)
+        session.model_did_load.connect(self._model_loaded)
+        session.model_did_fail.connect(self._model_failed)
+        session.settings_did_change.connect(self._show_settings_state)
+        self.conversations.conversation_did_select.connect(self.open_conversation)
+        self.conversations.conversation_did_request_new.connect(self.new_chat)
+        self.conversations.conversation_did_delete.connect(self._conversation_deleted)
+        self.conversations.panel_did_fail.connect(self._show_message)
+        controller.conversation_did_change.connect(self._conversation_changed)
+        controller.generation_did_start.connect(self._generation_started)
+        controller.generation_did_end.connect(self._generation_ended)
+        controller.controller_did_fail.connect(self._show_message)
+        self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
+        theme_signals().theme_did_change.connect(self._retint)
+
+    # --- conversations ---
+    def _open_first_conversation(self) -> None:
+        existing = self.session.assistant.conversations()
+        if existing:
+            self.open_conversation(existing[0].id)
+        else:
+            self.new_chat()
+
+    @Slot()
+    def new_chat(self) -> None:
+        self._new(incognito=False)
+
+    @Slot()
+    def new_incognito_chat(self) -> None:
+        self._new(incognito=True)
+
+    def _new(self, *, incognito: bool) -> None:
+        current = self.controller.conversation
+        if current is not None and not current.messages and not self.controller.busy:
+            if current.incognito == incognito:  # already on a fresh chat of that kind
+                self._focus_composer()
+                return
+            self.conversations.delete(current.id, confirm=False)
+        conversation = self.controller.new_conversation(incognito=incognito)
+        self.conversations.refresh(select_id=conversation.id)
+        self._sync_incognito()
+        self._focus_composer()
+
+    @Slot(str)
+    def open_conversation(self, conversation_id: str) -> None:
+        self.controller.open(conversation_id)
+        self.conversations.select(conversation_id)
+        self._sync_incognito()
+
+    @Slot(str)
+    def _conversation_deleted(self, conversation_id: str) -> None:
+        was_current = (
+            self.controller.conversation is not None
+            and self.controller.conversation.id == conversation_id
+        )
+        self.controller.forget(conversation_id)
+        if was_current:
+            self._open_first_conversation()
+
+    @Slot(str)
+    def _conversation_changed(self, conversation_id: str) -> None:
+        self.conversations.refresh(select_id=conversation_id)
+
+    @Slot(bool)
+    def _incognito_toggled(self, checked: bool) -> None:
+        current = self.controller.conversation
+        if current is None or current.incognito != checked:
+            self._new(incognito=checked)
+
+    def _sync_incognito(self) -> None:
+        incognito = bool(self.controller.conversation and self.controller.conversation.incognito)
+        self.incognito_button.blockSignals(True)
+        self.incognito_button.setChecked(incognito)
+        self.incognito_button.blockSignals(False)
+        self.status.set_memory(self.session.settings.memory.enabled, incognito)
+
+    # --- turns ---
+    @Slot()
+    def stop_or_cancel(self) -> None:
+        if self.controller.busy:
+            self.controller.stop()
+        else:
+            self.chat.composer.cancel_edit()
+
+    @Slot()
+    def _generation_started(self) -> None:
+        self.status.set_speed(None, "Generating…")
+        self._enable_turn_actions(False)
+
+    @Slot(object)
+    def _generation_ended(self, reply: Reply | None) -> None:
+        self._enable_turn_actions(True)
+        if reply is None:
+            self.status.set_speed(None)
+            return
+        result = reply.result
+        note = (
+            "Stopped" if result.cancelled else f"First token {result.time_to_first_token_s:.2f} s"
+        )
+        self.status.set_speed(result.tokens_per_second, note)
+        if self._pending_settings is not None:
+            settings, self._pending_settings = self._pending_settings, None
+            self._apply_settings(settings)
+
+    def _enable_turn_actions(self, enabled: bool) -> None:
+        for action in (self.regenerate_action, self.edit_action, self.settings_action):
+            action.setEnabled(enabled)
+
+    @Slot()
+    def copy_last_reply(self) -> None:
+        view = self.chat.last_reply_view()
+        if view is not None:
+            QGuiApplication.clipboard().setText(view.text)
+            self.status.showMessage("Copied the last reply", 2000)
+
+    # --- model and settings ---
+    @Slot(object)
+    def _model_loaded(self, info: EngineInfo) -> None:
+        self.controller.model_ready = True
+        self.status.set_model(
+            info.model_name,
+            f"{info.model_path}\ncontext {info.n_ctx} tokens · {info.n_threads} threads",
+        )
+        self.chat.set_reply_status("Thinking…")
+
+    @Slot(str)
+    def _model_failed(self, message: str) -> None:
+        self.status.set_model("No model")
+        QMessageBox.warning(self, "The model could not be loaded", message)
+
+    _pending_settings = None
+
+    @Slot()
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.session.settings, self)
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            settings = dialog.result_settings()
+            if self.controller.busy:  # apply once the turn has stopped
+                self._pending_settings = settings
+                self.controller.stop()
+            else:
+                self._apply_settings(settings)
+
+    def _apply_settings(self, settings) -> None:  # noqa: ANN001
+        try:
+            reloading = self.session.apply_settings(settings)
+        except (OSError, UserError) as error:
+            self._show_message(f"Settings not saved: {error}")
+            return
+        if reloading:
+            self.controller.model_ready = False
+            self.status.set_model("Loading…")
+        self.status.showMessage("Settings saved", 3000)
+
+    @Slot()
+    def _show_settings_state(self, *_: object) -> None:
+        self._sync_incognito()
+
+    # --- misc ---
+    @Slot(str)
+    def _show_message(self, message: str) -> None:
+        self.status.showMessage(message, 6000)
+
+    @Slot()
+    def _focus_composer(self) -> None:
+        self.chat.composer.edit.setFocus()
+
+    @Slot()
+    def _focus_search(self) -> None:
+        self.conversations_dock.show()
+        self.conversations.search.setFocus()
+        self.conversations.search.selectAll()
+
+    @Slot()
+    def _retint(self, *_: object) -> None:
+        for action in self.actions():
+            name = action.property("icon_name")
+            if name:
+                action.setIcon(icon(name))
+        self.incognito_button.setIcon(icon("incognito"))
+        self.chat.composer.retint()
+        self.chat.banner.retint()
+        self.status.retint()
+
+    @Slot()
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About desktop-agent",
+            "<b>desktop-agent</b><br>A private assistant that runs entirely on this computer "
+            "and remembers what you choose to let it remember.",
+        )
+
+    # --- layout ---
+    def _restore_layout(self) -> None:
+        geometry = self.gui_settings.value("window/geometry")
+        if geometry:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1180, 760)
+        state = self.gui_settings.value("window/state")
+        if state:
+            self.restoreState(state, LAYOUT_VERSION)
+        else:
+            self.resizeDocks([self.conversations_dock], [260], Qt.Orientation.Horizontal)
+
+    def save_layout(self) -> None:
+        self.gui_settings.setValue("window/geometry", self.saveGeometry())
+        self.gui_settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
+        self.gui_settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        self.controller.stop()
+        super().closeEvent(event)

@@ -1,0 +1,259 @@
+"""One message in the transcript: a bubble with Markdown text, its actions, and (for replies)
+the memory lens that shows which memories went into it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QGuiApplication,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.assistant import Reply
+from desktop_agent.gui.theme import current_theme, icon
+
+
+def style_code(document: QTextDocument, background: str) -> None:
+    """Give fenced code blocks and inline code a tinted background and a monospace font
+    (QTextDocument's Markdown reader marks them but does not colour them)."""
+    colour = QColor(background)
+    block = document.begin()
+    while block.isValid():
+        block_format = block.blockFormat()
+        cursor = QTextCursor(block)
+        if block_format.hasProperty(QTextFormat.Property.BlockCodeFence):
+            code = QTextBlockFormat()
+            code.setBackground(colour)
+            code.setLeftMargin(6)
+            code.setRightMargin(6)
+            cursor.mergeBlockFormat(code)
+        else:
+            iterator = block.begin()
+            while not iterator.atEnd():
+                fragment = iterator.fragment()
+                if fragment.isValid() and fragment.charFormat().fontFixedPitch():
+                    inline = QTextCharFormat()
+                    inline.setBackground(colour)
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(
+                        fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
+                    )
+                    cursor.mergeCharFormat(inline)
+                iterator += 1
+        block = block.next()
+
+
+class MarkdownText(QTextBrowser):
+    """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("bubbleText")
+        self.setOpenExternalLinks(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().setDocumentMargin(2)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
+        mono = QFont("DejaVu Sans Mono")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.document().setDefaultStyleSheet("")
+        self._markdown = ""
+
+    @property
+    def markdown(self) -> str:
+        return self._markdown
+
+    def set_markdown(self, text: str) -> None:
+        self._markdown = text
+        self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        style_code(self.document(), current_theme().code_bg)
+
+    @Slot()
+    def _fit_height(self, *_: object) -> None:
+        height = int(self.document().size().height()) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), int(self.document().size().height()) + 2)
+
+
+class MemoryLens(QFrame):
+    """The memories injected into one reply (none yet: the memory service lands later)."""
+
+    def __init__(self, memories: Sequence[object], incognito: bool, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("memoryLens")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.setSpacing(4)
+        title = QLabel("<b>Memory lens</b> · what this reply was based on")
+        layout.addWidget(title)
+        if memories:
+            for memory in memories:
+                label = QLabel(f"• {getattr(memory, 'text', memory)}")
+                label.setWordWrap(True)
+                layout.addWidget(label)
+        else:
+            if incognito:
+                why = "Incognito chat: nothing is recalled or remembered."
+            else:
+                why = "No saved memory was relevant to this message, so none was injected."
+            empty = QLabel(f"No memories were used for this reply. {why}")
+            empty.setObjectName("mutedLabel")
+            empty.setWordWrap(True)
+            layout.addWidget(empty)
+
+
+class MessageView(QFrame):
+    """A chat bubble. ``role`` is "user", "assistant" or "error"."""
+
+    message_did_request_copy = Signal(str)
+    message_did_request_edit = Signal()
+    message_did_request_regenerate = Signal()
+    memory_lens_did_open = Signal(object)
+
+    def __init__(
+        self, role: str, text: str, *, incognito: bool = False, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.incognito = incognito
+        self.reply: Reply | None = None
+        self._lens: MemoryLens | None = None
+        self.setObjectName(
+            {"user": "bubbleUser", "assistant": "bubbleAssistant"}.get(role, "bubbleError")
+        )
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self._build()
+        self.set_text(text)
+
+    def _build(self) -> None:
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.setContentsMargins(14, 10, 14, 8)
+        self.layout_.setSpacing(4)
+        header = QHBoxLayout()
+        names = {"user": "You", "assistant": "Assistant", "error": "Something went wrong"}
+        self.role_label = QLabel(names.get(self.role, self.role), objectName="bubbleRole")
+        self.stats_label = QLabel("", objectName="bubbleStats")
+        header.addWidget(self.role_label)
+        header.addStretch(1)
+        header.addWidget(self.stats_label)
+        self.layout_.addLayout(header)
+
+        self.text_view = MarkdownText(self)
+        self.layout_.addWidget(self.text_view)
+
+        self.actions = QHBoxLayout()
+        self.actions.setSpacing(2)
+        self.copy_button = self._action("copy", "Copy", "Copy this message as Markdown")
+        self.copy_button.clicked.connect(self._copy)
+        self.edit_button = self._action("edit", "Edit", "Edit and resend your last message")
+        self.edit_button.clicked.connect(self.message_did_request_edit)
+        self.regenerate_button = self._action(
+            "regenerate", "Regenerate", "Answer this message again (Ctrl+Shift+R)"
+        )
+        self.regenerate_button.clicked.connect(self.message_did_request_regenerate)
+        self.lens_button = QToolButton(objectName="memoryLensButton", checkable=True)
+        self.lens_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.lens_button.setToolTip("Show the memories this reply used")
+        self.lens_button.toggled.connect(self._toggle_lens)
+        self.lens_button.hide()
+        self.actions.addWidget(self.lens_button)
+        self.actions.addStretch(1)
+        for button in (self.copy_button, self.edit_button, self.regenerate_button):
+            self.actions.addWidget(button)
+        self.edit_button.hide()
+        self.regenerate_button.hide()
+        if self.role == "error":
+            self.copy_button.hide()
+        self.layout_.addLayout(self.actions)
+
+    def _action(self, icon_name: str, text: str, tip: str) -> QToolButton:
+        button = QToolButton(objectName="bubbleAction", text=text, toolTip=tip)
+        button.setIcon(icon(icon_name, current_theme().muted))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setAutoRaise(True)
+        return button
+
+    # --- content ---
+    @property
+    def text(self) -> str:
+        return self.text_view.markdown
+
+    def set_text(self, text: str) -> None:
+        self.text_view.set_markdown(text)
+
+    def set_status(self, status: str) -> None:
+        self.stats_label.setText(status)
+
+    def set_streaming(self, streaming: bool) -> None:
+        self.copy_button.setVisible(not streaming and self.role != "error")
+        if streaming:
+            self.regenerate_button.hide()
+            self.lens_button.hide()
+
+    def set_reply(self, reply: Reply) -> None:
+        """Show the reply's figures and its memory lens button."""
+        self.reply = reply
+        result = reply.result
+        parts = [f"{result.completion_tokens} tokens"]
+        if result.tokens_per_second:
+            parts.append(f"{result.tokens_per_second:.1f} tok/s")
+        if result.cancelled:
+            parts.append("stopped")
+        self.set_status(" · ".join(parts))
+        count = len(reply.memories_used)
+        self.lens_button.setText(f"used {count} memor{'y' if count == 1 else 'ies'}")
+        self.lens_button.setIcon(icon("memory", current_theme().accent))
+        self.lens_button.show()
+
+    def set_last(self, last: bool, busy: bool) -> None:
+        """Only the last exchange can be edited or regenerated."""
+        self.edit_button.setVisible(self.role == "user" and last)
+        self.edit_button.setEnabled(not busy)
+        self.regenerate_button.setVisible(self.role == "assistant" and last)
+        self.regenerate_button.setEnabled(not busy)
+
+    # --- memory lens ---
+    @property
+    def lens_open(self) -> bool:
+        return self._lens is not None and self._lens.isVisible()
+
+    def open_lens(self, open_: bool = True) -> None:
+        self.lens_button.setChecked(open_)
+
+    @Slot(bool)
+    def _toggle_lens(self, checked: bool) -> None:
+        if checked and self._lens is None and self.reply is not None:
+            self._lens = MemoryLens(self.reply.memories_used, self.incognito, self)
+            self.layout_.addWidget(self._lens)
+        if self._lens is not None:
+            self._lens.setVisible(checked)
+        if checked and self.reply is not None:
+            self.memory_lens_did_open.emit(self.reply.memories_used)
+
+    @Slot()
+    def _copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text)
+        self.message_did_request_copy.emit(self.text)

@@ -1,0 +1,205 @@
+"""Settings: the chat model (the bundled default or any GGUF file), threads, context size,
+temperature, and memory. The dialog edits a copy; the window saves and applies it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.errors import UserError
+from desktop_agent.gui.theme import icon
+from desktop_agent.llm.model_file import bundled_model_path, physical_cores
+from desktop_agent.settings import Settings
+
+
+def _hint(text: str) -> QLabel:
+    label = QLabel(text, objectName="hintLabel")
+    label.setWordWrap(True)
+    return label
+
+
+class SettingsDialog(QDialog):
+    """Edits ``settings``; after ``exec()`` returns Accepted, read ``result_settings()``."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setMinimumWidth(560)
+        self._settings = settings
+        self._build()
+        self._load(settings)
+
+    # --- layout ---
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 12, 18, 14)
+        layout.setSpacing(10)
+        layout.addWidget(self._model_group())
+        layout.addWidget(self._generation_group())
+        layout.addWidget(self._memory_group())
+        self.error_label = QLabel(objectName="errorLabel")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        layout.addWidget(self.error_label)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    def _model_group(self) -> QGroupBox:
+        group = QGroupBox("Chat model")
+        box = QVBoxLayout(group)
+        bundled = bundled_model_path()
+        name = bundled.name if bundled else "not installed"
+        self.bundled_radio = QRadioButton(f"Bundled default  ({name})")
+        self.custom_radio = QRadioButton("A GGUF file on this computer:")
+        self.model_choice = QButtonGroup(self)
+        self.model_choice.addButton(self.bundled_radio)
+        self.model_choice.addButton(self.custom_radio)
+        self.path_edit = QLineEdit(placeholderText="/path/to/model.gguf")
+        self.browse_button = QPushButton(icon("folder"), "Browse…")
+        self.browse_button.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.setContentsMargins(22, 0, 0, 0)
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(self.browse_button)
+        self.custom_radio.toggled.connect(self._custom_toggled)
+        self.path_edit.textEdited.connect(lambda _text: self.custom_radio.setChecked(True))
+        box.addWidget(self.bundled_radio)
+        box.addWidget(self.custom_radio)
+        box.addLayout(row)
+        box.addWidget(
+            _hint(
+                "Any llama.cpp GGUF chat model works. Larger models answer better and "
+                "need more memory; the model reloads when you save."
+            )
+        )
+        return group
+
+    def _generation_group(self) -> QGroupBox:
+        group = QGroupBox("Performance and replies")
+        form = QFormLayout(group)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        cores = physical_cores()
+        self.threads_spin = QSpinBox(minimum=0, maximum=max(64, cores * 2))
+        self.threads_spin.setSpecialValueText(f"Automatic ({cores} cores)")
+        self.context_spin = QSpinBox(minimum=512, maximum=131072, singleStep=512)
+        self.context_spin.setSuffix(" tokens")
+        self.max_tokens_spin = QSpinBox(minimum=16, maximum=32768, singleStep=64)
+        self.max_tokens_spin.setSuffix(" tokens")
+        self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.05)
+        self.temperature_spin.setDecimals(2)
+        form.addRow("CPU threads:", self.threads_spin)
+        form.addRow("Context size:", self.context_spin)
+        form.addRow("Longest reply:", self.max_tokens_spin)
+        form.addRow("Temperature:", self.temperature_spin)
+        form.addRow(
+            "",
+            _hint(
+                "Lower temperature gives focused, repeatable answers; higher "
+                "gives more varied ones."
+            ),
+        )
+        return group
+
+    def _memory_group(self) -> QGroupBox:
+        group = QGroupBox("Memory")
+        box = QVBoxLayout(group)
+        self.memory_check = QCheckBox("Remember things from my conversations")
+        self.extraction_check = QCheckBox("Let the chat model extract facts (model-assisted)")
+        self.memory_check.toggled.connect(self.extraction_check.setEnabled)
+        box.addWidget(self.memory_check)
+        box.addWidget(
+            _hint(
+                "When off, nothing new is remembered and nothing is recalled. "
+                "Incognito chats are never remembered."
+            )
+        )
+        box.addWidget(self.extraction_check)
+        box.addWidget(
+            _hint(
+                "For capable models only. Memory works without it; the bundled "
+                "model is too small to do this reliably."
+            )
+        )
+        return group
+
+    # --- values ---
+    def _load(self, settings: Settings) -> None:
+        model, memory = settings.model, settings.memory
+        (self.custom_radio if model.path else self.bundled_radio).setChecked(True)
+        self.path_edit.setText(model.path)
+        self._custom_toggled(bool(model.path))
+        self.threads_spin.setValue(model.n_threads)
+        self.context_spin.setValue(model.n_ctx)
+        self.max_tokens_spin.setValue(model.max_tokens)
+        self.temperature_spin.setValue(model.temperature)
+        self.memory_check.setChecked(memory.enabled)
+        self.extraction_check.setChecked(memory.model_assisted_extraction)
+        self.extraction_check.setEnabled(memory.enabled)
+
+    def result_settings(self) -> Settings:
+        """The edited settings (raises UserError for a bad value)."""
+        path = self.path_edit.text().strip() if self.custom_radio.isChecked() else ""
+        if path:
+            file = Path(path).expanduser()
+            if not file.is_file():
+                raise UserError(f"no model file at {file}: pick an existing .gguf file")
+        return self._settings.replace(
+            "model",
+            path=path,
+            n_threads=self.threads_spin.value(),
+            n_ctx=self.context_spin.value(),
+            max_tokens=self.max_tokens_spin.value(),
+            temperature=round(self.temperature_spin.value(), 2),
+        ).replace(
+            "memory",
+            enabled=self.memory_check.isChecked(),
+            model_assisted_extraction=self.extraction_check.isChecked(),
+        )
+
+    def accept(self) -> None:
+        try:
+            self.result_settings()
+        except UserError as error:
+            self.error_label.setText(str(error))
+            self.error_label.show()
+            return
+        super().accept()
+
+    # --- slots ---
+    @Slot(bool)
+    def _custom_toggled(self, custom: bool) -> None:
+        self.path_edit.setEnabled(custom)
+        self.browse_button.setEnabled(custom)
+
+    @Slot()
+    def _browse(self) -> None:
+        start = self.path_edit.text() or str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(
+            self, "Choose a GGUF model", start, "GGUF models (*.gguf);;All files (*)"
+        )
+        if path:
+            self.path_edit.setText(path)
+            self.custom_radio.setChecked(True)

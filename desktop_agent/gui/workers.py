@@ -1,0 +1,150 @@
+"""The one way the GUI runs work off its thread (like Anki's QueryOp or napari's thread_worker).
+
+``run_in_background(fn)`` calls ``fn`` on a background thread and reports back through the
+signals of a ``Task``, which lives on the GUI thread, so every callback runs on the GUI thread
+and may touch widgets. If ``fn`` returns a generator, each yielded value arrives through
+``task_did_yield`` and the generator's return value through ``task_did_finish``.
+
+The threads are Python daemon threads rather than a QThreadPool: loading the embedder takes
+several seconds inside an import of torch, and a pool's destructor would make the window wait
+for it on quit. The chat model runs on the engine's own worker thread already; a ``TurnStream``
+only relays its pieces.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import threading
+from collections.abc import Callable, Generator
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from desktop_agent.core.assistant import Reply, Turn
+
+_QUEUED = Qt.ConnectionType.QueuedConnection
+
+
+class Task(QObject):
+    """The GUI-thread handle of one piece of background work."""
+
+    task_did_yield = Signal(object)
+    task_did_finish = Signal(object)
+    task_did_fail = Signal(object)
+    # After finish or fail, whichever happened.
+    task_did_end = Signal()
+
+    def __init__(self, fn: Callable[[], Any], name: str) -> None:
+        super().__init__()
+        self._fn = fn
+        self.name = name
+        self.running = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Task:
+        self.running = True
+        _alive.add(self)
+        self.task_did_end.connect(self._forget, _QUEUED)
+        self._thread = threading.Thread(target=self._run, name=f"gui-{self.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the thread ends (tests and shutdown only; never from a slot)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            return not self._thread.is_alive()
+        return True
+
+    def _run(self) -> None:
+        try:
+            result = self._fn()
+            if inspect.isgenerator(result):
+                result = from_generator(result, self._emit_yield)
+            self._emit(self.task_did_finish, result)
+        except BaseException as error:  # reported to the GUI, which decides what to show
+            self._emit(self.task_did_fail, error)
+        self._emit(self.task_did_end)
+
+    def _emit_yield(self, value: object) -> None:
+        self._emit(self.task_did_yield, value)
+
+    @staticmethod
+    def _emit(signal: Any, *args: object) -> None:
+        # RuntimeError: the Qt side is gone (the app is quitting), so nobody is listening.
+        with contextlib.suppress(RuntimeError):
+            signal.emit(*args)
+
+    @Slot()
+    def _forget(self) -> None:
+        self.running = False
+        _alive.discard(self)
+
+
+def from_generator(generator: Generator[Any, None, Any], on_yield: Callable[[Any], None]) -> Any:
+    """Drive ``generator`` to its end, passing each value to ``on_yield``; returns its value."""
+    while True:
+        try:
+            value = next(generator)
+        except StopIteration as stop:
+            return stop.value
+        on_yield(value)
+
+
+# Tasks keep themselves alive until their last signal has been delivered.
+_alive: set[Task] = set()
+
+
+def run_in_background(
+    fn: Callable[[], Any],
+    *,
+    on_done: Callable[[Any], None] | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
+    on_yield: Callable[[Any], None] | None = None,
+    name: str = "task",
+) -> Task:
+    """Run ``fn`` on a background thread; the callbacks run on the GUI thread."""
+    task = Task(fn, name)
+    if on_yield is not None:
+        task.task_did_yield.connect(on_yield, _QUEUED)
+    if on_done is not None:
+        task.task_did_finish.connect(on_done, _QUEUED)
+    if on_error is not None:
+        task.task_did_fail.connect(on_error, _QUEUED)
+    return task.start()
+
+
+class TurnStream:
+    """Starts a Turn off the GUI thread and yields its text pieces, then returns its Reply.
+
+    ``cancel()`` is meant to be called directly from the GUI thread (never through a queued
+    slot of the busy worker, which would wait for the generation to end): it cancels the Turn,
+    which also interrupts prompt processing, or stops it as soon as it exists.
+    """
+
+    def __init__(self, start_turn: Callable[[], Turn]) -> None:
+        self._start_turn = start_turn
+        self._lock = threading.Lock()
+        self._cancelled = threading.Event()
+        self._turn: Turn | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled.set()
+            turn = self._turn
+        if turn is not None:
+            turn.cancel()
+
+    def run(self) -> Generator[str, None, Reply]:
+        turn = self._start_turn()
+        with self._lock:
+            self._turn = turn
+            if self._cancelled.is_set():
+                turn.cancel()
+        yield from turn
+        return turn.finish()
