@@ -43,6 +43,7 @@ from desktop_agent.core.recall import (  # noqa: E402
     RecallWeights,
     neighbour_map,
 )
+from desktop_agent.core.timeparse import parse_time_window  # noqa: E402
 from desktop_agent.embed import Embedder, SentenceEmbedder  # noqa: E402
 from desktop_agent.search import HybridIndex, KeywordIndex  # noqa: E402
 
@@ -136,11 +137,17 @@ class CachedEmbedder:
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
-        missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in self._cache}.items())
+        missing = sorted(
+            {k: t for k, t in zip(keys, texts, strict=True) if k not in self._cache}.items()
+        )
         if missing:
             vectors = self.inner.embed([t for _, t in missing])
             self._cache.update({k: v for (k, _), v in zip(missing, vectors, strict=True)})
-        return np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, self.dim), np.float32)
+        return (
+            np.stack([self._cache[k] for k in keys])
+            if keys
+            else np.zeros((0, self.dim), np.float32)
+        )
 
     def save(self) -> None:
         if self.path is not None:
@@ -189,7 +196,9 @@ def evaluate(
         questions = [q.text for q in conversation.questions]
         vectors = embedder.embed(questions)
         for question, vector in zip(conversation.questions, vectors, strict=True):
-            hits = recaller.recall(question.text, limit=10, now=conversation.now, query_vector=vector)
+            hits = recaller.recall(
+                question.text, limit=10, now=conversation.now, query_vector=vector
+            )
             ranked = [hit.memory_id for hit in hits]
             bm25 = store.plain_bm25.scores(question.text)
             order = np.argsort(-bm25, kind="stable")[:10]
@@ -223,7 +232,11 @@ def _mean(rows: Sequence[tuple[float, ...]], column: int) -> float:
 
 
 def overhead(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, object]:
-    """Time recall at ``n`` synthetic memories, split into index scoring and fusion."""
+    """Time recall at ``n`` synthetic memories: index scoring, then fusion and weighting.
+
+    ``recall_overhead_ms_100k`` is what recall adds on top of the index's own scores (cosine
+    matmul and BM25), which any search pays; query embedding is reported separately.
+    """
     from desktop_agent.embed import HashingEmbedder
 
     rng = np.random.default_rng(seed)
@@ -244,31 +257,43 @@ def overhead(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, ob
     }
     recaller = Recaller(index, HashingEmbedder(), facts.get)
     now = start + timedelta(days=80)
-    scoring, fusion, timed_queries = [], [], []
+    scoring, fusion = [], []
     for q in range(queries):
         query = " ".join(rng.choice(words, size=6))
         if q % 3 == 0:
             query += " last week"  # a third of the questions are time-aware
         qv = rng.standard_normal(384).astype(np.float32)
         t0 = time.perf_counter()
-        vec = index.vector_scores(qv)
-        kw = index.keyword_scores(query)
+        vector = index.vector_scores(qv)
+        keyword = index.keyword_scores(query)
         t1 = time.perf_counter()
-        recaller.recall(query, limit=10, now=now, query_vector=qv)
+        window = parse_time_window(query, now)
+        recaller.rank(vector, keyword, limit=10, now=now, window=window)
         t2 = time.perf_counter()
         scoring.append((t1 - t0) * 1000)
-        # recall() recomputes the scores, so its fusion share is the difference.
-        fusion.append(max(0.0, (t2 - t1) * 1000 - scoring[-1]))
-        timed_queries.append((t2 - t1) * 1000)
+        fusion.append((t2 - t1) * 1000)
+    # After an insert, the first time-aware question rebuilds the creation-time column.
+    index.upsert("new", "a new memory", rng.standard_normal(384).astype(np.float32))
+    facts["new"] = MemoryFacts(kind="episodic", created_at=now)
+    vector, keyword = index.vector_scores(qv), index.keyword_scores(query)
+    t0 = time.perf_counter()
+    recaller.rank(vector, keyword, limit=10, now=now, window=parse_time_window("last week", now))
+    rebuild = (time.perf_counter() - t0) * 1000
     embed_ms = _embed_ms()
     return {
         "n_memories": n,
         "recall_overhead_ms_100k": round(statistics.median(fusion), 2),
         "index_scoring_ms_100k": round(statistics.median(scoring), 2),
-        "recall_total_ms_100k_excluding_embedding": round(statistics.median(timed_queries), 2),
+        "recall_overhead_ms_100k_p90": round(float(np.percentile(fusion, 90)), 2),
+        "time_column_rebuild_ms_100k": round(rebuild, 2),
+        "recall_total_ms_100k_excluding_embedding": round(
+            statistics.median(scoring) + statistics.median(fusion), 2
+        ),
         "query_embedding_ms": embed_ms,
         "recall_total_ms_100k_including_embedding": (
-            None if embed_ms is None else round(statistics.median(timed_queries) + embed_ms, 2)
+            None
+            if embed_ms is None
+            else round(statistics.median(scoring) + statistics.median(fusion) + embed_ms, 2)
         ),
     }
 

@@ -171,6 +171,8 @@ class Recaller:
         window: TimeWindow | None = None,
     ) -> list[RecallHit]:
         """Fuse precomputed index scores into hits (the part timed as recall overhead)."""
+        if len(vector) != len(self.index) or len(keyword) != len(self.index):
+            raise ValueError("scores do not match the index (it changed since they were computed)")
         allowed = np.ones(len(vector), dtype=bool)
         for memory_id in exclude:
             if memory_id in self.index:
@@ -389,13 +391,16 @@ class _CreatedAtCache:
     def array(self, index: HybridIndex, facts: FactsLookup) -> NDArray[np.float64]:
         version = (getattr(index, "version", None), len(index))
         if version != self._version or len(self._array) != len(index):
-            values = np.empty(len(index), dtype=np.float64)
-            for slot, memory_id in enumerate(index.ids):
-                stamp = self._by_id.get(memory_id)
-                if stamp is None:
-                    found = facts(memory_id)
-                    stamp = found.created_at.timestamp() if found is not None else math.nan
-                    self._by_id[memory_id] = stamp
-                values[slot] = stamp
+            memo = self._by_id
+            values = np.fromiter(
+                (memo.get(memory_id, math.nan) for memory_id in index.ids),
+                dtype=np.float64,
+                count=len(index),
+            )
+            for slot in np.flatnonzero(np.isnan(values)).tolist():
+                memory_id = index.ids[slot]
+                found = facts(memory_id)
+                if found is not None:
+                    memo[memory_id] = values[slot] = found.created_at.timestamp()
             self._array, self._version = values, version
         return self._array

@@ -32,7 +32,9 @@ class VectorIndex:
         self._count = needed
 
     def set(self, slot: int, vector: NDArray[np.float32]) -> None:
-        self._matrix[slot] = _normalised(np.asarray(vector, dtype=np.float32).reshape(1, self.dim))[0]
+        self._matrix[slot] = _normalised(np.asarray(vector, dtype=np.float32).reshape(1, self.dim))[
+            0
+        ]
 
     def swap_remove(self, slot: int) -> None:
         last = self._count - 1
