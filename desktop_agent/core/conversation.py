@@ -24,6 +24,8 @@ class Conversation:
     incognito: bool = False
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     messages: list[ChatMessage] = field(default_factory=list)
+    # Working memory: what the user is trying to get done in this conversation.
+    goal: str = ""
 
     def add(self, role: str, content: str) -> None:
         self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]

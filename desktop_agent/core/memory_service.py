@@ -1,0 +1,495 @@
+"""MemoryService: the one object through which the assistant, the CLI and the GUI read and
+change what the assistant remembers. It turns vault records into MemoryItems, embeds text,
+recalls, supersedes, cascades forgetting through provenance, and counts use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from desktop_agent.core.memory_model import (
+    ACTIVE,
+    EPISODIC,
+    PROCEDURAL,
+    SEMANTIC,
+    SUPERSEDED,
+    TOPIC,
+    MemoryItem,
+    Provenance,
+    Strategy,
+    episode_text,
+    item_from_record,
+    strategy_from_record,
+)
+from desktop_agent.core.recall import MemoryFacts, Recaller, RecallHit, neighbour_map
+from desktop_agent.errors import InputError
+
+if TYPE_CHECKING:
+    from desktop_agent.core.history_import import HistoryMessage
+    from desktop_agent.embed import Embedder
+    from desktop_agent.memory.model import ForgetReceipt, MemoryVersion
+    from desktop_agent.memory.vault import Vault
+
+# Meta keys of the one record that keeps use counts (a memory's use would otherwise add a new
+# version of it to its edit history each time it is recalled).
+USAGE_ROLE = "usage"
+
+
+@dataclass(frozen=True, slots=True)
+class Recollection:
+    """A recalled memory with the numbers that explain why (the memory lens)."""
+
+    item: MemoryItem
+    hit: RecallHit
+
+    def as_json(self) -> dict[str, Any]:
+        hit = self.hit
+        return {
+            "memory_id": self.item.id,
+            "source_id": self.item.source_id,
+            "kind": self.item.kind,
+            "type": self.item.type,
+            "text": self.item.text,
+            "score": round(hit.score, 4),
+            "vector_score": round(hit.vector_score, 4),
+            "keyword_score": round(hit.keyword_score, 4),
+            "vector_rank": hit.vector_rank,
+            "keyword_rank": hit.keyword_rank,
+            "recency": round(hit.recency, 4),
+            "importance": round(hit.importance, 4),
+            "use_boost": round(hit.use_boost, 4),
+            "in_time_window": hit.in_time_window,
+            "superseded": hit.superseded,
+            "created_at": self.item.created_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    id: str
+    title: str
+    started_at: datetime
+    last_at: datetime
+    episodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    """What a write changed, for panels to refresh from one signal (Anki's OpChanges)."""
+
+    added: tuple[str, ...] = ()
+    edited: tuple[str, ...] = ()
+    forgotten: tuple[str, ...] = ()
+    receipt: ForgetReceipt | None = None
+
+
+class MemoryService:
+    """Reads are served from the vault's RAM copy; writes go through the vault's one writer."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        embedder: Embedder,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.vault = vault
+        self.embedder = embedder
+        self.clock = clock
+        self.recaller = Recaller(vault.index, embedder, self._facts)
+        self._lock = threading.RLock()
+        self._usage_id: str | None = None
+        self._usage: dict[str, list[Any]] = {}
+        self._neighbours: dict[str, tuple[str, ...]] | None = None
+        self._listeners: list[Callable[[MemoryChange], None]] = []
+        self._load_usage()
+
+    # --- change notification ---------------------------------------------------------------
+    def subscribe(self, listener: Callable[[MemoryChange], None]) -> None:
+        """``listener(change)`` runs after every write (on the writing thread)."""
+        self._listeners.append(listener)
+
+    def notify(self, change: MemoryChange) -> MemoryChange:
+        """Tell every listener what a write changed."""
+        self._neighbours = None
+        for listener in list(self._listeners):
+            listener(change)
+        return change
+
+    # --- reads -------------------------------------------------------------------------------
+    def item(self, memory_id: str) -> MemoryItem:
+        return item_from_record(self.vault.get(memory_id))
+
+    def items(self, kind: str | None = None, *, include_inactive: bool = True) -> list[MemoryItem]:
+        """Memories newest first (the usage bookkeeping record is never shown)."""
+        found = [item_from_record(r) for r in self.vault.list(kind) if r.meta.get("role") != USAGE_ROLE]
+        if not include_inactive:
+            found = [i for i in found if i.active]
+        return sorted(found, key=lambda i: i.created_at, reverse=True)
+
+    def history(self, memory_id: str) -> list[MemoryVersion]:
+        return self.vault.history(memory_id)
+
+    def provenance(self, memory_id: str) -> list[MemoryItem]:
+        """The episodes a memory was learned from (those still remembered)."""
+        sources = []
+        for source in self.item(memory_id).provenance:
+            if source.episode_id in self.vault:
+                sources.append(self.item(source.episode_id))
+        return sources
+
+    def learned_from(self, episode_ids: Collection[str]) -> list[MemoryItem]:
+        """Semantic memories whose provenance names any of ``episode_ids``."""
+        wanted = set(episode_ids)
+        return [
+            item
+            for item in self.items(SEMANTIC)
+            if any(p.episode_id in wanted for p in item.provenance)
+        ]
+
+    def inbox(self) -> list[MemoryItem]:
+        """Newly learned memories the user has not reviewed yet."""
+        return [i for i in self.items(SEMANTIC, include_inactive=False) if not i.reviewed]
+
+    def preferences(self) -> list[MemoryItem]:
+        return [i for i in self.items(SEMANTIC, include_inactive=False) if i.type == "preference"]
+
+    def strategies(self) -> list[Strategy]:
+        records = [r for r in self.vault.list(PROCEDURAL) if r.meta.get("role") != USAGE_ROLE]
+        return sorted((strategy_from_record(r) for r in records), key=lambda s: (s.context, -s.success_rate))
+
+    def conversations(self) -> list[ConversationSummary]:
+        """Conversations rebuilt from their episodes, the most recent first."""
+        groups: dict[str, list[MemoryItem]] = {}
+        for item in self.items(EPISODIC):
+            if item.conversation_id:
+                groups.setdefault(item.conversation_id, []).append(item)
+        summaries = []
+        for conversation_id, episodes in groups.items():
+            episodes.sort(key=lambda e: e.created_at)
+            titles = [str((e.meta or {}).get("title", "")) for e in episodes]
+            title = next((t for t in reversed(titles) if t), "") or episodes[0].user_text[:60]
+            summaries.append(
+                ConversationSummary(conversation_id, title, episodes[0].created_at, episodes[-1].created_at, len(episodes))
+            )
+        return sorted(summaries, key=lambda s: s.last_at, reverse=True)
+
+    def episodes(self, conversation_id: str) -> list[MemoryItem]:
+        found = [item_from_record(r) for r in self.vault.list(EPISODIC, conversation_id=conversation_id)]
+        return sorted(found, key=lambda e: e.created_at)
+
+    def usage(self, memory_id: str) -> tuple[int, datetime | None]:
+        count, last = self._usage.get(memory_id, (0, None))
+        return int(count), datetime.fromisoformat(last) if last else None
+
+    # --- recall ------------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        kinds: Collection[str] | None = None,
+        include_superseded: bool = False,
+        exclude: Iterable[str] = (),
+        now: datetime | None = None,
+    ) -> list[Recollection]:
+        if not query.strip():
+            raise InputError("the search query is empty")
+        usage_id = [self._usage_id] if self._usage_id else []
+        with self.vault.lock:
+            hits = self.recaller.recall(
+                query,
+                limit=limit,
+                kinds=kinds or (EPISODIC, SEMANTIC),
+                now=now or self.clock(),
+                exclude=[*exclude, *usage_id],
+                include_superseded=include_superseded,
+            )
+        return [Recollection(self.item(h.memory_id), h) for h in hits if h.memory_id in self.vault]
+
+    def _facts(self, memory_id: str) -> MemoryFacts | None:
+        if memory_id not in self.vault:
+            return None
+        item = self.item(memory_id)
+        count, last = self.usage(memory_id)
+        if self._neighbours is None:
+            self._neighbours = self._build_neighbours()
+        return MemoryFacts(
+            kind=item.kind,
+            created_at=item.created_at,
+            importance=item.effective_importance(self.clock()),
+            use_count=count,
+            last_used_at=last,
+            pinned=item.pinned,
+            superseded=item.status != ACTIVE,
+            neighbours=self._neighbours.get(item.id, ()),
+        )
+
+    def _build_neighbours(self) -> dict[str, tuple[str, ...]]:
+        # Imported turns of one session share a timestamp; their line order breaks the tie.
+        episodes = [item_from_record(r) for r in self.vault.list(EPISODIC)]
+        return neighbour_map(
+            (e.id, e.conversation_id or "", e.created_at + timedelta(microseconds=int((e.meta or {}).get("seq", 0))))
+            for e in episodes
+        )
+
+    def mark_used(self, memory_ids: Sequence[str]) -> None:
+        """Count that these memories shaped a reply (one write for all of them)."""
+        if not memory_ids:
+            return
+        now = self.clock().isoformat()
+        with self._lock:
+            for memory_id in memory_ids:
+                count = int(self._usage.get(memory_id, (0, None))[0])
+                self._usage[memory_id] = [count + 1, now]
+            self._save_usage()
+
+    def _load_usage(self) -> None:
+        for record in self.vault.list(PROCEDURAL):
+            if record.meta.get("role") == USAGE_ROLE:
+                self._usage_id = str(record.id)
+                self._usage = {k: list(v) for k, v in dict(record.meta.get("stats", {})).items()}
+
+    def _save_usage(self) -> None:
+        live = {k: v for k, v in self._usage.items() if k in self.vault}
+        self._usage = live
+        meta = {"role": USAGE_ROLE, "stats": live}
+        if self._usage_id and self._usage_id in self.vault:
+            self.vault.update(self._usage_id, meta=meta)
+        else:
+            record = self.vault.add(PROCEDURAL, "memory use counts", vector=self._zero(), meta=meta)
+            self._usage_id = str(record.id)
+
+    def _zero(self) -> Any:
+        import numpy as np
+
+        return np.zeros(self.vault.dim, dtype=np.float32)
+
+    # --- writes ------------------------------------------------------------------------------
+    def remember(
+        self,
+        text: str,
+        *,
+        kind: str = SEMANTIC,
+        type: str = "fact",
+        importance: float = 0.6,
+        subject_key: str = "",
+        provenance: Sequence[Provenance] = (),
+        reviewed: bool = True,
+        conversation_id: str | None = None,
+        topic: str = "",
+        extra: Mapping[str, Any] | None = None,
+    ) -> MemoryItem:
+        """Store a memory; one with the same ``subject_key`` is superseded (kept, marked)."""
+        text = text.strip()
+        if not text:
+            raise InputError("a memory cannot be empty")
+        if kind not in (SEMANTIC, EPISODIC, PROCEDURAL, TOPIC):
+            raise InputError(f"unknown memory kind {kind!r}: use semantic, episodic, procedural or topic")
+        now = self.clock()
+        with self._lock:
+            same = self._same_fact(text, subject_key) if kind == SEMANTIC else None
+            if same is not None:
+                return self._reinforce(same, provenance)
+            older = self._current_for(subject_key) if subject_key and kind == SEMANTIC else []
+            meta: dict[str, Any] = {
+                "type": type,
+                "importance": importance,
+                "status": ACTIVE,
+                "reviewed": reviewed,
+                "subject_key": subject_key,
+                "topic": topic,
+                "provenance": [p.to_json() for p in provenance],
+                "valid_from": now.isoformat(),
+                **(extra or {}),
+            }
+            if older:
+                meta["supersedes"] = older[0].id
+            vector = self.embedder.embed([text])[0]
+            record = self.vault.add(kind, text, vector=vector, meta=meta, conversation_id=conversation_id)
+            for old in older:
+                self._set_meta(old.id, status=SUPERSEDED, superseded_by=str(record.id), valid_to=now.isoformat())
+            self.notify(MemoryChange(added=(str(record.id),), edited=tuple(o.id for o in older)))
+            return item_from_record(record)
+
+    def _same_fact(self, text: str, subject_key: str) -> MemoryItem | None:
+        wanted = " ".join(text.casefold().split())
+        for item in self.items(SEMANTIC, include_inactive=False):
+            if " ".join(item.text.casefold().split()) == wanted and (not subject_key or item.subject_key == subject_key):
+                return item
+        return None
+
+    def _current_for(self, subject_key: str) -> list[MemoryItem]:
+        return [i for i in self.items(SEMANTIC, include_inactive=False) if i.subject_key == subject_key]
+
+    def _reinforce(self, item: MemoryItem, provenance: Sequence[Provenance]) -> MemoryItem:
+        """Hearing a fact again: more important, and one more source."""
+        sources = [p.to_json() for p in item.provenance] + [p.to_json() for p in provenance]
+        return self._set_meta(item.id, importance=min(1.0, item.importance + 0.1), provenance=sources)
+
+    def _set_meta(self, memory_id: str, **changes: Any) -> MemoryItem:
+        record = self.vault.get(memory_id)
+        meta = {**_thaw(record.meta), **changes}
+        updated = self.vault.update(memory_id, meta=meta)
+        self.notify(MemoryChange(edited=(memory_id,)))
+        return item_from_record(updated)
+
+    def edit(
+        self,
+        memory_id: str,
+        *,
+        text: str | None = None,
+        kind: str | None = None,
+        type: str | None = None,
+        importance: float | None = None,
+        pinned: bool | None = None,
+        reviewed: bool | None = None,
+    ) -> MemoryItem:
+        """Change a memory; the previous version stays in its history."""
+        record = self.vault.get(memory_id)
+        meta = _thaw(record.meta)
+        if type is not None:
+            meta["type"] = type
+        if importance is not None:
+            if not 0.0 <= importance <= 1.0:
+                raise InputError("importance must be between 0 and 1")
+            meta["importance"] = importance
+        if pinned is not None:
+            meta["pinned"] = pinned
+        if reviewed is not None:
+            meta["reviewed"] = reviewed
+        vector = None
+        if text is not None:
+            text = text.strip()
+            if not text:
+                raise InputError("a memory cannot be empty: use forget to remove it")
+            vector = self.embedder.embed([text])[0]
+            meta["reviewed"] = True if reviewed is None else reviewed
+        updated = self.vault.update(memory_id, text=text, meta=meta, vector=vector, kind=kind)
+        self.notify(MemoryChange(edited=(memory_id,)))
+        return item_from_record(updated)
+
+    def accept(self, memory_id: str) -> MemoryItem:
+        return self.edit(memory_id, reviewed=True)
+
+    def forget(self, memory_ids: Iterable[str]) -> ForgetReceipt:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            raise InputError("nothing to forget: give at least one memory id")
+        with self._lock:
+            receipt = self.vault.forget(ids)
+            self._drop_usage(ids)
+            self.notify(MemoryChange(forgotten=tuple(ids), receipt=receipt))
+            return receipt
+
+    def reject(self, memory_id: str) -> ForgetReceipt:
+        return self.forget([memory_id])
+
+    def forget_all(self) -> ForgetReceipt:
+        with self._lock:
+            receipt = self.vault.forget_all()
+            self._usage, self._usage_id = {}, None
+            self.notify(MemoryChange(forgotten=tuple(receipt.ids), receipt=receipt))
+            return receipt
+
+    def forget_conversation(self, conversation_id: str) -> ForgetReceipt:
+        """Forget a conversation's episodes and everything learned only from them.
+
+        A fact also learned elsewhere stays, with this conversation removed from its sources.
+        """
+        with self._lock:
+            episodes = [e.id for e in self.episodes(conversation_id)]
+            if not episodes:
+                raise InputError(f"no remembered conversation with id {conversation_id}")
+            doomed = list(episodes)
+            for item in self.learned_from(episodes):
+                remaining = [p for p in item.provenance if p.episode_id not in episodes]
+                if remaining:
+                    self._set_meta(item.id, provenance=[p.to_json() for p in remaining])
+                else:
+                    doomed.append(item.id)
+            return self.forget(doomed)
+
+    # --- episodes --------------------------------------------------------------------------
+    def record_episode(
+        self,
+        conversation_id: str,
+        user: str,
+        reply: str,
+        *,
+        title: str = "",
+        intent: str = "",
+        action: str = "",
+        used: Sequence[str] = (),
+    ) -> MemoryItem:
+        """Store one exchange of a live chat as an episodic memory."""
+        text, user_end = episode_text(user, reply)
+        meta = {
+            "title": title,
+            "intent": intent,
+            "action": action,
+            "used": list(used),
+            "user_end": user_end,
+            "importance": 0.3,
+            "source": "chat",
+        }
+        vector = self.embedder.embed([text])[0]
+        record = self.vault.add(EPISODIC, text, vector=vector, meta=meta, conversation_id=conversation_id)
+        self.notify(MemoryChange(added=(str(record.id),)))
+        return item_from_record(record)
+
+    def set_outcome(self, episode_id: str, outcome: str) -> MemoryItem:
+        """Note how an exchange went ("positive" / "negative" feedback)."""
+        return self._set_meta(episode_id, outcome=outcome)
+
+    def rename_conversation(self, conversation_id: str, title: str) -> None:
+        episodes = self.episodes(conversation_id)
+        if episodes:
+            self._set_meta(episodes[-1].id, title=title)
+
+    def import_history(self, messages: Sequence[HistoryMessage]) -> list[MemoryItem]:
+        """Store imported messages as episodes, one vault commit for the whole batch; each
+        keeps its own id as the source id."""
+        from desktop_agent.core.history_import import memory_text
+        from desktop_agent.memory.model import NewMemory
+
+        if not messages:
+            return []
+        texts = [memory_text(m) for m in messages]
+        vectors = self.embedder.embed(texts)
+        rows = [
+            NewMemory(
+                EPISODIC,
+                text,
+                vector,
+                meta={"speaker": m.speaker, "seq": m.line_number, "source": "import", "importance": 0.3},
+                conversation_id=m.conversation,
+                source_id=m.id,
+                created_at=m.timestamp,
+            )
+            for m, text, vector in zip(messages, texts, vectors, strict=True)
+        ]
+        with self._lock:
+            records = self.vault.add_many(rows)
+        self.notify(MemoryChange(added=tuple(str(r.id) for r in records)))
+        return [item_from_record(r) for r in records]
+
+    def _drop_usage(self, ids: Sequence[str]) -> None:
+        if any(i in self._usage for i in ids):
+            for memory_id in ids:
+                self._usage.pop(memory_id, None)
+            if self._usage_id and self._usage_id in self.vault:
+                self._save_usage()
+
+
+def _thaw(value: Any) -> Any:
+    """A plain, mutable copy of a read-only JSON value from the vault."""
+    if isinstance(value, Mapping):
+        return {str(k): _thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_thaw(v) for v in value]
+    return value

@@ -1,0 +1,97 @@
+"""Building the prompt: the system message, what memory contributes, and the answer style.
+
+Each memory kind gets its own token budget so that one kind (say, long episodes) cannot crowd
+out another (the user's stated facts). Tokens are estimated from characters: counting them
+exactly would need a round trip to the engine's thread on every turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
+from desktop_agent.core.memory_service import Recollection
+
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class PromptBudget:
+    """Tokens of the prompt each memory kind may take."""
+
+    semantic: int = 300
+    episodic: int = 300
+    working: int = 200
+
+
+STYLES = {
+    "concise": "Answer briefly and directly.",
+    "detailed": "Answer thoroughly, with explanations and examples.",
+    "step_by_step": "Answer as short numbered steps.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltPrompt:
+    system: str
+    injected: tuple[Recollection, ...]
+
+
+def build_system_prompt(
+    base: str,
+    recollections: Sequence[Recollection],
+    *,
+    style: str = "concise",
+    working_summary: str = "",
+    goal: str = "",
+    budget: PromptBudget | None = None,
+) -> BuiltPrompt:
+    """The system message for one turn, and the memories that made it in (the memory lens)."""
+    budget = budget or PromptBudget()
+    parts = [base, STYLES.get(style, STYLES["concise"])]
+    injected: list[Recollection] = []
+    facts = _fit(
+        [r for r in recollections if r.item.kind == SEMANTIC], budget.semantic, lambda r: f"- {r.item.text}"
+    )
+    if facts:
+        parts.append("What you know about the user (from memory; use it when relevant):\n" + "\n".join(line for _, line in facts))
+        injected += [r for r, _ in facts]
+    episodes = _fit(
+        [r for r in recollections if r.item.kind == EPISODIC],
+        budget.episodic,
+        lambda r: f"- [{r.item.created_at:%d %b %Y}] {_one_line(r.item.text)}",
+    )
+    if episodes:
+        parts.append("Earlier conversations that may be relevant:\n" + "\n".join(line for _, line in episodes))
+        injected += [r for r, _ in episodes]
+    if goal:
+        parts.append(f"The user's current goal: {_clip(goal, budget.working * CHARS_PER_TOKEN // 2)}")
+    if working_summary:
+        parts.append(f"Earlier in this conversation: {_clip(working_summary, budget.working * CHARS_PER_TOKEN)}")
+    return BuiltPrompt("\n\n".join(parts), tuple(injected))
+
+
+def _fit(items: Sequence[Recollection], tokens: int, render) -> list[tuple[Recollection, str]]:
+    """Best-first items whose rendered lines fit in ``tokens``; an item too long is clipped."""
+    room = tokens * CHARS_PER_TOKEN
+    kept = []
+    for item in items:
+        line = render(item)
+        if len(line) > room:
+            if room < 80:
+                break
+            line = _clip(line, room)
+        kept.append((item, line))
+        room -= len(line) + 1
+        if room <= 0:
+            break
+    return kept
+
+
+def _clip(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[: max(chars - 1, 0)].rstrip() + "…"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
