@@ -74,11 +74,12 @@ class Backups:
     _index: VaultIndex
     _mutex: threading.RLock
     _current: dict[MemoryId, tuple[int, str, bytes]]
-    _versions: dict[MemoryId, list[tuple[int, str]]]
+    _older: dict[MemoryId, list[tuple[int, str]]]
     dim: int
 
     def _check_open(self) -> None: ...
     def _keys_for(self, wants: Any, *, reuse: str | None = None) -> list[str]: ...
+    def known(self, memory_id: str) -> bool: ...
     def _remember(self, memory_id: MemoryId, version: int, key_id: str, record: bytes) -> None: ...
 
     def export_backup(
@@ -156,7 +157,7 @@ class Backups:
                 versions.sort()
                 record = codec.record_part(versions[-1][1], self.dim)
                 content = (record[0], codec.conversation_of(record), codec.text_of(record))
-                if memory_id in self._versions or content in present:
+                if self.known(memory_id) or content in present:
                     skipped.append(memory_id)
                     continue
                 present.add(content)

@@ -14,7 +14,6 @@ between is finished on the next unlock (``Vault._recover_unfinished_forget``).
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -40,14 +39,15 @@ class Forgetting:
     _index: VaultIndex
     _mutex: threading.RLock
     _current: dict[MemoryId, tuple[int, str, bytes]]
-    _versions: dict[MemoryId, list[tuple[int, str]]]
-    _key_users: defaultdict[str, set[MemoryId]]
+    _older: dict[MemoryId, list[tuple[int, str]]]
     _damage: list[Damage]
     dim: int
 
     def _check_open(self) -> None: ...
     def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None: ...
     def kind_of(self, memory_id: str) -> str: ...
+    def known(self, memory_id: str) -> bool: ...
+    def versions_of(self, memory_id: str) -> list[tuple[int, str]]: ...
 
     def forget(self, ids: Iterable[str]) -> ForgetReceipt:
         """Erase these memories, all their versions and their data keys; returns a receipt."""
@@ -55,17 +55,15 @@ class Forgetting:
             self._check_open()
             doomed_ids = [MemoryId(i) for i in dict.fromkeys(ids)]
             for memory_id in doomed_ids:
-                if memory_id not in self._versions:
+                if not self.known(memory_id):
                     raise MemoryNotFound(f"no memory with id {memory_id!r}; nothing was forgotten")
             kinds = tuple(self.kind_of(i) for i in doomed_ids)
-            doomed_keys = {key for i in doomed_ids for _v, key in self._versions[i]}
-            siblings = set().union(*(self._key_users[k] for k in doomed_keys)) - set(doomed_ids)
+            doomed_keys = {key for i in doomed_ids for _v, key in self.versions_of(i)}
+            siblings = self._users_of(doomed_keys) - set(doomed_ids)
             rekeyed = self._rekey(sorted(siblings), doomed_keys)
             self._store.delete(doomed_ids)
             self._forget_in_ram(doomed_ids)
             epoch = self._keys.ratchet(doomed_keys)
-            for key in doomed_keys:
-                self._key_users.pop(key, None)
             self._store.compact_and_purge()
             receipt = ForgetReceipt(tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed)
             self._audit.append("forget", ids=doomed_ids, kinds=kinds, epoch=epoch, rekeyed=rekeyed)
@@ -75,13 +73,12 @@ class Forgetting:
         """Erase every memory and every data key (the audit key stays: the log says it happened)."""
         with self._mutex:
             self._check_open()
-            ids = tuple(self._versions)
+            ids = tuple(dict.fromkeys([*self._current, *self._older]))
             kinds = tuple(self.kind_of(i) for i in ids)
             self._store.drop()
             self._forget_in_ram(list(ids))
             audit_key = self._keys.scope_key("audit")
             epoch = self._keys.ratchet([k for k in self._keys.ids() if k != audit_key])
-            self._key_users.clear()
             receipt = ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
             self._audit.append("forget_all", count=len(ids), epoch=epoch)
             return receipt
@@ -125,14 +122,17 @@ class Forgetting:
             self._move_key(MemoryId(memory_id), version, key_id)
         return len(set(ids))
 
+    def _users_of(self, keys: set[str]) -> set[MemoryId]:
+        """Memories with any row under one of ``keys`` (a scan: forget is rare, RAM is cheap)."""
+        users = {memory_id for memory_id, (_v, key, _r) in self._current.items() if key in keys}
+        users.update(m for m, rows in self._older.items() if any(key in keys for _v, key in rows))
+        return users
+
     def _move_key(self, memory_id: MemoryId, version: int, key_id: str) -> None:
-        history = self._versions[memory_id]
-        for at, (v, old_key) in enumerate(history):
+        history = self._older.get(memory_id, [])
+        for at, (v, _old) in enumerate(history):
             if v == version:
                 history[at] = (v, key_id)
-                if all(k != old_key for _v, k in history):
-                    self._key_users[old_key].discard(memory_id)
-        self._key_users[key_id].add(memory_id)
         current = self._current.get(memory_id)
         if current is not None and current[0] == version:
             self._current[memory_id] = (version, key_id, current[2])

@@ -8,7 +8,6 @@ per-row record stays as bytes and is parsed only when someone reads that memory.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -53,15 +52,15 @@ def open_row(
 
 @dataclass(slots=True)
 class Loaded:
-    """Everything unlock needs in RAM: current records, vectors, and who uses which key."""
+    """Everything unlock needs in RAM: current records, vectors, older versions, keys in use."""
 
     ids: list[MemoryId] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     key_ids: list[str] = field(default_factory=list)
     records: list[bytes] = field(default_factory=list)
     vectors: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
-    all_versions: dict[MemoryId, list[tuple[int, str]]] = field(default_factory=dict)
-    key_users: dict[str, set[MemoryId]] = field(default_factory=lambda: defaultdict(set))
+    older: dict[MemoryId, list[tuple[int, str]]] = field(default_factory=dict)
+    used_keys: set[str] = field(default_factory=set)
     damage: list[Damage] = field(default_factory=list)
 
 
@@ -71,62 +70,118 @@ def load(table: pa.Table, keys: KeyStore, dim: int) -> Loaded:
     memory_ids = table.column("memory_id").to_pylist()
     versions = table.column("version").to_pylist()
     key_ids = table.column("key_id").to_pylist()
-    newest: dict[str, int] = {}
-    for row, (memory_id, version, key_id) in enumerate(
-        zip(memory_ids, versions, key_ids, strict=True)
-    ):
-        out.all_versions.setdefault(memory_id, []).append((version, key_id))
-        out.key_users[key_id].add(memory_id)
-        best = newest.get(memory_id)
-        if best is None or version > versions[best]:
-            newest[memory_id] = row
-    for history in out.all_versions.values():
-        history.sort()
-    rows = list(newest.values())
+    out.used_keys = set(key_ids)
+    rows = _newest_rows(memory_ids, versions, key_ids, out.older)
+    if not rows:
+        out.vectors = np.zeros((0, dim), dtype=np.float32)
+        return out
     blobs = table.column("blob").combine_chunks()
     offsets = np.frombuffer(blobs.buffers()[1], dtype=np.int64)[
         blobs.offset : blobs.offset + len(blobs) + 1
     ]
-    data = memoryview(blobs.buffers()[2]).cast("B") if len(blobs) else memoryview(b"")
-    starts = offsets[rows]
-    sizes = offsets[np.asarray(rows, dtype=np.int64) + 1] - starts - OVERHEAD if rows else starts
-    arena = bytearray(int(np.clip(sizes, 0, None).sum()))
+    data = memoryview(blobs.buffers()[2]).cast("B")
+    picked = np.asarray(rows, dtype=np.int64)
+    starts = offsets[picked]
+    sizes = np.maximum(offsets[picked + 1] - starts - OVERHEAD, 0)
+    outputs = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+    arena = bytearray(int(outputs[-1]))
+    ids = [memory_ids[r] for r in rows]
+    vers = [versions[r] for r in rows]
+    keyids = [key_ids[r] for r in rows]
+    ok = _decrypt_all(
+        keys, data, arena, ids, vers, keyids, starts.tolist(), sizes.tolist(), outputs, dim, out
+    )
+    good = np.flatnonzero(ok).tolist()
     plain = memoryview(arena)
     vector_bytes = dim * 4
-    matrix = np.empty((len(rows), dim), dtype=np.float32)
-    flat = memoryview(matrix.reshape(-1).view(np.uint8))
-    at = 0
-    good = 0
+    # bytearray.join copies all vectors into one writable buffer in a single C loop.
+    joined = bytearray().join([plain[outputs[i] : outputs[i] + vector_bytes] for i in good])
+    out.vectors = np.frombuffer(joined, dtype=np.float32).reshape(len(good), dim)
+    out.records = [bytes(plain[outputs[i] + vector_bytes : outputs[i + 1]]) for i in good]
+    out.ids = [MemoryId(ids[i]) for i in good]
+    out.versions = [vers[i] for i in good]
+    out.key_ids = [keyids[i] for i in good]
+    for i in np.flatnonzero(~ok).tolist():  # a damaged newest row: keep its keys known for forget
+        out.older.setdefault(MemoryId(ids[i]), []).append((vers[i], keyids[i]))
+    return out
+
+
+def _newest_rows(
+    memory_ids: list[str],
+    versions: list[int],
+    key_ids: list[str],
+    older: dict[MemoryId, list[tuple[int, str]]],
+) -> list[int]:
+    """Row numbers of each memory's newest version; older versions go into ``older``."""
+    if len(set(memory_ids)) == len(memory_ids):
+        return list(range(len(memory_ids)))  # no memory was ever edited: the common bulk case
+    newest: dict[str, int] = {}
+    for row, memory_id in enumerate(memory_ids):
+        best = newest.get(memory_id)
+        if best is None or versions[row] > versions[best]:
+            newest[memory_id] = row
+    for row, memory_id in enumerate(memory_ids):
+        if newest[memory_id] != row:
+            older.setdefault(MemoryId(memory_id), []).append((versions[row], key_ids[row]))
+    for history in older.values():
+        history.sort()
+    return list(newest.values())
+
+
+def _decrypt_all(
+    keys: KeyStore,
+    data: memoryview,
+    arena: bytearray,
+    ids: list[str],
+    vers: list[int],
+    keyids: list[str],
+    starts: list[int],
+    sizes: list[int],
+    outputs: list[int],
+    dim: int,
+    out: Loaded,
+) -> NDArray[np.bool_]:
+    """Decrypt every row into its place in ``arena``; False where a row is damaged.
+
+    List comprehensions over batches keep the per-row Python cost low; a batch with a bad row
+    is redone row by row so only that row is lost.
+    """
+    ok = np.ones(len(ids), dtype=bool)
+    plain = memoryview(arena)
     prefix = b"%d\x00%s\x00" % (BLOB_VERSION, TABLE.encode())
     suffix = b"\x00%s\x00" % FIELD.encode()
-    for row, start, size in zip(rows, starts.tolist(), sizes.tolist(), strict=True):
-        memory_id, version, key_id = memory_ids[row], versions[row], key_ids[row]
-        if size < vector_bytes + 1 or key_id not in keys or data[start] != BLOB_VERSION:
+    for i, (size, key_id, start) in enumerate(zip(sizes, keyids, starts, strict=True)):
+        if size < dim * 4 + 1 or key_id not in keys or data[start] != BLOB_VERSION:
+            ok[i] = False
             out.damage.append(
-                _damaged(memory_id, version, "missing key" if key_id not in keys else "bad blob")
+                _damaged(ids[i], vers[i], "missing key" if key_id not in keys else "bad blob")
             )
-            continue
-        target = plain[at : at + size]
-        associated = b"%s%s/%d%s%s" % (prefix, memory_id.encode(), version, suffix, key_id.encode())
+    batch = 4096
+    for first in range(0, len(ids), batch):
+        span = [i for i in range(first, min(first + batch, len(ids))) if ok[i]]
+        jobs = [
+            (
+                keys.cipher(keyids[i]),
+                data[starts[i] + 1 : starts[i] + HEADER_BYTES],
+                data[starts[i] + HEADER_BYTES : starts[i] + OVERHEAD + sizes[i]],
+                b"%s%s/%d%s%s" % (prefix, ids[i].encode(), vers[i], suffix, keyids[i].encode()),
+                plain[outputs[i] : outputs[i] + sizes[i]],
+            )
+            for i in span
+        ]
         try:
-            keys.cipher(key_id).decrypt_into(
-                data[start + 1 : start + HEADER_BYTES],
-                data[start + HEADER_BYTES : start + HEADER_BYTES + size + 16],
-                associated,
-                target,
-            )
+            [
+                cipher.decrypt_into(nonce, body, associated, target)
+                for cipher, nonce, body, associated, target in jobs
+            ]
         except InvalidTag:
-            out.damage.append(_damaged(memory_id, version, "ciphertext fails authentication"))
-            continue
-        flat[good * vector_bytes : (good + 1) * vector_bytes] = target[:vector_bytes]
-        out.records.append(bytes(target[vector_bytes:]))
-        out.ids.append(MemoryId(memory_id))
-        out.versions.append(version)
-        out.key_ids.append(key_id)
-        at += size
-        good += 1
-    out.vectors = matrix[:good]
-    return out
+            for i, (cipher, nonce, body, associated, target) in zip(span, jobs, strict=True):
+                try:
+                    cipher.decrypt_into(nonce, body, associated, target)
+                except InvalidTag:
+                    ok[i] = False
+                    out.damage.append(_damaged(ids[i], vers[i], "ciphertext fails authentication"))
+    return ok
 
 
 def _damaged(memory_id: str, version: int, reason: str) -> Damage:

@@ -69,8 +69,8 @@ class Vault(Forgetting, Backups):
         self._mutex = threading.RLock()
         self._audit = AuditLog(directory, *self._audit_key())
         self._current: dict[MemoryId, tuple[int, str, bytes]] = {}
-        self._versions: dict[MemoryId, list[tuple[int, str]]] = {}
-        self._key_users: defaultdict[str, set[MemoryId]] = defaultdict(set)
+        self._older: dict[MemoryId, list[tuple[int, str]]] = {}  # (version, key id), not current
+        self._used_keys: set[str] = set()
         self._damage: list[Damage] = []
         self._index = VaultIndex(dim, self._text_of)
 
@@ -167,19 +167,17 @@ class Vault(Forgetting, Backups):
                 loaded.ids, loaded.versions, loaded.key_ids, loaded.records, strict=True
             )
         }
-        self._versions = loaded.all_versions  # type: ignore[assignment]
-        self._key_users = loaded.key_users  # type: ignore[assignment]
+        self._older = loaded.older
+        self._used_keys = loaded.used_keys
         self._damage = [*self._store.damage, *loaded.damage]
         self._index = VaultIndex(self.dim, self._text_of)
-        kinds = [codec.kind_code(record) for record in loaded.records]
-        self._index.put(loaded.ids, [""] * len(loaded.ids), loaded.vectors, kinds)
+        self._index.load(loaded.ids, loaded.vectors, [record[0] for record in loaded.records])
 
     def _recover_unfinished_forget(self) -> None:
         """Keys no row uses are left by a crash mid-forget (or a failed add): finish the job."""
         if self._store.damaged_fragments():
             return  # rows we cannot read may still need their keys: destroy nothing
-        used = {key_id for key_id, users in self._key_users.items() if users}
-        used.add(self._audit_key()[0])
+        used = {*self._used_keys, self._audit_key()[0]}
         orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
         if orphans:
             epoch = self._keys.ratchet(orphans)
@@ -236,7 +234,7 @@ class Vault(Forgetting, Backups):
 
     def history(self, memory_id: str) -> list[MemoryVersion]:
         """Every readable version, oldest first; the last one is the current text."""
-        if memory_id not in self._versions:
+        if not self.known(memory_id):
             raise MemoryNotFound(f"no memory with id {memory_id!r}")
         table = self._store.read(ids=[memory_id])
         current = self._current.get(MemoryId(memory_id), (0, "", b""))[0]
@@ -417,7 +415,7 @@ class Vault(Forgetting, Backups):
             (key_id,) = self._keys_for(
                 [(new_kind, old.conversation_id)], reuse=self._current[old.id][1]
             )
-            version = max(v for v, _k in self._versions[old.id]) + 1
+            version = max(v for v, _k in self.versions_of(old.id)) + 1
             now = datetime.now(UTC)
             plain = codec.encode(
                 vec,
@@ -481,17 +479,29 @@ class Vault(Forgetting, Backups):
         return [step if isinstance(step, str) else made[step] for step in plan]
 
     def _remember(self, memory_id: MemoryId, version: int, key_id: str, record: bytes) -> None:
+        previous = self._current.get(memory_id)
+        if previous is not None:
+            self._older.setdefault(memory_id, []).append(previous[:2])  # type: ignore[arg-type]
         self._current[memory_id] = (version, key_id, record)
-        self._versions.setdefault(memory_id, []).append((version, key_id))
-        self._key_users[key_id].add(memory_id)
 
     def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None:
         for memory_id in ids:
-            for _version, key_id in self._versions.pop(memory_id, []):
-                self._key_users[key_id].discard(memory_id)
+            self._older.pop(memory_id, None)
             self._current.pop(memory_id, None)
         self._damage = [d for d in self._damage if d.memory_id not in set(ids)]
         self._index.drop(ids)
+
+    def known(self, memory_id: str) -> bool:
+        """True for a current memory, and for one whose newest row is damaged (it can be forgotten)."""
+        return memory_id in self._current or memory_id in self._older
+
+    def versions_of(self, memory_id: str) -> list[tuple[int, str]]:
+        """(version, key id) of every stored row of a memory, oldest first."""
+        rows = list(self._older.get(MemoryId(memory_id), []))
+        current = self._current.get(MemoryId(memory_id))
+        if current is not None:
+            rows.append((current[0], current[1]))
+        return rows
 
     def kind_of(self, memory_id: str) -> str:
         entry = self._current.get(MemoryId(memory_id))
