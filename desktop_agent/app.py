@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from desktop_agent.core.assistant import Assistant
     from desktop_agent.embed import Embedder
     from desktop_agent.llm import ChatEngine, GenerationSettings
+    from desktop_agent.memory import KeySource, Vault
 
 
 class App:
@@ -87,3 +88,33 @@ class App:
         return SentenceEmbedder()
 
     # --- vault (issue 3): key_source() and vault() are built here ---
+
+    def key_source(self) -> KeySource:
+        """Where the vault's KEK lives: the existing vault's choice, else the setting."""
+        from desktop_agent.memory import vault_key_mode
+        from desktop_agent.secrets import KeyringKeySource, PassphraseKeySource
+
+        mode = vault_key_mode(self.paths.vault_dir) or self.settings.security.key_mode
+        if mode == "passphrase":
+            return PassphraseKeySource()
+        if mode != "keyring":
+            from desktop_agent.errors import UserError
+
+            raise UserError(f'security.key_mode must be "keyring" or "passphrase", not {mode!r}')
+        return KeyringKeySource()
+
+    def vault(self) -> Vault:
+        """The unlocked vault of this data dir, opened on first use (one per process)."""
+        vault = self.__dict__.get("_vault")
+        if vault is None:
+            from desktop_agent.memory import Vault
+
+            vault = Vault.open(self.paths.vault_dir, self.key_source())
+            self.__dict__["_vault"] = vault
+        return vault
+
+    def close(self) -> None:
+        """Release the vault's writer lock (other parts close themselves)."""
+        vault = self.__dict__.pop("_vault", None)
+        if vault is not None:
+            vault.close()
