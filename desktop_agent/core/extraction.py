@@ -1,0 +1,174 @@
+"""Deterministic extraction of explicit statements from the user's own words.
+
+Only what the user plainly says about themselves is taken: "my name is...", "I live in...",
+"I love / hate / prefer...", "I'm allergic to...", "I work as...", "remind me to...", plans,
+decisions and corrections. Precision matters more than recall: a wrong memory is worse than a
+missed one, so questions, hypotheticals, reported speech, past tense and pronoun objects ("I like
+that idea") yield nothing.
+
+Each item's ``text`` is a normalised third-person statement ("User lives in Lisbon"), so it reads
+the same in the memory panel and in a prompt whoever wrote it. ``subject_key`` names the slot a
+later correction supersedes ("home_city", "likes:coffee"); the same slot for "I love coffee" and
+"I don't like coffee anymore", with ``negated`` telling them apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from desktop_agent.core.extraction_plans import PLAN_RULES, note
+from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
+from desktop_agent.core.extraction_rules import Match, normalise_object
+
+RULES = (*IDENTITY_RULES, *PLAN_RULES)
+
+FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
+FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedFact:
+    """One statement the user made about themselves."""
+
+    text: str  # third person: "User is allergic to peanuts"
+    type: FactType
+    subject_key: str  # the slot a correction supersedes: "allergy:peanut"
+    value: str  # the user's words for it: "peanuts"
+    confidence: float
+    span: tuple[int, int]  # of the clause in the message
+    is_correction: bool = False
+    negated: bool = False
+
+
+# Said before a statement, these mark it as correcting something said earlier.
+_CORRECTION = re.compile(
+    r"^\s*(?:actually|no|nope|correction|sorry,? i meant|i meant|wait)\b"
+    r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b",
+    re.IGNORECASE,
+)
+# Discourse markers that may precede the "I ..." of a statement.
+_PREFIX = re.compile(
+    r"^(?:actually|no|nope|oh|well|so|and|but|also|honestly|yes|yeah|ok|okay|hi|hey|hello|"
+    r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
+    r"since you asked|for the record|for context|please|oh and|"
+    r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
+    r"tomorrow|tonight|these days|nowadays|currently|right now|now)\b[\s,:!.\-]*",
+    re.IGNORECASE,
+)
+# Clauses end at sentence punctuation, commas, colons and dashes, and before "and/but I ...".
+_CLAUSE_BREAK = re.compile(
+    r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s|\s(?:and|but|so|because|though)\s+(?=(?:i|my)\b)",
+    re.IGNORECASE,
+)
+# Wh-words open a question even without "?"; auxiliaries only in a sentence that ends in "?"
+# ("don't let me forget to..." is a request).
+_WH_START = re.compile(r"^(?:what|what's|whats|where|when|who|whom|why|how|which)\b", re.I)
+_AUX_START = re.compile(
+    r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|may|might|"
+    r"isn't|doesn't|aren't)\b",
+    re.IGNORECASE,
+)
+_REMEMBER = re.compile(
+    r"(?:/remember\s+|(?:please\s+)?(?:remember|note|keep in mind)\s+(?:that\s+)?)(.+)",
+    re.IGNORECASE | re.DOTALL,
+)
+# Quoted words are someone's words, not the user's statement ("how do I say 'I love you'").
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^']*'(?!\w)")
+
+
+def extract(message: str) -> list[ExtractedFact]:
+    """Explicit statements the user makes about themselves in ``message`` (their own words)."""
+    correction = bool(_CORRECTION.search(message))
+    found: list[ExtractedFact] = []
+    seen: set[tuple[str, str]] = set()
+    for start, clause in _clauses(_mask_quotes(message)):
+        for fact in _extract_clause(clause, start, correction):
+            if (fact.subject_key, fact.value.casefold()) not in seen:
+                seen.add((fact.subject_key, fact.value.casefold()))
+                found.append(fact)
+    return found
+
+
+def extract_from_turn(role: str, text: str) -> list[ExtractedFact]:
+    """Extraction for one chat turn: only the user's words ever become memories."""
+    return extract(text) if role == "user" else []
+
+
+def _mask_quotes(message: str) -> str:
+    return _QUOTED.sub(lambda m: " " * len(m.group(0)), message)
+
+
+def _clauses(message: str) -> Iterator[tuple[int, str]]:
+    """(offset, clause) pairs; the clauses of a question sentence are skipped."""
+    for s_start, sentence in _split(message, re.compile(r"(?<=[.!?])\s+|\n+")):
+        is_question = sentence.rstrip().endswith("?")
+        parts = list(_split(sentence, _CLAUSE_BREAK))
+        for index, (c_start, clause) in enumerate(parts):
+            stripped = clause.strip()
+            if not stripped or _WH_START.match(stripped):
+                continue
+            if is_question and _AUX_START.match(stripped):
+                continue
+            # In "I live in Ghent, do you know any bakeries there?" only the last clause asks.
+            if is_question and index == len(parts) - 1:
+                continue
+            yield s_start + c_start, clause
+
+
+def _split(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    start = 0
+    for match in pattern.finditer(text):
+        yield start, text[start : match.start()]
+        start = match.end()
+    yield start, text[start:]
+
+
+def _extract_clause(clause: str, offset: int, correction: bool) -> Iterator[ExtractedFact]:
+    lead = len(clause) - len(clause.lstrip())
+    body = clause.strip()
+    while True:
+        prefix = _PREFIX.match(body)
+        if not prefix or not prefix.group(0):
+            break
+        lead += prefix.end()
+        body = body[prefix.end() :]
+    # Conditionals and wishes are not facts: "if I lived in Paris...", "I'd love to...".
+    if re.match(r"(?:if|unless|when|maybe|perhaps)\b", body, re.IGNORECASE):
+        return
+    span = (offset + lead, offset + lead + len(body.rstrip(" .!,")))
+    remember = _REMEMBER.match(body)
+    if remember:
+        # "remember that I'm allergic to cats" is the allergy itself; anything else is a note.
+        inner = [m for rule in RULES for m in rule(remember.group(1))]
+        for match in inner or [note(remember.group(1))]:
+            yield _fact(match, span, correction)
+        return
+    for rule in RULES:
+        for match in rule(body):
+            yield _fact(match, span, correction)
+
+
+def _fact(match: Match, span: tuple[int, int], correction: bool) -> ExtractedFact:
+    return ExtractedFact(
+        text=match.text,
+        type=match.type,
+        subject_key=match.key,
+        value=match.value,
+        confidence=match.confidence,
+        span=span,
+        is_correction=correction or match.correction,
+        negated=match.negated,
+    )
+
+
+__all__ = [
+    "FACT_TYPES",
+    "ExtractedFact",
+    "FactType",
+    "extract",
+    "extract_from_turn",
+    "normalise_object",
+]

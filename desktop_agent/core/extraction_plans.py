@@ -1,0 +1,165 @@
+"""Extraction rules for what the user likes and intends: preferences, plans, decisions, tasks.
+
+Same contract as ``extraction_rules``: each rule reads one clause anchored at its subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_rules import (
+    ADVERBS,
+    I_AM,
+    Match,
+    Rule,
+    _compile,
+    _object,
+    _objects,
+    _slug,
+    normalise_object,
+)
+
+PLAN_RULES: list[Rule] = []
+
+
+def rule(function: Rule) -> Rule:
+    PLAN_RULES.append(function)
+    return function
+
+
+# verb -> (third-person verb, negated)
+_LIKE_VERBS = {
+    "love": ("loves", False),
+    "like": ("likes", False),
+    "enjoy": ("enjoys", False),
+    "adore": ("adores", False),
+    "prefer": ("prefers", False),
+    "hate": ("hates", True),
+    "dislike": ("dislikes", True),
+    "detest": ("detests", True),
+    "loathe": ("loathes", True),
+    "can't stand": ("can't stand", True),
+    "can’t stand": ("can't stand", True),
+    "cannot stand": ("can't stand", True),
+    "don't like": ("doesn't like", True),
+    "do not like": ("doesn't like", True),
+    "don't enjoy": ("doesn't enjoy", True),
+    "don't love": ("doesn't love", True),
+    "no longer like": ("no longer likes", True),
+    "no longer enjoy": ("no longer enjoys", True),
+}
+_LIKE = _compile(
+    rf"i\s+{ADVERBS}(?P<verb>{'|'.join(sorted(_LIKE_VERBS, key=len, reverse=True))})\s+"
+    rf"|{I_AM}\s+(?:a\s+)?(?:(?:big|huge|massive|great)\s+)?(?P<fan>not\s+a\s+|no\s+)?fan\s+of\s+"
+)
+
+
+@rule
+def likes(clause: str) -> Iterator[Match]:
+    lead = _LIKE.match(clause)
+    if not lead:
+        return
+    if lead.group("verb"):
+        verb, negated = _LIKE_VERBS[re.sub(r"\s+", " ", lead.group("verb").casefold())]
+    else:
+        negated = bool(lead.group("fan"))
+        verb = "is not a fan of" if negated else "is a fan of"
+    ended = bool(re.search(r"\b(?:anymore|any more|no longer)\b", clause, re.IGNORECASE))
+    for obj in _objects(clause[lead.end() :]):
+        yield Match(
+            "preference",
+            f"likes:{normalise_object(obj)}",
+            obj,
+            f"User {verb} {obj}",
+            0.85,
+            negated=negated,
+            correction=ended,
+        )
+
+
+_FAVORITE = _compile(r"my\s+(?:all-time\s+)?(?:favou?rite|fave)\s+([\w -]{2,30}?)\s+(?:is|are)\s+")
+
+
+@rule
+def favorite(clause: str) -> Iterator[Match]:
+    lead = _FAVORITE.match(clause)
+    if not lead:
+        return
+    value = re.split(r"[.!?,;]", clause[lead.end() :])[0].strip()
+    if value and len(value.split()) <= 6 and not re.match(r"(?i:it|that|this)\b", value):
+        thing = normalise_object(lead.group(1))
+        yield Match(
+            "preference", f"favorite:{thing}", value, f"User's favorite {thing} is {value}", 0.9
+        )
+
+
+# --- what the user means to do ----------------------------------------------------------------
+
+_TASK = _compile(
+    r"(?:please\s+)?(?:remind\s+me\s+to|don't\s+let\s+me\s+forget\s+to|do\s+not\s+let\s+me\s+"
+    r"forget\s+to|i\s+need\s+to\s+remember\s+to|i\s+must\s+remember\s+to|add\s+a\s+reminder\s+to)\s+"
+    r"(.+)$"
+)
+
+
+@rule
+def task(clause: str) -> Iterator[Match]:
+    found = _TASK.match(clause.strip(" .!"))
+    if found:
+        what = found.group(1).strip()
+        yield Match("task", f"task:{_slug(what)}", what, f"Remind User to {what}", 0.9)
+
+
+# Things one is "going to" do right now are not plans worth remembering.
+_IMMEDIATE = re.compile(
+    r"^(?:go\s+to\s+)?(?:bed|sleep|head|grab|take\s+a|try|check|have\s+a\s+look|look|think|"
+    r"go\s+now|leave|be\s+honest|ask|say|need|get\s+some|make\s+(?:some\s+)?(?:tea|coffee))\b",
+    re.IGNORECASE,
+)
+_PLAN = _compile(
+    rf"(?:{I_AM}\s+(?:planning|going|intending|hoping|aiming)\s+to|i\s+(?:plan|intend|aim)\s+to|"
+    r"i'?ll\s+be|i\s+will\s+be|my\s+plan\s+is\s+to|i've\s+got\s+plans\s+to)\s+(.+)$"
+)
+
+
+@rule
+def plan(clause: str) -> Iterator[Match]:
+    found = _PLAN.match(clause.strip(" .!"))
+    if not found:
+        return
+    what = found.group(1).strip()
+    if _IMMEDIATE.match(what) or re.search(r"\bnow\b", what, re.IGNORECASE) or len(what) < 4:
+        return
+    if clause.casefold().startswith(("i'll be", "i will be")) and not re.match(
+        r"(?i:travel|visit|mov|start|go|fly|leav|work)", what
+    ):
+        return
+    yield Match("plan", f"plan:{_slug(what)}", what, f"User plans to {what}", 0.75)
+
+
+_DECISION = _compile(
+    r"(?:i(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|chosen|chose|resolved|made\s+up\s+my\s+mind)"
+    r"\s+(?:to\s+|on\s+|that\s+i'?l?l?\s*)?|i'm\s+going\s+with\s+|i'll\s+go\s+with\s+)(.+)$"
+)
+
+
+@rule
+def decision(clause: str) -> Iterator[Match]:
+    found = _DECISION.match(clause.strip(" .!"))
+    if found and len(found.group(1).strip()) >= 3 and not _object_is_vague(found.group(1)):
+        what = found.group(1).strip()
+        yield Match("decision", f"decision:{_slug(what)}", what, f"User decided to {what}", 0.8)
+
+
+def _object_is_vague(text: str) -> bool:
+    return _object(text) is None and not re.match(r"(?i:go|stay|keep|stop|quit)\b", text)
+
+
+def note(text: str) -> Match:
+    """What "remember that ..." keeps when no finer rule reads it: the user's words, verbatim."""
+    what = text.strip().rstrip(".!")
+    return Match("fact", f"note:{_slug(what)}", what, f'User asked to remember: "{what}"', 0.9)
+
+
+__all__ = ["PLAN_RULES", "note"]

@@ -1,0 +1,386 @@
+"""The patterns behind ``extraction``: each rule reads one clause that starts at its subject.
+
+A rule is a function from a clause ("I really love hiking in the mountains") to matches. Clauses
+arrive with discourse markers ("actually", "no,") already stripped, so every pattern is anchored
+at the start: "the assistant said I like coffee" never matches "I like".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from desktop_agent.search.tokenize import STOPWORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    type: str
+    key: str
+    value: str
+    text: str
+    confidence: float
+    negated: bool = False
+    correction: bool = False
+
+
+Rule = Callable[[str], Iterator[Match]]
+RULES: list[Rule] = []
+
+
+def rule(function: Rule) -> Rule:
+    RULES.append(function)
+    return function
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+I_AM = r"(?:i'm|i am|im|i’m)"
+ADVERBS = (
+    r"(?:(?:really|absolutely|truly|just|also|still|genuinely|totally|kind of|kinda|do|so)\s+)*"
+)
+# Objects end where a new idea starts: a preposition, a conjunction, a time word.
+_OBJECT_END = re.compile(
+    r"\s+(?:in|on|at|with|for|during|every|when|because|but|so|since|if|though|although|from|"
+    r"over|than|to|as|while|after|before|whenever|these|nowadays|now|anymore|any more|too|"
+    r"either|lately|especially|it|which|who|that|last|next|this|yesterday|today|tomorrow)\b.*$"
+    r"|[.!?,;:].*$",
+    re.IGNORECASE,
+)
+# "I like that idea", "I love it", "I hate when...": not a stable object.
+_VAGUE = re.compile(
+    r"^(?:it|that|this|these|those|them|you|him|her|us|when|how|what|where|the idea|the way|"
+    r"being|doing|having|one|ones|all of (?:it|them)|everything|anything|nothing|some|lots|"
+    r"a lot|very much|so much)\b",
+    re.IGNORECASE,
+)
+_DETERMINERS = re.compile(
+    r"^(?:the|a|an|my|our|some|any|all|most|those|these|a bit of|a little|a little bit of|"
+    r"some|lots of|a lot of|fluent|basic|good|very)\s+",
+    re.IGNORECASE,
+)
+_NAME = r"([A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,2})"
+_PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon )?[A-ZÀ-Ý][\w'’.-]*){0,3})"
+
+
+def normalise_object(words: str) -> str:
+    """A stable key part: lower case, no determiners, plural "s" dropped ("the Olives" -> "olive")."""
+    text = words.strip().casefold()
+    while True:
+        stripped = _DETERMINERS.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    return " ".join(_singular(word) for word in text.split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s")):
+        return word[:-1]
+    return word
+
+
+def _object(text: str) -> str | None:
+    """The object phrase at the start of ``text`` (at most five words), or None if vague."""
+    text = _OBJECT_END.sub("", text.strip())
+    text = re.sub(r"^to\s+", "", text, flags=re.IGNORECASE)
+    if not text or _VAGUE.match(text):
+        return None
+    words = text.split()
+    if len(words) > 5 or all(word.casefold() in STOPWORDS for word in words):
+        return None
+    return " ".join(words)
+
+
+def _objects(text: str) -> list[str]:
+    """Several objects joined by "and", "or" or commas: "jazz and old French films"."""
+    head = _OBJECT_END.sub("", text.strip())
+    parts = re.split(r"\s*,\s*|\s+(?:and|or|&)\s+", head, flags=re.IGNORECASE)
+    return [obj for part in parts if part and (obj := _object(part))]
+
+
+def _slug(text: str, words: int = 4) -> str:
+    content = [w for w in re.findall(r"[\w'-]+", text.casefold()) if w not in STOPWORDS]
+    return " ".join(content[:words])
+
+
+# --- who the user is -------------------------------------------------------------------------
+
+
+@rule
+def name(clause: str) -> Iterator[Match]:
+    lead = re.match(
+        r"(?i:my name is|my name's|my name’s|i'm called|i am called|"
+        r"(?:you can )?call me|people call me|i go by)\s+",
+        clause,
+    )
+    if lead:
+        found = re.match(_NAME, clause[lead.end() :])
+        if found:
+            value = found.group(1)
+            yield Match("fact", "name", value, f"User's name is {value}", 0.95)
+
+
+_HOME = _compile(
+    rf"(?:{I_AM}\s+(?:now\s+)?(?:living|based|settled)\s+in|i\s+(?:now\s+|currently\s+|still\s+)?live\s+in|"
+    rf"(?P<moved>i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:to|into))|"
+    rf"(?P<gone>i\s+(?:don't|do not|no longer)\s+live\s+in))\s+"
+)
+
+
+@rule
+def home(clause: str) -> Iterator[Match]:
+    lead = _HOME.match(clause)
+    if not lead:
+        return
+    place = re.match(_PLACE, clause[lead.end() :])
+    if not place:
+        return
+    value = place.group(1)
+    if lead.group("gone"):
+        if (
+            re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
+            or "no longer" in clause.lower()
+        ):
+            yield Match(
+                "fact", "home_city", value, f"User no longer lives in {value}", 0.85, True, True
+            )
+        return
+    moved = bool(lead.group("moved"))
+    now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "home_city", value, f"User lives in {value}", 0.9, correction=moved or now)
+
+
+_ORIGIN = _compile(
+    rf"(?:{I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+"
+)
+
+
+@rule
+def origin(clause: str) -> Iterator[Match]:
+    lead = _ORIGIN.match(clause)
+    place = lead and re.match(_PLACE, clause[lead.end() :])
+    if place:
+        value = place.group(1)
+        yield Match("fact", "origin", value, f"User is from {value}", 0.85)
+
+
+_AGE = _compile(rf"(?:{I_AM}|i\s+(?:just\s+)?turned)\s+(\d{{1,3}})(?:\s+years?\s+old|\s+now)?\s*$")
+
+
+@rule
+def age(clause: str) -> Iterator[Match]:
+    found = _AGE.match(clause.strip(" .!"))
+    if found and 3 <= int(found.group(1)) <= 120:
+        yield Match("fact", "age", found.group(1), f"User is {found.group(1)} years old", 0.85)
+
+
+_BIRTHDAY = _compile(r"(?:my\s+birthday\s+is|i\s+was\s+born\s+on)\s+(?:on\s+)?(.+)$")
+
+
+@rule
+def birthday(clause: str) -> Iterator[Match]:
+    found = _BIRTHDAY.match(clause.strip(" .!"))
+    if found and re.search(
+        r"\d|january|february|march|april|may|june|july|august|september|"
+        r"october|november|december",
+        found.group(1),
+        re.IGNORECASE,
+    ):
+        value = found.group(1).strip()
+        yield Match("fact", "birthday", value, f"User's birthday is {value}", 0.9)
+
+
+_RELATIONS = (
+    r"(?:best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
+    r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"
+    r"parrot|rabbit|hamster|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|"
+    r"niece|nephew|roommate|flatmate|therapist|doctor|baby)"
+)
+_RELATION_NAME = _compile(
+    rf"(?:my\s+(?P<rel>{_RELATIONS})(?:'s|’s)?\s+(?:name\s+is|is\s+called|is\s+named|called|named)|"
+    rf"i\s+have\s+an?\s+(?P<rel2>{_RELATIONS})\s+(?:called|named))\s+"
+)
+
+
+@rule
+def relation_name(clause: str) -> Iterator[Match]:
+    lead = _RELATION_NAME.match(clause)
+    found = lead and re.match(_NAME, clause[lead.end() :])
+    if found:
+        relation = (lead.group("rel") or lead.group("rel2")).casefold()
+        value = found.group(1)
+        yield Match(
+            "fact", f"name_of:{relation}", value, f"User's {relation} is named {value}", 0.9
+        )
+
+
+_LANGUAGES = _compile(r"i\s+(?:can\s+)?speak\s+(.+)$")
+
+
+@rule
+def languages(clause: str) -> Iterator[Match]:
+    found = _LANGUAGES.match(clause.strip(" .!"))
+    if not found:
+        return
+    for part in re.split(r"\s*,\s*|\s+(?:and|or)\s+", found.group(1)):
+        words = normalise_object(part).split()
+        original = part.split()
+        if words and original and original[-1][:1].isupper():
+            yield Match(
+                "fact", f"speaks:{words[-1]}", original[-1], f"User speaks {original[-1]}", 0.85
+            )
+
+
+# --- health and diet: risks a reply must respect ----------------------------------------------
+
+_ALLERGY = _compile(
+    rf"(?:{I_AM}\s+(?:(?:very|severely|mildly|really|also)\s+)?allergic\s+to\s+(?P<to>.+)$|"
+    r"i\s+have\s+an?\s+(?:(?:severe|mild|serious|bad)\s+)?(?P<of>[\w -]+?)\s+allergy\b)"
+)
+
+
+@rule
+def allergy(clause: str) -> Iterator[Match]:
+    found = _ALLERGY.match(clause.strip(" .!"))
+    if not found:
+        return
+    objects = _objects(found.group("to")) if found.group("to") else [found.group("of")]
+    for obj in objects:
+        key = normalise_object(obj)
+        yield Match("risk", f"allergy:{key}", obj, f"User is allergic to {obj}", 0.95)
+
+
+_CONDITIONS = {
+    "asthma": "asthma",
+    "asthmatic": "asthma",
+    "diabetes": "diabetes",
+    "diabetic": "diabetes",
+    "epilepsy": "epilepsy",
+    "epileptic": "epilepsy",
+    "celiac": "celiac disease",
+    "coeliac": "celiac disease",
+    "celiac disease": "celiac disease",
+    "coeliac disease": "celiac disease",
+    "high blood pressure": "high blood pressure",
+    "migraines": "migraines",
+    "adhd": "ADHD",
+    "lactose intolerant": "lactose intolerance",
+    "gluten intolerant": "gluten intolerance",
+    "pregnant": "pregnancy",
+}
+_CONDITION = _compile(
+    rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with)\s+(?:an?\s+)?"
+    rf"({'|'.join(sorted(_CONDITIONS, key=len, reverse=True))})\b"
+)
+
+
+@rule
+def condition(clause: str) -> Iterator[Match]:
+    found = _CONDITION.match(clause)
+    if found:
+        name = _CONDITIONS[found.group(1).casefold()]
+        yield Match("risk", f"condition:{name}", name, f"User has {name}", 0.9)
+
+
+_DIET = _compile(
+    rf"{I_AM}\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?(?:strict\s+)?"
+    r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler)\b"
+)
+
+
+@rule
+def diet(clause: str) -> Iterator[Match]:
+    found = _DIET.match(clause)
+    if not found:
+        return
+    value = found.group("diet").casefold()
+    if found.group("not"):
+        ended = re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
+        if ended or "no longer" in found.group("not").casefold():
+            yield Match("fact", "diet", value, f"User is no longer {value}", 0.85, True, True)
+        return
+    yield Match("fact", "diet", value, f"User is {value}", 0.9)
+
+
+# --- work --------------------------------------------------------------------------------------
+
+_JOBS = frozenset(
+    """accountant actor actress analyst architect artist assistant attorney baker barista
+    bartender biologist builder butcher carpenter cashier chef chemist cleaner clerk coach
+    consultant cook counselor counsellor designer developer dentist doctor driver economist editor
+    electrician engineer farmer firefighter freelancer gardener hairdresser illustrator intern
+    journalist judge lawyer lecturer librarian manager mechanic midwife musician nurse officer
+    painter paramedic pharmacist photographer physician physicist physiotherapist pilot plumber
+    policeman policewoman professor programmer psychologist receptionist researcher salesman
+    scientist secretary singer soldier student surgeon tailor teacher technician therapist
+    translator tutor veterinarian vet waiter waitress writer director founder ceo cto
+    administrator mathematician statistician dancer sailor nanny caregiver carer""".split()
+)
+
+
+def _job_phrase(text: str) -> str | None:
+    phrase = _OBJECT_END.sub("", text.strip())
+    phrase = re.sub(r"^(?:an?|the)\s+", "", phrase, flags=re.IGNORECASE)
+    words = phrase.split()
+    if not words or len(words) > 4:
+        return None
+    head = words[-1].casefold()
+    if head in _JOBS or head.endswith(("ologist", "ician")):
+        return phrase
+    return None
+
+
+_JOB = _compile(
+    rf"(?:i\s+(?:now\s+|currently\s+)?work\s+as|my\s+job\s+is|{I_AM}\s+(?:now\s+)?(?:working\s+as\s+)?"
+    r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
+    rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
+)
+
+
+@rule
+def job(clause: str) -> Iterator[Match]:
+    lead = _JOB.match(clause)
+    if lead:
+        rest = clause[lead.end() :]
+        phrase = _job_phrase(rest)
+        if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
+            phrase = _object(rest)  # "my job is teaching maths" needs no job noun
+        if phrase is None:
+            return
+        if lead.group("ended"):
+            if lead.group("ended").casefold().startswith(("i'm", "i am", "im", "i’m")) and not (
+                re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
+                or "no longer" in lead.group("ended").casefold()
+            ):
+                return
+            yield Match(
+                "fact", "job", phrase, f"User no longer works as {phrase}", 0.85, True, True
+            )
+            return
+        now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        yield Match("fact", "job", phrase, f"User works as {phrase}", 0.85, correction=now)
+
+
+_EMPLOYER = _compile(
+    r"i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work\s+(?:at|for)\s+"
+)
+
+
+@rule
+def employer(clause: str) -> Iterator[Match]:
+    lead = _EMPLOYER.match(clause)
+    found = lead and re.match(_PLACE, clause[lead.end() :])
+    if not found:
+        return
+    value = found.group(1)
+    if lead.group("ended"):
+        if "no longer" in lead.group("ended") or re.search(r"\banymore\b", clause, re.I):
+            yield Match(
+                "fact", "employer", value, f"User no longer works at {value}", 0.85, True, True
+            )
+        return
+    yield Match("fact", "employer", value, f"User works at {value}", 0.85)
