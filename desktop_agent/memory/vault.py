@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from desktop_agent.errors import InputError, VaultError, VaultLockedError
 from desktop_agent.memory import payload as codec
-from desktop_agent.memory.audit import AuditLog
+from desktop_agent.memory.audit import AuditEntry, AuditLog, AuditReport
 from desktop_agent.memory.backup import Backups
 from desktop_agent.memory.crypto import new_id
 from desktop_agent.memory.forget import Forgetting
@@ -332,6 +332,15 @@ class Vault(Forgetting, Backups):
             damaged=len(self._damage),
             extra={"rotated_at": header.rotated_at, "created_at": header.created_at},
         )
+
+    def audit_entries(self) -> list[AuditEntry]:
+        """The audit log, oldest first (up to the first broken link, if any)."""
+        with self._mutex:
+            return list(self._audit.entries())
+
+    def verify_audit(self) -> AuditReport:
+        with self._mutex:
+            return self._audit.verify()
 
     def _text_of(self, memory_id: str) -> str:
         return codec.text_of(self._current[MemoryId(memory_id)][2])
