@@ -72,7 +72,8 @@ _AUX_START = re.compile(
     re.IGNORECASE,
 )
 _REMEMBER = re.compile(
-    r"(?:/remember\s+|(?:please\s+)?(?:remember|note|keep in mind)\s+(?:that\s+)?)(.+)",
+    r"(?:/remember\s+|(?:please\s+)?(?:remember|note|keep in mind)\s+(?:that\s+)?)"
+    r"(?!when\b|how\b|what\b|the time\b|me\b|us\b)(.+)",
     re.IGNORECASE | re.DOTALL,
 )
 # Quoted words are someone's words, not the user's statement ("how do I say 'I love you'").
@@ -105,7 +106,7 @@ def _clauses(message: str) -> Iterator[tuple[int, str]]:
     """(offset, clause) pairs; the clauses of a question sentence are skipped."""
     for s_start, sentence in _split(message, re.compile(r"(?<=[.!?])\s+|\n+")):
         is_question = sentence.rstrip().endswith("?")
-        parts = list(_split(sentence, _CLAUSE_BREAK))
+        parts = [(start, part) for start, part in _split(sentence, _CLAUSE_BREAK) if part.strip()]
         for index, (c_start, clause) in enumerate(parts):
             stripped = clause.strip()
             if not stripped or _WH_START.match(stripped):

@@ -43,14 +43,15 @@ _LIKE_VERBS = {
     "can’t stand": ("can't stand", True),
     "cannot stand": ("can't stand", True),
     "don't like": ("doesn't like", True),
-    "do not like": ("doesn't like", True),
     "don't enjoy": ("doesn't enjoy", True),
     "don't love": ("doesn't love", True),
     "no longer like": ("no longer likes", True),
     "no longer enjoy": ("no longer enjoys", True),
+    "no longer love": ("no longer loves", True),
 }
 _LIKE = _compile(
-    rf"i\s+{ADVERBS}(?P<verb>{'|'.join(sorted(_LIKE_VERBS, key=len, reverse=True))})\s+"
+    rf"i\s+(?:(?P<neg>don't|don’t|do\s+not|no\s+longer|never)\s+)?{ADVERBS}"
+    rf"(?P<verb>{'|'.join(sorted(_LIKE_VERBS, key=len, reverse=True))})\s+"
     rf"|{I_AM}\s+(?:a\s+)?(?:(?:big|huge|massive|great)\s+)?(?P<fan>not\s+a\s+|no\s+)?fan\s+of\s+"
 )
 
@@ -61,22 +62,38 @@ def likes(clause: str) -> Iterator[Match]:
     if not lead:
         return
     if lead.group("verb"):
-        verb, negated = _LIKE_VERBS[re.sub(r"\s+", " ", lead.group("verb").casefold())]
+        said = re.sub(r"\s+", " ", lead.group("verb").casefold())
+        if lead.group("neg"):
+            if said not in ("like", "enjoy", "love"):
+                return
+            negation = "no longer" if "longer" in lead.group("neg") else "don't"
+            said = f"{negation} {said}"
+        verb, negated = _LIKE_VERBS[said]
     else:
         negated = bool(lead.group("fan"))
         verb = "is not a fan of" if negated else "is a fan of"
     ended = bool(re.search(r"\b(?:anymore|any more|no longer)\b", clause, re.IGNORECASE))
-    for obj in _objects(clause[lead.end() :]):
+    rest = clause[lead.end() :]
+    infinitive = re.match(r"(?i:to)\s+(\w+)", rest)
+    if infinitive and infinitive.group(1).casefold() in _NOT_A_HOBBY:
+        return  # "I hate to say it", "I'd like to ask"
+    for obj in _objects(rest):
+        said = f"to {obj}" if infinitive else obj
         yield Match(
             "preference",
             f"likes:{normalise_object(obj)}",
-            obj,
-            f"User {verb} {obj}",
+            said,
+            f"User {verb} {said}",
             0.85,
             negated=negated,
             correction=ended,
         )
 
+
+_NOT_A_HOBBY = frozenset(
+    "say admit ask bother interrupt think hear see tell break be know point mention disagree "
+    "disappoint complain trouble repeat".split()
+)
 
 _FAVORITE = _compile(r"my\s+(?:all-time\s+)?(?:favou?rite|fave)\s+([\w -]{2,30}?)\s+(?:is|are)\s+")
 

@@ -62,8 +62,21 @@ _DETERMINERS = re.compile(
     r"some|lots of|a lot of|fluent|basic|good|very)\s+",
     re.IGNORECASE,
 )
-_NAME = r"([A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,2})"
 _PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon )?[A-ZÀ-Ý][\w'’.-]*){0,3})"
+
+
+def proper_noun(rest: str, clause: str) -> str | None:
+    """A capitalised name at the start of ``rest``; in an all-lower-case message, up to three
+    plain words (people type "i live in new york")."""
+    found = re.match(_PLACE, rest)
+    if found:
+        return found.group(1)
+    if clause != clause.casefold():
+        return None
+    words = _OBJECT_END.sub("", rest.strip()).split()
+    if not words or len(words) > 3 or words[0] in STOPWORDS:
+        return None
+    return " ".join(word.capitalize() for word in words)
 
 
 def normalise_object(words: str) -> str:
@@ -118,9 +131,9 @@ def name(clause: str) -> Iterator[Match]:
         clause,
     )
     if lead:
-        found = re.match(_NAME, clause[lead.end() :])
-        if found:
-            value = found.group(1)
+        value = proper_noun(clause[lead.end() :], clause)
+        if value:
+            value = " ".join(value.split()[:3])
             yield Match("fact", "name", value, f"User's name is {value}", 0.95)
 
 
@@ -136,10 +149,9 @@ def home(clause: str) -> Iterator[Match]:
     lead = _HOME.match(clause)
     if not lead:
         return
-    place = re.match(_PLACE, clause[lead.end() :])
-    if not place:
+    value = proper_noun(clause[lead.end() :], clause)
+    if not value:
         return
-    value = place.group(1)
     if lead.group("gone"):
         if (
             re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
@@ -162,9 +174,8 @@ _ORIGIN = _compile(
 @rule
 def origin(clause: str) -> Iterator[Match]:
     lead = _ORIGIN.match(clause)
-    place = lead and re.match(_PLACE, clause[lead.end() :])
-    if place:
-        value = place.group(1)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if value:
         yield Match("fact", "origin", value, f"User is from {value}", 0.85)
 
 
@@ -209,10 +220,9 @@ _RELATION_NAME = _compile(
 @rule
 def relation_name(clause: str) -> Iterator[Match]:
     lead = _RELATION_NAME.match(clause)
-    found = lead and re.match(_NAME, clause[lead.end() :])
-    if found:
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if value:
         relation = (lead.group("rel") or lead.group("rel2")).casefold()
-        value = found.group(1)
         yield Match(
             "fact", f"name_of:{relation}", value, f"User's {relation} is named {value}", 0.9
         )
@@ -358,11 +368,17 @@ def job(clause: str) -> Iterator[Match]:
             ):
                 return
             yield Match(
-                "fact", "job", phrase, f"User no longer works as {phrase}", 0.85, True, True
+                "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
             )
             return
         now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
-        yield Match("fact", "job", phrase, f"User works as {phrase}", 0.85, correction=now)
+        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=now)
+
+
+def _a(phrase: str) -> str:
+    if re.match(r"(?i:teaching|working|doing|running|\w+ing\b)", phrase):
+        return phrase
+    return f"{'an' if phrase[:1].casefold() in 'aeiou' else 'a'} {phrase}"
 
 
 _EMPLOYER = _compile(
@@ -373,10 +389,9 @@ _EMPLOYER = _compile(
 @rule
 def employer(clause: str) -> Iterator[Match]:
     lead = _EMPLOYER.match(clause)
-    found = lead and re.match(_PLACE, clause[lead.end() :])
-    if not found:
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if not value:
         return
-    value = found.group(1)
     if lead.group("ended"):
         if "no longer" in lead.group("ended") or re.search(r"\banymore\b", clause, re.I):
             yield Match(
