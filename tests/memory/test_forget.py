@@ -9,8 +9,8 @@ import lance
 import pytest
 
 from desktop_agent.memory import MemoryNotFound, Vault
-from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.header import read_header
+from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.rows import open_row
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
