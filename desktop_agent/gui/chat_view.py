@@ -22,7 +22,7 @@ from desktop_agent.core.assistant import Reply
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.gui.composer import Composer
 from desktop_agent.gui.message_view import MessageView
-from desktop_agent.gui.theme import current_theme, icon
+from desktop_agent.gui.theme import current_theme, icon, theme_signals
 
 FLUSH_MS = 40
 COLUMN_WIDTH = 860
@@ -85,6 +85,14 @@ class ChatView(QWidget):
         self._flush_timer = QTimer(self, interval=FLUSH_MS)
         self._flush_timer.timeout.connect(self.flush)
         self._build()
+        theme_signals().theme_did_change.connect(self._retint)
+
+    @Slot(object)
+    def _retint(self, _theme: object) -> None:
+        for bubble in self.bubbles:
+            bubble.retint()
+        self.banner.retint()
+        self.composer.retint()
 
     def _build(self) -> None:
         self.banner = IncognitoBanner(self)

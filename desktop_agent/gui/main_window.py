@@ -3,6 +3,8 @@ menu for the panels that join later (memory inspector, timeline, ...)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QSettings, QSize, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
@@ -23,7 +25,7 @@ from desktop_agent.gui.conversation_list import ConversationListPanel
 from desktop_agent.gui.session import Session
 from desktop_agent.gui.settings_dialog import SettingsDialog
 from desktop_agent.gui.status_bar import StatusBar
-from desktop_agent.gui.theme import app_icon, icon, theme_signals
+from desktop_agent.gui.theme import app_icon, current_theme, icon, theme_signals
 from desktop_agent.llm.types import EngineInfo
 
 LAYOUT_VERSION = 1
@@ -265,6 +267,10 @@ class MainWindow(QMainWindow):
         self.incognito_button.blockSignals(True)
         self.incognito_button.setChecked(incognito)
         self.incognito_button.blockSignals(False)
+        theme = current_theme()
+        self.incognito_button.setIcon(
+            icon("incognito", theme.incognito_text if incognito else theme.text)
+        )
         self.status.set_memory(self.session.settings.memory.enabled, incognito)
 
     # --- turns ---
@@ -311,8 +317,9 @@ class MainWindow(QMainWindow):
     def _model_loaded(self, info: EngineInfo) -> None:
         self.controller.model_ready = True
         self.status.set_model(
-            info.model_name,
-            f"{info.model_path}\ncontext {info.n_ctx} tokens · {info.n_threads} threads",
+            Path(info.model_path).stem,
+            f"{info.model_name}\n{info.model_path}\n"
+            f"context {info.n_ctx} tokens · {info.n_threads} threads",
         )
         self.chat.set_reply_status("Thinking…")
 
@@ -370,9 +377,7 @@ class MainWindow(QMainWindow):
             name = action.property("icon_name")
             if name:
                 action.setIcon(icon(name))
-        self.incognito_button.setIcon(icon("incognito"))
-        self.chat.composer.retint()
-        self.chat.banner.retint()
+        self._sync_incognito()
         self.status.retint()
 
     @Slot()

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
-    QFont,
     QGuiApplication,
     QTextBlockFormat,
     QTextCharFormat,
@@ -44,6 +43,8 @@ def style_code(document: QTextDocument, background: str) -> None:
             code.setBackground(colour)
             code.setLeftMargin(6)
             code.setRightMargin(6)
+            code.setTopMargin(6)
+            code.setBottomMargin(6)
             cursor.mergeBlockFormat(code)
         else:
             iterator = block.begin()
@@ -74,9 +75,6 @@ class MarkdownText(QTextBrowser):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.document().setDocumentMargin(2)
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
-        mono = QFont("DejaVu Sans Mono")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.document().setDefaultStyleSheet("")
         self._markdown = ""
 
     @property
@@ -195,6 +193,18 @@ class MessageView(QFrame):
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         button.setAutoRaise(True)
         return button
+
+    def retint(self) -> None:
+        """Redraw with the current theme's colours (code backgrounds, icons)."""
+        muted = current_theme().muted
+        for button, name in (
+            (self.copy_button, "copy"),
+            (self.edit_button, "edit"),
+            (self.regenerate_button, "regenerate"),
+        ):
+            button.setIcon(icon(name, muted))
+        self.lens_button.setIcon(icon("memory", current_theme().accent))
+        self.set_text(self.text)
 
     # --- content ---
     @property

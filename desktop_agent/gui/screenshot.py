@@ -119,7 +119,8 @@ def _render(folder: Path, model: str | None) -> int:
     from desktop_agent.settings import Settings
 
     qt_app = qt_application(dark=False)
-    settings = Settings().replace("model", seed=11, max_tokens=200, temperature=0.3)
+    # One thread: on a busy 2-core machine llama.cpp's threads wait on each other.
+    settings = Settings().replace("model", seed=11, max_tokens=200, temperature=0.3, n_threads=1)
     app = App(settings=settings, model_override=Path(model) if model else None)
     session = Session(app)
     add_samples(session.assistant)

@@ -99,7 +99,7 @@ class SettingsDialog(QDialog):
 
     def _generation_group(self) -> QGroupBox:
         group = QGroupBox("Performance and replies")
-        form = QFormLayout(group)
+        form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         cores = physical_cores()
         self.threads_spin = QSpinBox(minimum=0, maximum=max(64, cores * 2))
@@ -114,12 +114,21 @@ class SettingsDialog(QDialog):
         form.addRow("Context size:", self.context_spin)
         form.addRow("Longest reply:", self.max_tokens_spin)
         form.addRow("Temperature:", self.temperature_spin)
-        form.addRow(
-            "",
+        for spin in (
+            self.threads_spin,
+            self.context_spin,
+            self.max_tokens_spin,
+            self.temperature_spin,
+        ):
+            spin.setMinimumWidth(200)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        box = QVBoxLayout(group)
+        box.addLayout(form)
+        box.addWidget(
             _hint(
-                "Lower temperature gives focused, repeatable answers; higher "
-                "gives more varied ones."
-            ),
+                "Lower temperature gives focused, repeatable answers; higher gives more "
+                "varied ones. Threads and context size reload the model."
+            )
         )
         return group
 

@@ -170,7 +170,7 @@ QListView#conversationList {{ background: {t.panel}; border: none; outline: none
 QListView#conversationList::item {{ padding: 8px 10px; border-radius: 8px; margin: 1px 6px; }}
 QListView#conversationList::item:selected {{ background: {t.user_bubble}; color: {t.text}; }}
 QListView#conversationList::item:hover:!selected {{ background: {t.border}; }}
-QLineEdit, QPlainTextEdit, QSpinBox, QDoubleSpinBox, QComboBox {{
+QLineEdit, QPlainTextEdit {{
     background: {t.base}; border: 1px solid {t.border}; border-radius: 8px; padding: 5px 8px; }}
 QLineEdit:focus, QPlainTextEdit:focus {{ border: 1px solid {t.accent}; }}
 QScrollArea#transcript, QWidget#transcriptBody {{ background: {t.window}; border: none; }}
@@ -214,7 +214,7 @@ def tinted_icon(name: str, colour: str) -> QIcon:
     """``resources/icons/<name>.svg`` with ``currentColor`` replaced, at every common size
     (so it stays sharp on high-DPI screens); an empty icon if the file is missing."""
     path = ICON_DIR / f"{name}.svg"
-    if not path.exists():
+    if not path.exists() or QGuiApplication.instance() is None:  # pixmaps need the app
         return QIcon()
     svg = path.read_text(encoding="utf-8").replace("currentColor", colour)
     renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))

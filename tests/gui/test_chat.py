@@ -1,0 +1,197 @@
+"""The chat against the real bundled model: send, stream, stop, regenerate, edit, errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from tests.gui.conftest import fast_settings, send, wait_for_reply
+
+
+def test_send_streams_the_reply_into_the_chat(qtbot: Any, make_window: Any) -> None:
+    # Given a window with the model loaded
+    window = make_window(settings=fast_settings(max_tokens=60))
+    seen_while_streaming: list[str] = []
+
+    def record() -> bool:
+        bubble = window.chat.streaming
+        if bubble is not None and bubble.text:
+            seen_while_streaming.append(bubble.text)
+        return len(seen_while_streaming) >= 2
+
+    # When the user types a message and presses Enter
+    send(qtbot, window, "Name three colours of the rainbow.")
+    qtbot.waitUntil(lambda: record() or not window.controller.busy, timeout=120_000)
+    wait_for_reply(qtbot, window)
+
+    # Then the reply appeared piece by piece, and the conversation holds both messages
+    conversation = window.controller.conversation
+    assert [m.role for m in conversation.messages] == ["user", "assistant"]
+    assert conversation.messages[0].content == "Name three colours of the rainbow."
+    assert seen_while_streaming, "no text was shown before the reply finished"
+    bubble = window.chat.last_reply_view()
+    assert bubble.text == conversation.messages[1].content
+    assert bubble.lens_button.isVisible()
+    assert bubble.lens_button.text() == "used 0 memories"
+    assert "tok/s" in window.status.speed_label.text()
+    assert window.chat.composer.text == ""
+    # and the conversation list shows its new title
+    assert window.conversations.model.data(window.conversations.model.index(0)).startswith(
+        "Name three colours"
+    )
+
+
+def test_memory_lens_opens_and_emits(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    send(qtbot, window, "Say hello.")
+    wait_for_reply(qtbot, window)
+    bubble = window.chat.last_reply_view()
+
+    with qtbot.waitSignal(window.chat.memory_lens_did_open) as blocker:
+        qtbot.mouseClick(bubble.lens_button, Qt.MouseButton.LeftButton)
+
+    assert blocker.args == [()]
+    assert bubble.lens_open
+
+
+def test_shift_enter_adds_a_line_instead_of_sending(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    edit = window.chat.composer.edit
+    qtbot.keyClicks(edit, "first line")
+    qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(edit, "second line")
+
+    assert edit.toPlainText() == "first line\nsecond line"
+    assert not window.controller.busy
+
+
+def test_stop_mid_stream_keeps_the_partial_reply(qtbot: Any, make_window: Any) -> None:
+    window = make_window(settings=fast_settings(max_tokens=400))
+    send(qtbot, window, "Write a long story about a lighthouse keeper.")
+    qtbot.waitUntil(lambda: window.controller.pieces >= 5, timeout=120_000)
+
+    with qtbot.waitSignal(window.controller.generation_did_end, timeout=30_000) as blocker:
+        qtbot.mouseClick(window.chat.composer.stop_button, Qt.MouseButton.LeftButton)
+
+    reply = blocker.args[0]
+    assert reply.result.cancelled
+    assert reply.result.completion_tokens < 400
+    conversation = window.controller.conversation
+    assert conversation.messages[-1].content == reply.text
+    assert "stopped" in window.chat.last_reply_view().stats_label.text()
+    assert window.chat.composer.send_button.isVisible()
+
+
+def test_escape_stops_during_prompt_processing(qtbot: Any, make_window: Any) -> None:
+    # Given a long message, so prompt processing takes a while
+    window = make_window(settings=fast_settings(max_tokens=200, n_ctx=4096))
+    long_text = "Summarise this. " + " ".join(f"word{i}" for i in range(500))
+    send(qtbot, window, long_text)
+
+    # When Esc is pressed before the first token
+    with qtbot.waitSignal(window.controller.generation_did_end, timeout=30_000) as blocker:
+        qtbot.keyClick(window, Qt.Key.Key_Escape)
+        assert window.controller.pieces == 0
+
+    # Then the turn ends at once with no reply text
+    reply = blocker.args[0]
+    assert reply.result.cancelled
+    assert reply.result.completion_tokens == 0
+    assert window.chat.last_reply_view() is None
+    assert window.controller.conversation.messages[-1].role == "user"
+
+
+def test_regenerate_replaces_the_last_reply(qtbot: Any, make_window: Any) -> None:
+    window = make_window(settings=fast_settings(seed=-1, temperature=1.0))
+    send(qtbot, window, "Give me a name for a cat.")
+    wait_for_reply(qtbot, window)
+    first = window.chat.last_reply_view().reply
+
+    with qtbot.waitSignal(window.controller.generation_did_end, timeout=120_000) as blocker:
+        qtbot.mouseClick(window.chat.last_reply_view().regenerate_button, Qt.MouseButton.LeftButton)
+
+    second = blocker.args[0]
+    assert second is not first
+    conversation = window.controller.conversation
+    assert [m.role for m in conversation.messages] == ["user", "assistant"]
+    assert conversation.messages[1].content == second.text
+    assert len(window.chat.bubbles) == 2
+
+
+def test_edit_and_resend_replaces_the_exchange(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    send(qtbot, window, "What is 2 + 2?")
+    wait_for_reply(qtbot, window)
+    user_bubble = window.chat.bubbles[0]
+
+    qtbot.mouseClick(user_bubble.edit_button, Qt.MouseButton.LeftButton)
+    assert window.chat.composer.editing
+    assert window.chat.composer.text == "What is 2 + 2?"
+    window.chat.composer.edit.setPlainText("What is 3 + 3?")
+    qtbot.keyClick(window.chat.composer.edit, Qt.Key.Key_Return)
+    wait_for_reply(qtbot, window)
+
+    conversation = window.controller.conversation
+    assert [m.content for m in conversation.messages][0] == "What is 3 + 3?"
+    assert len(conversation.messages) == 2
+    assert [b.role for b in window.chat.bubbles] == ["user", "assistant"]
+    assert window.chat.bubbles[0].text == "What is 3 + 3?"
+
+
+def test_copy_puts_the_reply_on_the_clipboard(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    send(qtbot, window, "Say hi.")
+    wait_for_reply(qtbot, window)
+
+    window.copy_action.trigger()
+
+    assert QGuiApplication.clipboard().text() == window.controller.conversation.messages[1].content
+
+
+def test_empty_message_shows_the_error_and_the_app_stays_usable(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window()
+
+    # When Enter is pressed on an empty box
+    send(qtbot, window, "   ")
+    qtbot.waitUntil(lambda: window.chat.composer.error_label.isVisible(), timeout=10_000)
+
+    # Then the core's message is shown, nothing was added, and sending still works
+    assert "empty" in window.chat.composer.error_label.text()
+    assert window.controller.conversation.messages == []
+    assert not window.controller.busy
+    send(qtbot, window, "Hello!")
+    assert not window.chat.composer.error_label.isVisible()
+    wait_for_reply(qtbot, window)
+    assert len(window.controller.conversation.messages) == 2
+
+
+def test_message_sent_before_the_model_loaded_waits_for_it(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    window.session.load_model()
+    send(qtbot, window, "Hi there")
+    assert window.controller.busy
+    wait_for_reply(qtbot, window)
+    assert len(window.controller.conversation.messages) == 2
+
+
+def test_incognito_toggle_starts_an_incognito_chat_with_a_banner(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window(load_model=False)
+
+    qtbot.mouseClick(window.incognito_button, Qt.MouseButton.LeftButton)
+
+    conversation = window.controller.conversation
+    assert conversation.incognito
+    assert window.session.assistant.conversation(conversation.id).incognito
+    assert window.chat.banner.isVisible()
+    assert "Incognito" in window.status.memory_label.text()
+
+    qtbot.mouseClick(window.incognito_button, Qt.MouseButton.LeftButton)
+
+    assert not window.controller.conversation.incognito
+    assert not window.chat.banner.isVisible()

@@ -1,0 +1,93 @@
+"""Settings: edited in the dialog, saved to disk with save_settings, applied to the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from desktop_agent.gui.settings_dialog import SettingsDialog
+from desktop_agent.settings import load_settings
+from tests.gui.conftest import MODEL_TIMEOUT_MS
+
+
+def _fill_and_save(change: Any) -> None:
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, SettingsDialog)
+    change(dialog)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+
+
+def test_settings_are_saved_and_applied(qtbot: Any, make_window: Any) -> None:
+    # Given a window with the model loaded
+    window = make_window()
+    settings_file = window.session.app.paths.settings_file
+
+    def change(dialog: SettingsDialog) -> None:
+        dialog.temperature_spin.setValue(0.25)
+        dialog.threads_spin.setValue(2)
+        dialog.memory_check.setChecked(False)
+
+    # When the user changes temperature, threads and memory, and saves
+    QTimer.singleShot(0, lambda: _fill_and_save(change))
+    window.settings_action.trigger()
+
+    # Then the file on disk holds them, the core uses them, and the model reloads
+    saved = load_settings(settings_file)
+    assert saved.model.temperature == 0.25
+    assert saved.model.n_threads == 2
+    assert saved.memory.enabled is False
+    assert saved.memory.model_assisted_extraction is False
+    assert window.session.assistant.generation_settings.temperature == 0.25
+    assert window.status.memory_label.text() == "Memory paused"
+    qtbot.waitUntil(lambda: window.session.model_info is not None, timeout=MODEL_TIMEOUT_MS)
+    assert window.session.assistant.engine.info.n_threads == 2
+
+
+def test_cancel_changes_nothing(make_window: Any) -> None:
+    window = make_window(load_model=False)
+    settings_file = window.session.app.paths.settings_file
+
+    def cancel() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        dialog.temperature_spin.setValue(1.5)
+        dialog.reject()
+
+    QTimer.singleShot(0, cancel)
+    window.settings_action.trigger()
+
+    assert not settings_file.exists()
+    assert window.session.settings.model.temperature != 1.5
+
+
+def test_missing_model_file_is_refused(qtbot: Any, make_window: Any, tmp_path: Any) -> None:
+    window = make_window(load_model=False)
+    dialog = SettingsDialog(window.session.settings, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+
+    dialog.custom_radio.setChecked(True)
+    dialog.path_edit.setText(str(tmp_path / "missing.gguf"))
+    dialog.accept()
+
+    assert dialog.isVisible()
+    assert "no model file" in dialog.error_label.text()
+
+
+def test_bundled_default_and_custom_file(qtbot: Any, tmp_path: Any) -> None:
+    from desktop_agent.settings import Settings
+
+    model = tmp_path / "other.gguf"
+    model.write_bytes(b"GGUF")
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    assert dialog.bundled_radio.isChecked()
+    assert not dialog.path_edit.isEnabled()
+    assert dialog.result_settings().model.path == ""
+
+    dialog.custom_radio.setChecked(True)
+    dialog.path_edit.setText(str(model))
+
+    assert dialog.result_settings().model.path == str(model)
