@@ -1,0 +1,144 @@
+"""`desktop-agent memory ...` end to end through argparse, with the in-memory keyring."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_agent.app import App
+from desktop_agent.cli import memory_cmd
+from desktop_agent.embed import HashingEmbedder
+from desktop_agent.errors import UserError
+from desktop_agent.secrets.memory_backend import InMemoryKeyring
+
+
+@pytest.fixture
+def cli(
+    memory_keyring: InMemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
+    monkeypatch.setattr(App, "embedder", property(lambda self: HashingEmbedder()))
+    parser = argparse.ArgumentParser(prog="desktop-agent")
+    commands = parser.add_subparsers()
+    memory_cmd.register(commands)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        """Like cli.main: a UserError is one line on stderr and a non-zero exit."""
+        args = parser.parse_args(["memory", *argv])
+        try:
+            code = args.handler(args)
+        except UserError as error:
+            print(f"desktop-agent: error: {error}", file=sys.stderr)
+            code = error.exit_code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def test_add_list_show_edit_forget(cli) -> None:
+    code, out, _ = cli("add", "The user likes hiking")
+    memory_id = out.strip()
+    assert code == 0 and len(memory_id) == 32
+    code, out, _ = cli("add", "Met Ana at the café", "--kind", "episodic", "--json")
+    added = json.loads(out)["memory"]
+    assert added["kind"] == "episodic" and added["text"] == "Met Ana at the café"
+    code, out, _ = cli("list", "--json")
+    listing = json.loads(out)
+    assert listing["count"] == 2 and {m["id"] for m in listing["memories"]} == {
+        memory_id,
+        added["id"],
+    }
+    assert set(listing["memories"][0]) == {
+        "id",
+        "kind",
+        "text",
+        "meta",
+        "created_at",
+        "updated_at",
+        "conversation_id",
+        "source_id",
+        "version",
+    }
+    code, out, _ = cli("list", "--kind", "semantic")
+    assert memory_id in out and added["id"] not in out
+    code, out, _ = cli("edit", memory_id, "The user loves hiking", "--json")
+    assert json.loads(out)["memory"]["version"] == 2
+    code, out, _ = cli("show", memory_id, "--json")
+    shown = json.loads(out)
+    assert [v["text"] for v in shown["history"]] == [
+        "The user likes hiking",
+        "The user loves hiking",
+    ]
+    code, out, _ = cli("show", memory_id)
+    assert "The user loves hiking" in out and "earlier versions" in out
+    code, out, _ = cli("forget", memory_id, "--json")
+    receipt = json.loads(out)
+    assert receipt["forgotten"] == [{"id": memory_id, "kind": "semantic"}] and receipt["epoch"] == 2
+    code, out, err = cli("show", memory_id)
+    assert code != 0 and "no memory with id" in err and "Traceback" not in err
+
+
+def test_forget_all_needs_yes(cli) -> None:
+    cli("add", "one")
+    code, _out, err = cli("forget", "--all")
+    assert code != 0 and "--yes" in err
+    code, _out, err = cli("forget")
+    assert code != 0 and "which memories" in err
+    code, out, _ = cli("forget", "--all", "--yes", "--json")
+    assert code == 0 and len(json.loads(out)["forgotten"]) == 1
+    assert json.loads(cli("list", "--json")[1])["count"] == 0
+
+
+def test_export_import_audit_keys(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESKTOP_AGENT_PASSPHRASE", "a long backup passphrase")
+    cli("add", "remember the milk")
+    backup = tmp_path / "out.backup"
+    code, out, _ = cli("export", str(backup), "--json")
+    assert code == 0 and json.loads(out) == {"file": str(backup), "memories": 1, "versions": 1}
+    code, out, _ = cli("import", str(backup), "--json")
+    result = json.loads(out)
+    assert result["imported"] == [] and len(result["skipped"]) == 1
+    code, out, _ = cli("audit", "--json")
+    actions = [e["action"] for e in json.loads(out)["entries"]]
+    assert "add" in actions and "export" in actions and "import" in actions
+    code, out, _ = cli("audit", "--verify", "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
+    code, out, _ = cli("keys", "status", "--json")
+    status = json.loads(out)
+    assert status["mode"] == "keyring" and status["epoch"] == 1 and status["memories"] == 1
+    assert status["damaged"] == []
+    code, out, _ = cli("keys", "rotate", "--json")
+    assert json.loads(out) == {"epoch": 2, "previous_epoch": 1}
+
+
+def test_audit_verify_fails_with_exit_1(cli, agent_home: Path) -> None:
+    cli("add", "x")
+    cli("add", "y")
+    log = App().paths.vault_dir / "audit.log"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:1] + lines[2:]))
+    code, out, _ = cli("audit", "--verify")
+    assert code == 1 and "breaks at entry 2" in out
+
+
+def test_odd_text_prints_without_a_traceback(cli) -> None:
+    code, out, _ = cli("add", "lone \ud800 surrogate and NUL \x00")
+    memory_id = out.strip()
+    code, out, _ = cli("show", memory_id)
+    assert code == 0 and "\\ud800" in out
+    code, out, _ = cli("show", memory_id, "--json")
+    assert json.loads(out)["memory"]["text"] == "lone \ud800 surrogate and NUL \x00"
+
+
+def test_memory_subcommands_can_be_extended() -> None:
+    parser = argparse.ArgumentParser()
+    sub = memory_cmd.register(parser.add_subparsers())
+    assert memory_cmd.memory_subcommands(parser) is sub
+    sub.add_parser("search")
+    assert "search" in sub.choices
