@@ -18,9 +18,36 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match "hiking" with "hike" and "dogs" with "dog"."""
-    if len(word) <= 3:
+    """A light stemmer: "hiking", "hiked", "hikes" and "hike" meet at "hik"; "movies" and
+    "movie" at "movi". Inflections only: derivations ("adoption") are left alone."""
+    if len(word) <= 3 or not word.isalpha():
         return word
+    base = _strip_inflection(word)
+    # Normalise the ending so that the bare form meets the inflected ones.
+    if len(base) >= 4 and base.endswith("y"):
+        base = base[:-1] + "i"
+    elif len(base) >= 4 and base.endswith("e") and not base.endswith("ee"):
+        base = base[:-1]
+    return base
+
+
+def _strip_inflection(word: str) -> str:
+    if word.endswith("ies") and len(word) >= 5:
+        return word[:-3] + "i"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith(("xes", "zes", "ches", "shes")) and len(word) >= 6:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            # "running" -> "run", "stopped" -> "stop"; "falling" keeps "fall".
+            if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]
+            return base
+    return word
     for suffix, keep in (
         ("ies", "y"),
         ("sses", "ss"),
