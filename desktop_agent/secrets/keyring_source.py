@@ -16,6 +16,7 @@ from typing import Any, Final
 import keyring
 import keyring.errors
 from keyring.backend import KeyringBackend
+from keyring.backends.chainer import ChainerBackend
 
 from desktop_agent.errors import VaultError, VaultLockedError
 
@@ -46,9 +47,9 @@ def is_secure(backend: KeyringBackend) -> bool:
         "keyring.backends.null",
     }:
         return False
-    children = getattr(backend, "backends", None)
-    if module == "keyring.backends.chainer":
+    if isinstance(backend, ChainerBackend):
         # The chainer writes to its highest-priority child: every child must be acceptable.
+        children = list(backend.backends)
         return bool(children) and all(is_secure(child) for child in children)
     try:
         return float(backend.priority) >= 1
