@@ -22,6 +22,7 @@ class ChatController(QObject):
     """The current conversation and the one turn that may be streaming."""
 
     conversation_did_change = Signal(str)  # id: title or messages changed
+    message_did_send = Signal(str, str)  # conversation id, text
     generation_did_start = Signal()
     generation_did_end = Signal(object)  # Reply, or None when it failed
     controller_did_fail = Signal(str)
@@ -155,7 +156,16 @@ class ChatController(QObject):
             on_error=self._on_error,
             name="turn",
         )
+        if text is not None:
+            self.message_did_send.emit(conversation.id, text)
         self.generation_did_start.emit()
+
+    def live_speed(self) -> float:
+        """Pieces per second since the first one (about tokens per second)."""
+        if self._first_piece_at is None or self.pieces < 2:
+            return 0.0
+        elapsed = time.perf_counter() - self._first_piece_at
+        return (self.pieces - 1) / elapsed if elapsed > 0 else 0.0
 
     @Slot(object)
     def _on_piece(self, piece: str) -> None:

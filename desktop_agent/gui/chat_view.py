@@ -162,6 +162,9 @@ class ChatView(QWidget):
     def set_incognito(self, incognito: bool) -> None:
         self.incognito = incognito
         self.banner.setVisible(incognito)
+        hint = "Enter to send, Shift+Enter for a new line"
+        lead = "Incognito message, not remembered" if incognito else "Message the assistant"
+        self.composer.edit.setPlaceholderText(f"{lead}  ·  {hint}")
 
     # --- one turn ---
     def add_user_message(self, text: str) -> MessageView:

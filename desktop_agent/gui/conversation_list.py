@@ -9,6 +9,7 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import (
     QListView,
     QMenu,
     QMessageBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -51,6 +54,9 @@ class ConversationListModel(QAbstractListModel):
         super().__init__(parent)
         self._assistant = assistant
         self._items: list[Conversation] = assistant.conversations()
+        # Titles to show until the core has titled a conversation (its first message is
+        # added when the reply ends).
+        self.pending_titles: dict[str, str] = {}
 
     # --- Qt overrides ---
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -61,7 +67,7 @@ class ConversationListModel(QAbstractListModel):
             return None
         conversation = self._items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return display_title(conversation)
+            return conversation.title or self.pending_titles.get(conversation.id) or UNTITLED
         if role == Qt.ItemDataRole.ToolTipRole:
             when = conversation.started_at.astimezone().strftime("%d %b %Y, %H:%M")
             private = " · incognito" if conversation.incognito else ""
@@ -138,6 +144,17 @@ class ConversationFilter(QSortFilterProxyModel):
         return all(word in haystack for word in words)
 
 
+class RowDelegate(QStyledItemDelegate):
+    """Roomy rows from the first paint (a stylesheet's item padding only counts once the view
+    has been polished, so rows laid out at startup came out cramped)."""
+
+    ROW_HEIGHT = 40
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(hint.width(), max(hint.height(), self.ROW_HEIGHT))
+
+
 class ConversationListPanel(QWidget):
     """Search box, the list, and buttons; signals carry conversation ids."""
 
@@ -170,6 +187,7 @@ class ConversationListPanel(QWidget):
 
         self.view = QListView(objectName="conversationList")
         self.view.setModel(self.proxy)
+        self.view.setItemDelegate(RowDelegate(self.view))
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.DoubleClicked
@@ -178,7 +196,6 @@ class ConversationListPanel(QWidget):
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
-        self.view.setUniformItemSizes(True)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -200,6 +217,13 @@ class ConversationListPanel(QWidget):
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
             self.conversation_did_select.emit(current.data(IdRole))
+
+    def set_pending_title(self, conversation_id: str, text: str) -> None:
+        """Show ``text`` as the title of an untitled conversation while its reply streams."""
+        first_line = text.strip().splitlines()[0][:60] if text.strip() else ""
+        if first_line:
+            self.model.pending_titles[conversation_id] = first_line
+            self.refresh()
 
     def refresh(self, select_id: str | None = None) -> None:
         self.model.refresh()

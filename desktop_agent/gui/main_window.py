@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, Slot
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -48,9 +48,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.chat)
         self.controller = ChatController(session.assistant, self.chat, self)
         self.conversations = ConversationListPanel(session.assistant, self)
-        self.conversations_dock = self._dock("Conversations", self.conversations)
+        self.conversations_dock = self._dock("Conversations", self.conversations, floatable=False)
         self.status = StatusBar(self)
         self.setStatusBar(self.status)
+        self._speed_timer = QTimer(self, interval=500)
+        self._speed_timer.timeout.connect(self._show_live_speed)
         self._build_actions()
         self._build_toolbar()
         self._build_menus()
@@ -60,15 +62,17 @@ class MainWindow(QMainWindow):
         self._show_settings_state()
 
     # --- building ---
-    def _dock(self, title: str, widget: QWidget) -> QDockWidget:
+    def _dock(self, title: str, widget: QWidget, *, floatable: bool = True) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock-{title.lower().replace(' ', '-')}")
         dock.setWidget(widget)
-        dock.setFeatures(
+        features = (
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
         )
+        if floatable:
+            features |= QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        dock.setFeatures(features)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         return dock
 
@@ -203,6 +207,7 @@ class MainWindow(QMainWindow):
         self.conversations.panel_did_fail.connect(self._show_message)
         controller.conversation_did_change.connect(self._conversation_changed)
         controller.generation_did_start.connect(self._generation_started)
+        controller.message_did_send.connect(self.conversations.set_pending_title)
         controller.generation_did_end.connect(self._generation_ended)
         controller.controller_did_fail.connect(self._show_message)
         self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
@@ -285,9 +290,15 @@ class MainWindow(QMainWindow):
     def _generation_started(self) -> None:
         self.status.set_speed(None, "Generating…")
         self._enable_turn_actions(False)
+        self._speed_timer.start()
+
+    @Slot()
+    def _show_live_speed(self) -> None:
+        self.status.set_speed(self.controller.live_speed(), "Generating…")
 
     @Slot(object)
     def _generation_ended(self, reply: Reply | None) -> None:
+        self._speed_timer.stop()
         self._enable_turn_actions(True)
         if reply is None:
             self.status.set_speed(None)

@@ -9,11 +9,13 @@ from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QGuiApplication,
+    QTextBlock,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
     QTextFormat,
+    QTextFrameFormat,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -30,35 +32,64 @@ from desktop_agent.core.assistant import Reply
 from desktop_agent.gui.theme import current_theme, icon
 
 
-def style_code(document: QTextDocument, background: str) -> None:
-    """Give fenced code blocks and inline code a tinted background and a monospace font
-    (QTextDocument's Markdown reader marks them but does not colour them)."""
+def style_code(document: QTextDocument, background: str, border: str) -> None:
+    """Put fenced code blocks in a padded, tinted frame and tint inline code (QTextDocument's
+    Markdown reader marks code but does not colour it)."""
     colour = QColor(background)
+    runs: list[list[QTextBlock]] = []
     block = document.begin()
     while block.isValid():
-        block_format = block.blockFormat()
-        cursor = QTextCursor(block)
-        if block_format.hasProperty(QTextFormat.Property.BlockCodeFence):
-            code = QTextBlockFormat()
-            code.setBackground(colour)
-            code.setLeftMargin(6)
-            code.setRightMargin(6)
-            code.setTopMargin(6)
-            code.setBottomMargin(6)
-            cursor.mergeBlockFormat(code)
+        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            if runs and runs[-1][-1] == block.previous():
+                runs[-1].append(block)
+            else:
+                runs.append([block])
         else:
-            iterator = block.begin()
-            while not iterator.atEnd():
-                fragment = iterator.fragment()
-                if fragment.isValid() and fragment.charFormat().fontFixedPitch():
-                    inline = QTextCharFormat()
-                    inline.setBackground(colour)
-                    cursor.setPosition(fragment.position())
-                    cursor.setPosition(
-                        fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                    )
-                    cursor.mergeCharFormat(inline)
-                iterator += 1
+            _tint_inline_code(block, colour)
+        block = block.next()
+    frame = QTextFrameFormat()
+    frame.setBackground(colour)
+    frame.setPadding(8)
+    frame.setBorder(1)
+    frame.setBorderBrush(QColor(border))
+    frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+    for run in reversed(runs):  # from the end, so earlier positions stay valid
+        cursor = QTextCursor(document)
+        cursor.setPosition(run[0].position())
+        cursor.setPosition(run[-1].position() + run[-1].length() - 1, _KEEP)
+        cursor.insertFrame(frame)  # moves the selected blocks inside the frame
+    _flatten_empty_blocks(document)
+
+
+_KEEP = QTextCursor.MoveMode.KeepAnchor
+
+
+def _tint_inline_code(block: QTextBlock, colour: QColor) -> None:
+    iterator = block.begin()
+    while not iterator.atEnd():
+        fragment = iterator.fragment()
+        if fragment.isValid() and fragment.charFormat().fontFixedPitch():
+            inline = QTextCharFormat()
+            inline.setBackground(colour)
+            cursor = QTextCursor(block)
+            cursor.setPosition(fragment.position())
+            cursor.setPosition(fragment.position() + fragment.length(), _KEEP)
+            cursor.mergeCharFormat(inline)
+        iterator += 1
+
+
+def _flatten_empty_blocks(document: QTextDocument) -> None:
+    """Inserting a frame leaves empty paragraphs around it; make them (nearly) zero-height."""
+    root = document.rootFrame()
+    flat = QTextBlockFormat()
+    flat.setLineHeight(1, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+    flat.setTopMargin(0)
+    flat.setBottomMargin(0)
+    block = document.begin()
+    while block.isValid():
+        cursor = QTextCursor(block)
+        if not block.text() and cursor.currentFrame() == root:
+            cursor.mergeBlockFormat(flat)
         block = block.next()
 
 
@@ -84,7 +115,8 @@ class MarkdownText(QTextBrowser):
     def set_markdown(self, text: str) -> None:
         self._markdown = text
         self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
-        style_code(self.document(), current_theme().code_bg)
+        theme = current_theme()
+        style_code(self.document(), theme.code_bg, theme.border)
 
     @Slot()
     def _fit_height(self, *_: object) -> None:
@@ -138,6 +170,7 @@ class MessageView(QFrame):
         self.role = role
         self.incognito = incognito
         self.reply: Reply | None = None
+        self.streaming = False
         self._lens: MemoryLens | None = None
         self.setObjectName(
             {"user": "bubbleUser", "assistant": "bubbleAssistant"}.get(role, "bubbleError")
@@ -218,6 +251,7 @@ class MessageView(QFrame):
         self.stats_label.setText(status)
 
     def set_streaming(self, streaming: bool) -> None:
+        self.streaming = streaming
         self.copy_button.setVisible(not streaming and self.role != "error")
         if streaming:
             self.regenerate_button.hide()
@@ -239,11 +273,11 @@ class MessageView(QFrame):
         self.lens_button.show()
 
     def set_last(self, last: bool, busy: bool) -> None:
-        """Only the last exchange can be edited or regenerated."""
-        self.edit_button.setVisible(self.role == "user" and last)
-        self.edit_button.setEnabled(not busy)
-        self.regenerate_button.setVisible(self.role == "assistant" and last)
-        self.regenerate_button.setEnabled(not busy)
+        """Only the last exchange can be edited or regenerated, and not while a reply streams."""
+        self.edit_button.setVisible(self.role == "user" and last and not busy)
+        self.regenerate_button.setVisible(
+            self.role == "assistant" and last and not busy and not self.streaming
+        )
 
     # --- memory lens ---
     @property

@@ -6,6 +6,7 @@ Runs in a temporary DESKTOP_AGENT_HOME (never the user's data) and works offscre
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -15,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop_agent.core.assistant import Assistant
 
@@ -82,8 +83,8 @@ def settle(ms: int = 150) -> None:
     loop.exec()
 
 
-def save(widget: QWidget, folder: Path, name: str) -> Path:
-    settle()
+def save(widget: QWidget, folder: Path, name: str, settle_ms: int = 150) -> Path:
+    settle(settle_ms)
     path = folder / name
     if not widget.grab().save(str(path)):
         raise OSError(f"cannot write {path}")
@@ -102,11 +103,32 @@ def add_samples(assistant: Assistant) -> None:
 
 
 def take_screenshots(folder: Path, model: str | None) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="desktop-agent-screens-") as home:
         os.environ["DESKTOP_AGENT_HOME"] = home
+        _offscreen_screen(Path(home))
         return _render(folder, model)
+
+
+def _offscreen_screen(home: Path) -> None:
+    """The offscreen platform's default screen is 800 x 600, which squeezes dialogs; give it a
+    laptop-sized one (only possible before the QApplication exists)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if os.environ["QT_QPA_PLATFORM"] != "offscreen" or QApplication.instance() is not None:
+        return
+    config = home / "offscreen.json"
+    screen = {
+        "name": "screen",
+        "x": 0,
+        "y": 0,
+        "width": 1920,
+        "height": 1200,
+        "logicalDpi": 96,
+        "logicalBaseDpi": 96,
+        "dpr": 1,
+    }
+    config.write_text(json.dumps({"screens": [screen]}), encoding="utf-8")
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
 
 
 def _render(folder: Path, model: str | None) -> int:
@@ -128,6 +150,7 @@ def _render(folder: Path, model: str | None) -> int:
     window.resize(1280, 820)
     window.show()
     session.load_model()
+    save(window, folder, "startup.png", settle_ms=30)  # the window is up, the model loading
     if not wait_until(lambda: session.model_info is not None, 120):
         print("the model did not load", file=sys.stderr)
         return 1
@@ -147,6 +170,7 @@ def _render(folder: Path, model: str | None) -> int:
 
     dialog = SettingsDialog(session.settings, window)
     dialog.show()
+    dialog.resize(dialog.sizeHint())
     save(dialog, folder, "settings.png")
     dialog.close()
 

@@ -163,7 +163,6 @@ QToolBar QToolButton {{ padding: 5px 8px; border-radius: 6px; }}
 QToolButton:hover {{ background: {t.panel}; }}
 QToolButton:checked {{ background: {t.user_bubble}; }}
 QToolButton#incognitoToggle:checked {{ background: {t.incognito}; color: {t.incognito_text}; }}
-QDockWidget {{ titlebar-close-icon: none; }}
 QDockWidget::title {{ padding: 6px 10px; background: {t.panel}; color: {t.muted}; }}
 QWidget#conversationPanel {{ background: {t.panel}; }}
 QListView#conversationList {{ background: {t.panel}; border: none; outline: none; }}

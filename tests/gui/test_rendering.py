@@ -5,25 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtGui import QTextFormat
-
 from desktop_agent.gui.message_view import MessageView
 from desktop_agent.gui.theme import DARK, LIGHT, apply_theme
 
 
-def test_code_blocks_get_a_background(qtbot: Any, make_window: Any) -> None:
+def test_code_blocks_sit_in_a_tinted_frame(qtbot: Any, make_window: Any) -> None:
     make_window(load_model=False)
     view = MessageView("assistant", "Here:\n\n```python\nprint('hi')\n```\n\nand `x`.")
     qtbot.addWidget(view)
 
-    document = view.text_view.document()
-    code = [
-        b
-        for b in _blocks(document)
-        if b.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence)
-    ]
-    assert code and code[0].text() == "print('hi')"
-    assert code[0].blockFormat().background().color().name() == LIGHT.code_bg
+    frames = view.text_view.document().rootFrame().childFrames()
+
+    assert len(frames) == 1
+    assert frames[0].firstCursorPosition().block().text() == "print('hi')"
+    assert frames[0].frameFormat().background().color().name() == LIGHT.code_bg
+    assert view.text == "Here:\n\n```python\nprint('hi')\n```\n\nand `x`."
 
 
 def test_theme_change_recolours_existing_messages(qtbot: Any, make_window: Any) -> None:
@@ -31,17 +27,11 @@ def test_theme_change_recolours_existing_messages(qtbot: Any, make_window: Any) 
     window.chat.add_user_message("```\ncode\n```")
     try:
         apply_theme(DARK)
-        block = next(_blocks(window.chat.bubbles[0].text_view.document()))
-        assert block.blockFormat().background().color().name() == DARK.code_bg
+        document = window.chat.bubbles[0].text_view.document()
+        frame = document.rootFrame().childFrames()[0]
+        assert frame.frameFormat().background().color().name() == DARK.code_bg
     finally:
         apply_theme(LIGHT)
-
-
-def _blocks(document: Any) -> Any:
-    block = document.begin()
-    while block.isValid():
-        yield block
-        block = block.next()
 
 
 def test_screenshot_command_writes_one_png_per_view(
@@ -61,5 +51,6 @@ def test_screenshot_command_writes_one_png_per_view(
         "chat.png",
         "incognito.png",
         "settings.png",
+        "startup.png",
     ]
     assert all((out / n).stat().st_size > 10_000 for n in names)
