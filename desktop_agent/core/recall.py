@@ -8,6 +8,7 @@ Python touches only the few hundred candidates, so recall stays a few ms at 100k
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -34,6 +35,8 @@ class MemoryFacts:
     # The memories just before and after this one in its conversation (episodes), see
     # ``neighbour_map``: an answer often sits in the turn after the one that matches the question.
     neighbours: tuple[str, ...] = ()
+    # Who said it (imported history: the line's speaker); a question naming them favours it.
+    speaker: str | None = None
 
 
 FactsLookup = Callable[[str], MemoryFacts | None]
@@ -58,6 +61,8 @@ class RecallWeights:
     superseded: float = 0.3
     # A memory inside the question's time window ("last week", "in May") counts this much more.
     time_window: float = 1.5
+    # A memory said by someone the question names ("what did Ana say...") gains this share.
+    speaker: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,7 @@ class RecallHit:
     importance: float
     use_boost: float  # 0..1
     in_time_window: bool | None  # None when the question names no time
+    speaker_named: bool  # the question names who said it
     superseded: bool
     pinned: bool
     kind: str
@@ -155,6 +161,7 @@ class Recaller:
             exclude=exclude,
             include_superseded=include_superseded,
             window=window,
+            query=query,
         )
         return RecallResult(hits, window)
 
@@ -169,8 +176,12 @@ class Recaller:
         exclude: Iterable[str] = (),
         include_superseded: bool = True,
         window: TimeWindow | None = None,
+        query: str = "",
     ) -> list[RecallHit]:
-        """Fuse precomputed index scores into hits (the part timed as recall overhead)."""
+        """Fuse precomputed index scores into hits (the part timed as recall overhead).
+
+        ``query`` is only read for the names it mentions (the speaker weight).
+        """
         if len(vector) != len(self.index) or len(keyword) != len(self.index):
             raise ValueError("scores do not match the index (it changed since they were computed)")
         allowed = np.ones(len(vector), dtype=bool)
@@ -187,6 +198,7 @@ class Recaller:
         scoring = _Scoring(
             self, vector, keyword, fused, allowed, in_window, now, kinds, include_superseded
         )
+        scoring.query_words = frozenset(re.findall(r"[^\W_]+", query.casefold()))
         depth = max(self.weights.depth, 4 * limit)
         while True:
             hits = scoring.hits(self._candidates(fused, allowed, in_window, depth))
@@ -254,6 +266,7 @@ class _Scoring:
         self.vector_rank = _ranker(np.where(allowed, vector, -np.inf))
         self.keyword_rank = _ranker(np.where(allowed & (keyword > 0), keyword, -np.inf))
         self._facts: dict[int, MemoryFacts | None] = {}
+        self.query_words: frozenset[str] = frozenset()
 
     def facts(self, slot: int) -> MemoryFacts | None:
         if slot not in self._facts:
@@ -299,6 +312,7 @@ class _Scoring:
         recency = 0.5 ** (age_days / w.recency_half_life_days)
         use_boost = min(1.0, math.log1p(facts.use_count) / math.log1p(100))
         inside = None if self.in_window is None else bool(self.in_window[slot])
+        named = bool(facts.speaker) and _names(facts.speaker or "") <= self.query_words
         multiplier = (
             (1.0 + w.recency * recency)
             * (1.0 + w.importance * (facts.importance - 0.5))
@@ -306,6 +320,7 @@ class _Scoring:
             * (1.0 + (w.pinned if facts.pinned else 0.0))
             * (w.superseded if facts.superseded else 1.0)
             * (w.time_window if inside else 1.0)
+            * (1.0 + (w.speaker if named else 0.0))
         )
         fused = max(0.0, float(self.fused[slot]))
         context = self._context(facts)
@@ -323,6 +338,7 @@ class _Scoring:
             importance=facts.importance,
             use_boost=use_boost,
             in_time_window=inside,
+            speaker_named=named,
             superseded=facts.superseded,
             pinned=facts.pinned,
             kind=facts.kind,
@@ -334,14 +350,15 @@ def neighbour_map(
 ) -> dict[str, tuple[str, ...]]:
     """Previous and next memory of each ``(memory_id, conversation, created_at)`` episode.
 
-    Turns further apart than ``gap`` are not neighbours: a new session is a new context.
+    Turns further apart than ``gap`` are not neighbours: a new session is a new context. Equal
+    times keep the input order (imported turns may share their session's timestamp).
     """
     by_conversation: dict[str, list[tuple[datetime, str]]] = {}
     for memory_id, conversation, created_at in episodes:
         by_conversation.setdefault(conversation, []).append((created_at, memory_id))
     result: dict[str, tuple[str, ...]] = {}
     for turns in by_conversation.values():
-        turns.sort()
+        turns.sort(key=lambda turn: turn[0])
         for i, (moment, memory_id) in enumerate(turns):
             around = []
             if i > 0 and moment - turns[i - 1][0] <= gap:
@@ -350,6 +367,10 @@ def neighbour_map(
                 around.append(turns[i + 1][1])
             result[memory_id] = tuple(around)
     return result
+
+
+def _names(speaker: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[^\W_]+", speaker.casefold()))
 
 
 def _top(scores: NDArray[np.float32], k: int) -> NDArray[np.intp]:

@@ -126,6 +126,20 @@ def test_the_turn_after_a_matching_question_is_pulled_in_by_context() -> None:
     assert {h.memory_id for h in hits} == {"q", "a"}
 
 
+def test_a_question_naming_the_speaker_favours_what_they_said() -> None:
+    s = Store()
+    s.add("ana", "Ana: I finally finished the painting", speaker="Ana")
+    s.add("rui", "Rui: I finally finished the painting", speaker="Rui")
+    hits = s.recaller().recall("what did rui finish?", now=NOW)
+    assert [(h.memory_id, h.speaker_named) for h in hits] == [("rui", True), ("ana", False)]
+
+
+def test_equal_times_keep_the_input_order() -> None:
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    around = neighbour_map([("D1:10", "c", t), ("D1:2", "c", t), ("D1:3", "c", t)])
+    assert around["D1:2"] == ("D1:10", "D1:3")
+
+
 def test_neighbours_stay_within_a_conversation_and_a_session() -> None:
     t = datetime(2024, 1, 1, tzinfo=UTC)
     around = neighbour_map(
