@@ -10,7 +10,12 @@ from typing import Any
 
 from desktop_agent.app import App
 from desktop_agent.cli.progress import Progress
-from desktop_agent.core.history_import import HistoryLineError, HistoryMessage, batches, iter_history_file
+from desktop_agent.core.history_import import (
+    HistoryLineError,
+    HistoryMessage,
+    batches,
+    iter_history_file,
+)
 from desktop_agent.errors import InputError
 
 

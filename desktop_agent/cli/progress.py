@@ -18,7 +18,9 @@ class Progress:
     def advance(self, count: int) -> None:
         self.done += count
         now = time.monotonic()
-        if self.enabled and (now - self._last_draw > 0.1 or (self.total and self.done >= self.total)):
+        if self.enabled and (
+            now - self._last_draw > 0.1 or (self.total and self.done >= self.total)
+        ):
             self._last_draw = now
             self._draw()
 

@@ -21,7 +21,9 @@ def add_to(memory_commands: Any) -> None:
     )
     parser.add_argument("query", nargs="?", help="what to look for")
     parser.add_argument("--queries", type=Path, metavar="FILE.jsonl", help="a batch of queries")
-    parser.add_argument("--limit", type=int, default=10, metavar="K", help="hits per query (default 10)")
+    parser.add_argument(
+        "--limit", type=int, default=10, metavar="K", help="hits per query (default 10)"
+    )
     parser.add_argument("--kind", choices=("episodic", "semantic"), help="only this kind")
     parser.add_argument("--json", action="store_true", help="JSON output")
     parser.set_defaults(handler=run)
@@ -62,7 +64,9 @@ def read_queries(path: Path):  # noqa: ANN201
                 item = json.loads(line)
                 query_id, query = item["id"], item["query"]
             except (json.JSONDecodeError, KeyError, TypeError):
-                raise InputError(f'{path}: line {number} is not {{"id": str, "query": str}}') from None
+                raise InputError(
+                    f'{path}: line {number} is not {{"id": str, "query": str}}'
+                ) from None
             if not isinstance(query, str) or not query.strip():
                 raise InputError(f"{path}: line {number} has an empty query")
             yield str(query_id), query

@@ -40,12 +40,18 @@ class Provenance:
     end: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"episode": self.episode_id, "conversation": self.conversation_id, "span": [self.start, self.end]}
+        return {
+            "episode": self.episode_id,
+            "conversation": self.conversation_id,
+            "span": [self.start, self.end],
+        }
 
     @staticmethod
     def from_json(value: Mapping[str, Any]) -> Provenance:
         span = value.get("span") or (0, 0)
-        return Provenance(str(value.get("episode", "")), value.get("conversation"), int(span[0]), int(span[1]))
+        return Provenance(
+            str(value.get("episode", "")), value.get("conversation"), int(span[0]), int(span[1])
+        )
 
 
 @dataclass(frozen=True, slots=True)

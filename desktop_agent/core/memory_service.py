@@ -126,7 +126,9 @@ class MemoryService:
 
     def items(self, kind: str | None = None, *, include_inactive: bool = True) -> list[MemoryItem]:
         """Memories newest first (the usage bookkeeping record is never shown)."""
-        found = [item_from_record(r) for r in self.vault.list(kind) if r.meta.get("role") != USAGE_ROLE]
+        found = [
+            item_from_record(r) for r in self.vault.list(kind) if r.meta.get("role") != USAGE_ROLE
+        ]
         if not include_inactive:
             found = [i for i in found if i.active]
         return sorted(found, key=lambda i: i.created_at, reverse=True)
@@ -160,7 +162,9 @@ class MemoryService:
 
     def strategies(self) -> list[Strategy]:
         records = [r for r in self.vault.list(PROCEDURAL) if r.meta.get("role") != USAGE_ROLE]
-        return sorted((strategy_from_record(r) for r in records), key=lambda s: (s.context, -s.success_rate))
+        return sorted(
+            (strategy_from_record(r) for r in records), key=lambda s: (s.context, -s.success_rate)
+        )
 
     def conversations(self) -> list[ConversationSummary]:
         """Conversations rebuilt from their episodes, the most recent first."""
@@ -174,12 +178,20 @@ class MemoryService:
             titles = [str((e.meta or {}).get("title", "")) for e in episodes]
             title = next((t for t in reversed(titles) if t), "") or episodes[0].user_text[:60]
             summaries.append(
-                ConversationSummary(conversation_id, title, episodes[0].created_at, episodes[-1].created_at, len(episodes))
+                ConversationSummary(
+                    conversation_id,
+                    title,
+                    episodes[0].created_at,
+                    episodes[-1].created_at,
+                    len(episodes),
+                )
             )
         return sorted(summaries, key=lambda s: s.last_at, reverse=True)
 
     def episodes(self, conversation_id: str) -> list[MemoryItem]:
-        found = [item_from_record(r) for r in self.vault.list(EPISODIC, conversation_id=conversation_id)]
+        found = [
+            item_from_record(r) for r in self.vault.list(EPISODIC, conversation_id=conversation_id)
+        ]
         return sorted(found, key=lambda e: e.created_at)
 
     def usage(self, memory_id: str) -> tuple[int, datetime | None]:
@@ -233,7 +245,11 @@ class MemoryService:
         # Imported turns of one session share a timestamp; their line order breaks the tie.
         episodes = [item_from_record(r) for r in self.vault.list(EPISODIC)]
         return neighbour_map(
-            (e.id, e.conversation_id or "", e.created_at + timedelta(microseconds=int((e.meta or {}).get("seq", 0))))
+            (
+                e.id,
+                e.conversation_id or "",
+                e.created_at + timedelta(microseconds=int((e.meta or {}).get("seq", 0))),
+            )
             for e in episodes
         )
 
@@ -289,7 +305,9 @@ class MemoryService:
         if not text:
             raise InputError("a memory cannot be empty")
         if kind not in (SEMANTIC, EPISODIC, PROCEDURAL, TOPIC):
-            raise InputError(f"unknown memory kind {kind!r}: use semantic, episodic, procedural or topic")
+            raise InputError(
+                f"unknown memory kind {kind!r}: use semantic, episodic, procedural or topic"
+            )
         now = self.clock()
         with self._lock:
             same = self._same_fact(text, subject_key) if kind == SEMANTIC else None
@@ -310,26 +328,39 @@ class MemoryService:
             if older:
                 meta["supersedes"] = older[0].id
             vector = self.embedder.embed([text])[0]
-            record = self.vault.add(kind, text, vector=vector, meta=meta, conversation_id=conversation_id)
+            record = self.vault.add(
+                kind, text, vector=vector, meta=meta, conversation_id=conversation_id
+            )
             for old in older:
-                self._set_meta(old.id, status=SUPERSEDED, superseded_by=str(record.id), valid_to=now.isoformat())
+                self._set_meta(
+                    old.id,
+                    status=SUPERSEDED,
+                    superseded_by=str(record.id),
+                    valid_to=now.isoformat(),
+                )
             self.notify(MemoryChange(added=(str(record.id),), edited=tuple(o.id for o in older)))
             return item_from_record(record)
 
     def _same_fact(self, text: str, subject_key: str) -> MemoryItem | None:
         wanted = " ".join(text.casefold().split())
         for item in self.items(SEMANTIC, include_inactive=False):
-            if " ".join(item.text.casefold().split()) == wanted and (not subject_key or item.subject_key == subject_key):
+            if " ".join(item.text.casefold().split()) == wanted and (
+                not subject_key or item.subject_key == subject_key
+            ):
                 return item
         return None
 
     def _current_for(self, subject_key: str) -> list[MemoryItem]:
-        return [i for i in self.items(SEMANTIC, include_inactive=False) if i.subject_key == subject_key]
+        return [
+            i for i in self.items(SEMANTIC, include_inactive=False) if i.subject_key == subject_key
+        ]
 
     def _reinforce(self, item: MemoryItem, provenance: Sequence[Provenance]) -> MemoryItem:
         """Hearing a fact again: more important, and one more source."""
         sources = [p.to_json() for p in item.provenance] + [p.to_json() for p in provenance]
-        return self._set_meta(item.id, importance=min(1.0, item.importance + 0.1), provenance=sources)
+        return self._set_meta(
+            item.id, importance=min(1.0, item.importance + 0.1), provenance=sources
+        )
 
     def _set_meta(self, memory_id: str, **changes: Any) -> MemoryItem:
         record = self.vault.get(memory_id)
@@ -438,7 +469,9 @@ class MemoryService:
             "source": "chat",
         }
         vector = self.embedder.embed([text])[0]
-        record = self.vault.add(EPISODIC, text, vector=vector, meta=meta, conversation_id=conversation_id)
+        record = self.vault.add(
+            EPISODIC, text, vector=vector, meta=meta, conversation_id=conversation_id
+        )
         self.notify(MemoryChange(added=(str(record.id),)))
         return item_from_record(record)
 
@@ -466,7 +499,12 @@ class MemoryService:
                 EPISODIC,
                 text,
                 vector,
-                meta={"speaker": m.speaker, "seq": m.line_number, "source": "import", "importance": 0.3},
+                meta={
+                    "speaker": m.speaker,
+                    "seq": m.line_number,
+                    "source": "import",
+                    "importance": 0.3,
+                },
                 conversation_id=m.conversation,
                 source_id=m.id,
                 created_at=m.timestamp,

@@ -26,15 +26,24 @@ def choose_action(strategies: list[Strategy], context: str) -> str:
 
 def record_outcome(memory: MemoryService, context: str, action: str, success: bool) -> Strategy:
     """Count one more trial of ``action`` in ``context`` (one vault write)."""
-    existing = next((s for s in memory.strategies() if s.context == context and s.action == action), None)
+    existing = next(
+        (s for s in memory.strategies() if s.context == context and s.action == action), None
+    )
     successes = (existing.successes if existing else 0) + int(success)
     total = (existing.total if existing else 0) + 1
     meta = {"context": context, "action": action, "successes": successes, "total": total}
-    text = f"For a {context}, answering {action.replace('_', ' ')} worked {successes} of {total} times"
+    text = (
+        f"For a {context}, answering {action.replace('_', ' ')} worked {successes} of {total} times"
+    )
     vault = memory.vault
     if existing is None:
         record = vault.add(PROCEDURAL, text, vector=memory.embedder.embed([text])[0], meta=meta)
     else:
         record = vault.update(existing.id, text=text, meta=meta)
-    memory.notify(MemoryChange(added=() if existing else (str(record.id),), edited=(str(record.id),) if existing else ()))
+    memory.notify(
+        MemoryChange(
+            added=() if existing else (str(record.id),),
+            edited=(str(record.id),) if existing else (),
+        )
+    )
     return strategy_from_record(record)

@@ -52,10 +52,15 @@ def build_system_prompt(
     parts = [base, STYLES.get(style, STYLES["concise"])]
     injected: list[Recollection] = []
     facts = _fit(
-        [r for r in recollections if r.item.kind == SEMANTIC], budget.semantic, lambda r: f"- {r.item.text}"
+        [r for r in recollections if r.item.kind == SEMANTIC],
+        budget.semantic,
+        lambda r: f"- {r.item.text}",
     )
     if facts:
-        parts.append("What you know about the user (from memory; use it when relevant):\n" + "\n".join(line for _, line in facts))
+        parts.append(
+            "What you know about the user (from memory; use it when relevant):\n"
+            + "\n".join(line for _, line in facts)
+        )
         injected += [r for r, _ in facts]
     episodes = _fit(
         [r for r in recollections if r.item.kind == EPISODIC],
@@ -63,12 +68,19 @@ def build_system_prompt(
         lambda r: f"- [{r.item.created_at:%d %b %Y}] {_one_line(r.item.text)}",
     )
     if episodes:
-        parts.append("Earlier conversations that may be relevant:\n" + "\n".join(line for _, line in episodes))
+        parts.append(
+            "Earlier conversations that may be relevant:\n"
+            + "\n".join(line for _, line in episodes)
+        )
         injected += [r for r, _ in episodes]
     if goal:
-        parts.append(f"The user's current goal: {_clip(goal, budget.working * CHARS_PER_TOKEN // 2)}")
+        parts.append(
+            f"The user's current goal: {_clip(goal, budget.working * CHARS_PER_TOKEN // 2)}"
+        )
     if working_summary:
-        parts.append(f"Earlier in this conversation: {_clip(working_summary, budget.working * CHARS_PER_TOKEN)}")
+        parts.append(
+            f"Earlier in this conversation: {_clip(working_summary, budget.working * CHARS_PER_TOKEN)}"
+        )
     return BuiltPrompt("\n\n".join(parts), tuple(injected))
 
 
