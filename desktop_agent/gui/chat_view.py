@@ -193,7 +193,7 @@ class ChatView(QWidget):
             return
         self._stream_text += "".join(self._pending)
         self._pending.clear()
-        self.streaming.set_text(self._stream_text)
+        self.streaming.stream_text(self._stream_text)
         self.streaming.set_status("Writing…")
 
     def set_reply_status(self, status: str) -> None:
@@ -209,9 +209,9 @@ class ChatView(QWidget):
             if reply is None or not reply.text:
                 self._remove(bubble)
             else:
+                bubble.set_streaming(False)
                 if bubble.text != reply.text:
                     bubble.set_text(reply.text)
-                bubble.set_streaming(False)
                 bubble.set_reply(reply)
         self.set_busy(False)
 

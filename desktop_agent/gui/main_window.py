@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Slot
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -32,6 +32,11 @@ LAYOUT_VERSION = 1
 
 
 class MainWindow(QMainWindow):
+    """The app's window. ``memory_lens_did_open(memories)`` fires when the user opens the
+    memory lens under a reply (for the memory inspector to show them)."""
+
+    memory_lens_did_open = Signal(object)
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -210,6 +215,7 @@ class MainWindow(QMainWindow):
         controller.message_did_send.connect(self.conversations.set_pending_title)
         controller.generation_did_end.connect(self._generation_ended)
         controller.controller_did_fail.connect(self._show_message)
+        self.chat.memory_lens_did_open.connect(self.memory_lens_did_open)
         self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
         theme_signals().theme_did_change.connect(self._retint)
 

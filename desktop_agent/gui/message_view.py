@@ -93,6 +93,14 @@ def _flatten_empty_blocks(document: QTextDocument) -> None:
         block = block.next()
 
 
+def stable_prefix_length(text: str) -> int:
+    """Where the last finished paragraph ends: the last blank line outside a code fence."""
+    cut = text.rfind("\n\n")
+    while cut > 0 and text.count("```", 0, cut) % 2:
+        cut = text.rfind("\n\n", 0, cut)
+    return max(cut, 0)
+
+
 class MarkdownText(QTextBrowser):
     """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it)."""
 
@@ -194,6 +202,12 @@ class MessageView(QFrame):
 
         self.text_view = MarkdownText(self)
         self.layout_.addWidget(self.text_view)
+        # While streaming, the paragraph being written renders here, so each timer tick
+        # re-renders one paragraph, not the whole reply.
+        self.tail_view = MarkdownText(self)
+        self.tail_view.hide()
+        self.layout_.addWidget(self.tail_view)
+        self._stable = ""
 
         self.actions = QHBoxLayout()
         self.actions.setSpacing(2)
@@ -242,15 +256,33 @@ class MessageView(QFrame):
     # --- content ---
     @property
     def text(self) -> str:
+        if self.streaming:
+            return self._stable + self.tail_view.markdown
         return self.text_view.markdown
 
     def set_text(self, text: str) -> None:
         self.text_view.set_markdown(text)
 
+    def stream_text(self, text: str) -> None:
+        """Show a reply that is still growing: finished paragraphs render once, the last one
+        on every call."""
+        cut = stable_prefix_length(text)
+        stable, tail = text[:cut], text[cut:]
+        if stable != self._stable:
+            self._stable = stable
+            self.text_view.set_markdown(stable)
+            self.text_view.setVisible(bool(stable))
+        self.tail_view.set_markdown(tail)
+        self.tail_view.setVisible(bool(tail.strip()))
+
     def set_status(self, status: str) -> None:
         self.stats_label.setText(status)
 
     def set_streaming(self, streaming: bool) -> None:
+        if self.streaming and not streaming:  # back to one view with the whole text
+            self.set_text(self._stable + self.tail_view.markdown)
+            self.tail_view.hide()
+            self.text_view.show()
         self.streaming = streaming
         self.copy_button.setVisible(not streaming and self.role != "error")
         if streaming:

@@ -93,6 +93,7 @@ class _ThemeState(QObject):
         super().__init__()
         self.theme = LIGHT
         self.forced: bool | None = None
+        self.following = False
 
     @Slot()
     def refresh(self) -> None:
@@ -112,7 +113,9 @@ def install_theme(app: QApplication, *, dark: bool | None = None) -> Theme:
     """Use Fusion, pick light or dark (``dark=None`` follows the system) and keep following."""
     app.setStyle("Fusion")
     _state.forced = dark
-    app.styleHints().colorSchemeChanged.connect(_state.refresh)
+    if not _state.following:
+        app.styleHints().colorSchemeChanged.connect(_state.refresh)
+        _state.following = True
     _state.refresh()
     return _state.theme
 

@@ -49,7 +49,7 @@ def test_memory_lens_opens_and_emits(qtbot: Any, make_window: Any) -> None:
     wait_for_reply(qtbot, window)
     bubble = window.chat.last_reply_view()
 
-    with qtbot.waitSignal(window.chat.memory_lens_did_open) as blocker:
+    with qtbot.waitSignal(window.memory_lens_did_open) as blocker:
         qtbot.mouseClick(bubble.lens_button, Qt.MouseButton.LeftButton)
 
     assert blocker.args == [()]
@@ -195,3 +195,32 @@ def test_incognito_toggle_starts_an_incognito_chat_with_a_banner(
 
     assert not window.controller.conversation.incognito
     assert not window.chat.banner.isVisible()
+
+
+def test_ctrl_enter_sends_too(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    window.chat.composer.edit.setPlainText("Hello")
+    qtbot.keyClick(
+        window.chat.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+    )
+    assert window.controller.busy
+    wait_for_reply(qtbot, window)
+    assert len(window.controller.conversation.messages) == 2
+
+
+def test_switching_conversation_mid_stream_stops_it(qtbot: Any, make_window: Any) -> None:
+    # Given a reply streaming in one conversation
+    window = make_window(settings=fast_settings(max_tokens=400))
+    first = window.controller.conversation
+    send(qtbot, window, "Tell me a long story about the sea.")
+    qtbot.waitUntil(lambda: window.controller.pieces >= 3, timeout=120_000)
+
+    # When the user starts a new chat
+    window.new_chat()
+    wait_for_reply(qtbot, window)
+
+    # Then the first turn stopped and kept its partial reply; the new chat is empty
+    assert [m.role for m in first.messages] == ["user", "assistant"]
+    assert window.controller.conversation is not first
+    assert window.chat.bubbles == []
+    assert window.chat.composer.send_button.isVisible()

@@ -54,3 +54,25 @@ def test_screenshot_command_writes_one_png_per_view(
         "startup.png",
     ]
     assert all((out / n).stat().st_size > 10_000 for n in names)
+
+
+def test_theme_follows_the_system_colour_scheme(qapp: Any, monkeypatch: Any) -> None:
+    # The offscreen platform cannot change its colour scheme, so the system's answer is
+    # stubbed and its change signal emitted by hand.
+    from PySide6.QtCore import Qt
+
+    from desktop_agent.gui import theme
+    from desktop_agent.gui.launch import qt_application
+
+    hints = qapp.styleHints()
+    qt_application(dark=None)
+    try:
+        monkeypatch.setattr(theme, "system_is_dark", lambda: True)
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+        assert theme.current_theme().dark
+        assert qapp.palette().window().color().name() == theme.DARK.window
+        monkeypatch.setattr(theme, "system_is_dark", lambda: False)
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+        assert not theme.current_theme().dark
+    finally:
+        qt_application(dark=False)
