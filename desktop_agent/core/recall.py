@@ -398,30 +398,34 @@ def _ranker(scores: NDArray[np.float32]) -> Callable[[NDArray[np.float32]], NDAr
 
 
 class _CreatedAtCache:
-    """Creation times by index slot, rebuilt only when the index's ids change.
+    """Creation times by index slot, for the time-window mask.
 
-    Only time-aware questions need them for all memories; creation times never change, so a
-    per-id memo makes the rebuild after an insert a dictionary pass, not a facts lookup each.
+    Creation times never change and appends leave existing slots in place, so after an insert
+    only the new slots are read; only a removal (which moves slots) costs a full pass.
     """
 
     def __init__(self) -> None:
-        self._version: object = None
+        self._layout: object = None
         self._array = np.zeros(0, dtype=np.float64)
         self._by_id: dict[str, float] = {}
 
     def array(self, index: HybridIndex, facts: FactsLookup) -> NDArray[np.float64]:
-        version = (getattr(index, "version", None), len(index))
-        if version != self._version or len(self._array) != len(index):
-            memo = self._by_id
-            values = np.fromiter(
-                (memo.get(memory_id, math.nan) for memory_id in index.ids),
+        layout = getattr(index, "layout_version", None)
+        known = len(self._array) if layout is not None and layout == self._layout else 0
+        if known > len(index):
+            known = 0
+        if known < len(index) or len(self._array) != len(index):
+            ids = index.ids
+            fresh = np.fromiter(
+                (self._by_id.get(ids[slot], math.nan) for slot in range(known, len(index))),
                 dtype=np.float64,
-                count=len(index),
+                count=len(index) - known,
             )
-            for slot in np.flatnonzero(np.isnan(values)).tolist():
-                memory_id = index.ids[slot]
+            for offset in np.flatnonzero(np.isnan(fresh)).tolist():
+                memory_id = ids[known + offset]
                 found = facts(memory_id)
                 if found is not None:
-                    memo[memory_id] = values[slot] = found.created_at.timestamp()
-            self._array, self._version = values, version
+                    self._by_id[memory_id] = fresh[offset] = found.created_at.timestamp()
+            self._array = np.concatenate([self._array[:known], fresh])
+            self._layout = layout
         return self._array

@@ -33,6 +33,9 @@ class HybridIndex:
         self._slots: dict[str, int] = {}
         # Bumped on every change, so caches keyed by slot know when to rebuild.
         self.version = next(_VERSIONS)
+        # Bumped only when existing slots move or vanish (removal): until then, a cache by slot
+        # stays valid and only needs the slots appended since.
+        self.layout_version = next(_VERSIONS)
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -76,6 +79,7 @@ class HybridIndex:
 
     def remove(self, doc_ids: Iterable[str]) -> None:
         self.version = next(_VERSIONS)
+        self.layout_version = next(_VERSIONS)
         for doc_id in doc_ids:
             slot = self._slots.pop(doc_id, None)
             if slot is None:
