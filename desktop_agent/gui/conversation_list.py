@@ -152,7 +152,9 @@ class RowDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         hint = super().sizeHint(option, index)
-        return QSize(hint.width(), max(hint.height(), self.ROW_HEIGHT))
+        # No width of its own: rows take the view's width, so long titles are elided
+        # instead of growing a horizontal scroll bar.
+        return QSize(1, max(hint.height(), self.ROW_HEIGHT))
 
 
 class ConversationListPanel(QWidget):
@@ -188,6 +190,8 @@ class ConversationListPanel(QWidget):
         self.view = QListView(objectName="conversationList")
         self.view.setModel(self.proxy)
         self.view.setItemDelegate(RowDelegate(self.view))
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.DoubleClicked

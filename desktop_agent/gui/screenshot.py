@@ -20,7 +20,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop_agent.core.assistant import Assistant
 
-PROMPT = "Write a short Python function that checks whether a word is a palindrome."
+PROMPT = (
+    "Show me a Python function that checks whether a word is a palindrome, with a code example."
+)
 
 SAMPLES = [
     (
@@ -158,7 +160,7 @@ def _render(folder: Path, model: str | None) -> int:
     window.chat.composer.set_text(PROMPT)
     window.chat.composer.submit()
     controller = window.controller
-    wait_until(lambda: controller.pieces >= 40 or not controller.busy, 120)
+    wait_until(lambda: controller.pieces >= 30 or not controller.busy, 120)
     save(window, folder, "chat-streaming.png")
     if not wait_until(lambda: not controller.busy, 300):
         print("the reply did not finish", file=sys.stderr)
