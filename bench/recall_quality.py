@@ -285,7 +285,7 @@ def overhead(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, ob
         t2 = time.perf_counter()
         scoring.append((t1 - t0) * 1000)
         fusion.append((t2 - t1) * 1000)
-    # After an insert, the first time-aware question rebuilds the creation-time column.
+    # After an insert, the first time-aware question reads the new slot's creation time.
     index.upsert("new", "a new memory", rng.standard_normal(384).astype(np.float32))
     facts["new"] = MemoryFacts(kind="episodic", created_at=now)
     vector, keyword = index.vector_scores(qv), index.keyword_scores(query)
@@ -298,7 +298,10 @@ def overhead(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, ob
         "recall_overhead_ms_100k": round(statistics.median(fusion), 2),
         "index_scoring_ms_100k": round(statistics.median(scoring), 2),
         "recall_overhead_ms_100k_p90": round(float(np.percentile(fusion, 90)), 2),
-        "time_column_rebuild_ms_100k": round(rebuild, 2),
+        # The machine is shared: the minimum is the figure least disturbed by other processes.
+        "recall_overhead_ms_100k_min": round(min(fusion), 2),
+        "index_scoring_ms_100k_min": round(min(scoring), 2),
+        "time_aware_recall_after_insert_ms_100k": round(rebuild, 2),
         "recall_total_ms_100k_excluding_embedding": round(
             statistics.median(scoring) + statistics.median(fusion), 2
         ),

@@ -78,7 +78,11 @@ def perceive(message: str) -> Intent:
     if text.endswith("?") or _QUESTION_START.match(text):
         return Intent("question")
     facts = extract(text)
-    if any(fact.type == "task" for fact in facts) or _TASK.match(text):
+    # "Great idea, now write a haiku": the request may follow a short remark.
+    clauses = (
+        re.sub(r"^\s*(?:now|then|ok|okay|so|and)\b[\s,]*", "", c) for c in re.split(r"[,.!;]", text)
+    )
+    if any(fact.type == "task" for fact in facts) or any(_TASK.match(c) for c in clauses):
         return Intent("task")
     # Facts about oneself ("my name is...") are statements: extraction stores them either way.
     if any(fact.type == "preference" for fact in facts):

@@ -18,6 +18,7 @@ from desktop_agent.core.intent import Intent, perceive
         ("remind me to call mom", "task"),
         ("Write a short poem about autumn", "task"),
         ("I need to finish the report by Friday", "task"),
+        ("Great idea, now write a haiku about it", "task"),
         ("My name is Ana", "statement"),
         ("I think so", "statement"),
         ("I like that idea", "statement"),
