@@ -16,10 +16,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_agent.memory.model import ForgetReceipt, MemoryId, MemoryNotFound
 from desktop_agent.memory.rows import open_row, seal_row
+from desktop_agent.memory.snapshot import SNAPSHOT_SCOPE, discard
 from desktop_agent.memory.store import arrow_rows
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ class Forgetting:
     _older: dict[MemoryId, list[tuple[int, str]]]
     _damage: list[Damage]
     dim: int
+    directory: Path
+    _snapshot_version: int | None
 
     def _check_open(self) -> None: ...
     def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None: ...
@@ -63,7 +67,8 @@ class Forgetting:
             rekeyed = self._rekey(sorted(siblings), doomed_keys)
             self._store.delete(doomed_ids)
             self._forget_in_ram(doomed_ids)
-            epoch = self._keys.ratchet(doomed_keys)
+            epoch = self._keys.ratchet(doomed_keys | self._snapshot_keys())
+            self._drop_snapshot()
             self._store.compact_and_purge()
             receipt = ForgetReceipt(tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed)
             self._audit.append("forget", ids=doomed_ids, kinds=kinds, epoch=epoch, rekeyed=rekeyed)
@@ -79,6 +84,7 @@ class Forgetting:
             self._forget_in_ram(list(ids))
             audit_key = self._keys.scope_key("audit")
             epoch = self._keys.ratchet([k for k in self._keys.ids() if k != audit_key])
+            self._drop_snapshot()
             receipt = ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
             self._audit.append("forget_all", count=len(ids), epoch=epoch)
             return receipt
@@ -121,6 +127,15 @@ class Forgetting:
         for memory_id, version, key_id in zip(ids, versions, key_ids, strict=True):
             self._move_key(MemoryId(memory_id), version, key_id)
         return len(set(ids))
+
+    def _snapshot_keys(self) -> set[str]:
+        key_id = self._keys.scope_key(SNAPSHOT_SCOPE)
+        return {key_id} if key_id else set()
+
+    def _drop_snapshot(self) -> None:
+        """Its key is gone already (same ratchet); the file is now noise: delete it."""
+        discard(self.directory)
+        self._snapshot_version = None
 
     def _users_of(self, keys: set[str]) -> set[MemoryId]:
         """Memories with any row under one of ``keys`` (a scan: forget is rare, RAM is cheap)."""

@@ -96,7 +96,7 @@ class VaultIndex(HybridIndex):
         """
         assert len(self) == 0
         self.vectors._matrix = unit_vectors  # noqa: SLF001
-        self.vectors._count = len(unit_vectors)  # noqa: SLF001
+        self.vectors._count = len(doc_ids)  # noqa: SLF001
         self._ids = list(doc_ids)
         self._slots = {doc_id: slot for slot, doc_id in enumerate(self._ids)}
         assert isinstance(self.keywords, LazyKeywords)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -42,8 +41,8 @@ class KeySource(Protocol):
     def discard_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class DataKey:
+class DataKey(NamedTuple):
+    # A NamedTuple, not a dataclass: unlock builds one per key (100k+), and tuples are cheap.
     id: str
     key: bytes
     scope: str  # "" for a key of its own, "conv:<id>" for a conversation, "audit"
@@ -141,6 +140,10 @@ class KeyStore:
 
     def scope_of(self, key_id: str) -> str:
         return self._keys[key_id].scope
+
+    def ciphers(self, key_ids: Iterable[str]) -> dict[str, AESGCM]:
+        """Ciphers for many keys at once (unlock needs one per data key)."""
+        return {key_id: self.cipher(key_id) for key_id in set(key_ids)}
 
     def cipher(self, key_id: str) -> AESGCM:
         cipher = self._ciphers.get(key_id)

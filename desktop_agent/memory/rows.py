@@ -14,6 +14,7 @@ from typing import Final
 import numpy as np
 import pyarrow as pa
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from numpy.typing import NDArray
 
 from desktop_agent.memory.crypto import BLOB_VERSION, HEADER_BYTES, OVERHEAD, aad, seal
@@ -59,51 +60,93 @@ class Loaded:
     key_ids: list[str] = field(default_factory=list)
     records: list[bytes] = field(default_factory=list)
     vectors: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    count: int = 0  # rows of ``vectors`` in use; the rest is headroom
     older: dict[MemoryId, list[tuple[int, str]]] = field(default_factory=dict)
     used_keys: set[str] = field(default_factory=set)
     damage: list[Damage] = field(default_factory=list)
+    newest_damaged: list[tuple[str, int, str, str]] = field(default_factory=list)
 
 
 def load(table: pa.Table, keys: KeyStore, dim: int) -> Loaded:
-    """Decrypt the newest version of every memory; damaged rows are reported, not fatal."""
+    """Decrypt the newest version of every memory; damaged rows are reported, not fatal.
+
+    Works chunk by chunk on Lance's own Arrow buffers (no combined copy of the table), with
+    one small plaintext arena per chunk: at 100k rows, touching fresh memory costs as much as
+    the AES itself on this kind of machine.
+    """
     out = Loaded()
     memory_ids = table.column("memory_id").to_pylist()
     versions = table.column("version").to_pylist()
     key_ids = table.column("key_id").to_pylist()
     out.used_keys = set(key_ids)
-    rows = _newest_rows(memory_ids, versions, key_ids, out.older)
-    if not rows:
-        out.vectors = np.zeros((0, dim), dtype=np.float32)
-        return out
-    blobs = table.column("blob").combine_chunks()
-    offsets = np.frombuffer(blobs.buffers()[1], dtype=np.int64)[
-        blobs.offset : blobs.offset + len(blobs) + 1
+    newest = sorted(_newest_rows(memory_ids, versions, key_ids, out.older))
+    # Headroom so the first adds after unlock do not copy the whole matrix to grow it.
+    matrix = np.empty((len(newest) + max(1024, len(newest) // 8), dim), dtype=np.float32)
+    ciphers = keys.ciphers(key_ids[r] for r in newest if key_ids[r] in keys)
+    filled, first = 0, 0
+    picked_at = 0
+    for chunk in table.column("blob").chunks:
+        last = first + len(chunk)
+        stop = picked_at
+        while stop < len(newest) and newest[stop] < last:
+            stop += 1
+        rows = newest[picked_at:stop]
+        if rows:
+            filled = _load_chunk(
+                chunk, first, rows, memory_ids, versions, key_ids, ciphers, dim, matrix, filled, out
+            )
+        picked_at, first = stop, last
+    out.vectors, out.count = matrix, filled
+    for (
+        memory_id,
+        version,
+        key_id,
+        _reason,
+    ) in out.newest_damaged:  # keep their keys known for forget
+        out.older.setdefault(MemoryId(memory_id), []).append((version, key_id))
+    return out
+
+
+def _load_chunk(
+    chunk: pa.Array,
+    first: int,
+    rows: list[int],
+    memory_ids: list[str],
+    versions: list[int],
+    key_ids: list[str],
+    ciphers: dict[str, AESGCM],
+    dim: int,
+    matrix: NDArray[np.float32],
+    filled: int,
+    out: Loaded,
+) -> int:
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int64)[
+        chunk.offset : chunk.offset + len(chunk) + 1
     ]
-    data = memoryview(blobs.buffers()[2]).cast("B")
-    picked = np.asarray(rows, dtype=np.int64)
-    starts = offsets[picked]
-    sizes = np.maximum(offsets[picked + 1] - starts - OVERHEAD, 0)
+    data = memoryview(chunk.buffers()[2]).cast("B")
+    local = np.asarray(rows, dtype=np.int64) - first
+    starts = offsets[local]
+    sizes = np.maximum(offsets[local + 1] - starts - OVERHEAD, 0)
     outputs = np.concatenate([[0], np.cumsum(sizes)]).tolist()
-    arena = bytearray(int(outputs[-1]))
+    arena = bytearray(outputs[-1])
+    plain = memoryview(arena)
     ids = [memory_ids[r] for r in rows]
     vers = [versions[r] for r in rows]
     keyids = [key_ids[r] for r in rows]
     ok = _decrypt_all(
-        keys, data, arena, ids, vers, keyids, starts.tolist(), sizes.tolist(), outputs, dim, out
+        ciphers, data, plain, ids, vers, keyids, starts.tolist(), sizes.tolist(), outputs, dim, out
     )
-    good = np.flatnonzero(ok).tolist()
-    plain = memoryview(arena)
+    good = [i for i in range(len(rows)) if ok[i]]
     vector_bytes = dim * 4
-    # bytearray.join copies all vectors into one writable buffer in a single C loop.
-    joined = bytearray().join([plain[outputs[i] : outputs[i] + vector_bytes] for i in good])
-    out.vectors = np.frombuffer(joined, dtype=np.float32).reshape(len(good), dim)
-    out.records = [bytes(plain[outputs[i] + vector_bytes : outputs[i + 1]]) for i in good]
-    out.ids = [MemoryId(ids[i]) for i in good]
-    out.versions = [vers[i] for i in good]
-    out.key_ids = [keyids[i] for i in good]
-    for i in np.flatnonzero(~ok).tolist():  # a damaged newest row: keep its keys known for forget
-        out.older.setdefault(MemoryId(ids[i]), []).append((vers[i], keyids[i]))
-    return out
+    joined = b"".join([plain[outputs[i] : outputs[i] + vector_bytes] for i in good])
+    matrix[filled : filled + len(good)] = np.frombuffer(joined, dtype=np.float32).reshape(
+        len(good), dim
+    )
+    out.records.extend([bytes(plain[outputs[i] + vector_bytes : outputs[i + 1]]) for i in good])
+    out.ids.extend([MemoryId(ids[i]) for i in good])
+    out.versions.extend([vers[i] for i in good])
+    out.key_ids.extend([keyids[i] for i in good])
+    return filled + len(good)
 
 
 def _newest_rows(
@@ -129,9 +172,9 @@ def _newest_rows(
 
 
 def _decrypt_all(
-    keys: KeyStore,
+    ciphers: dict[str, AESGCM],
     data: memoryview,
-    arena: bytearray,
+    plain: memoryview,
     ids: list[str],
     vers: list[int],
     keyids: list[str],
@@ -140,48 +183,49 @@ def _decrypt_all(
     outputs: list[int],
     dim: int,
     out: Loaded,
-) -> NDArray[np.bool_]:
-    """Decrypt every row into its place in ``arena``; False where a row is damaged.
+) -> list[bool]:
+    """Decrypt each row into its place in ``plain``; False where a row is damaged.
 
-    List comprehensions over batches keep the per-row Python cost low; a batch with a bad row
-    is redone row by row so only that row is lost.
+    A list comprehension keeps the per-row Python cost low; if any row fails, the chunk is
+    redone row by row so only the bad rows are lost.
     """
-    ok = np.ones(len(ids), dtype=bool)
-    plain = memoryview(arena)
+    ok = [True] * len(ids)
     prefix = b"%d\x00%s\x00" % (BLOB_VERSION, TABLE.encode())
     suffix = b"\x00%s\x00" % FIELD.encode()
     for i, (size, key_id, start) in enumerate(zip(sizes, keyids, starts, strict=True)):
-        if size < dim * 4 + 1 or key_id not in keys or data[start] != BLOB_VERSION:
+        if size < dim * 4 + 1 or key_id not in ciphers or data[start] != BLOB_VERSION:
             ok[i] = False
-            out.damage.append(
-                _damaged(ids[i], vers[i], "missing key" if key_id not in keys else "bad blob")
-            )
-    batch = 4096
-    for first in range(0, len(ids), batch):
-        span = [i for i in range(first, min(first + batch, len(ids))) if ok[i]]
-        jobs = [
-            (
-                keys.cipher(keyids[i]),
-                data[starts[i] + 1 : starts[i] + HEADER_BYTES],
-                data[starts[i] + HEADER_BYTES : starts[i] + OVERHEAD + sizes[i]],
-                b"%s%s/%d%s%s" % (prefix, ids[i].encode(), vers[i], suffix, keyids[i].encode()),
-                plain[outputs[i] : outputs[i] + sizes[i]],
-            )
-            for i in span
+            reason = "missing key" if key_id not in ciphers else "bad blob"
+            _note_damage(out, ids[i], vers[i], key_id, reason)
+    span = [i for i in range(len(ids)) if ok[i]]
+    jobs = [
+        (
+            ciphers[keyids[i]],
+            data[starts[i] + 1 : starts[i] + HEADER_BYTES],
+            data[starts[i] + HEADER_BYTES : starts[i] + OVERHEAD + sizes[i]],
+            b"%s%s/%d%s%s" % (prefix, ids[i].encode(), vers[i], suffix, keyids[i].encode()),
+            plain[outputs[i] : outputs[i] + sizes[i]],
+        )
+        for i in span
+    ]
+    try:
+        [
+            cipher.decrypt_into(nonce, body, associated, target)
+            for cipher, nonce, body, associated, target in jobs
         ]
-        try:
-            [
+    except InvalidTag:
+        for i, (cipher, nonce, body, associated, target) in zip(span, jobs, strict=True):
+            try:
                 cipher.decrypt_into(nonce, body, associated, target)
-                for cipher, nonce, body, associated, target in jobs
-            ]
-        except InvalidTag:
-            for i, (cipher, nonce, body, associated, target) in zip(span, jobs, strict=True):
-                try:
-                    cipher.decrypt_into(nonce, body, associated, target)
-                except InvalidTag:
-                    ok[i] = False
-                    out.damage.append(_damaged(ids[i], vers[i], "ciphertext fails authentication"))
+            except InvalidTag:
+                ok[i] = False
+                _note_damage(out, ids[i], vers[i], keyids[i], "ciphertext fails authentication")
     return ok
+
+
+def _note_damage(out: Loaded, memory_id: str, version: int, key_id: str, reason: str) -> None:
+    out.damage.append(_damaged(memory_id, version, reason))
+    out.newest_damaged.append((memory_id, version, key_id, reason))
 
 
 def _damaged(memory_id: str, version: int, reason: str) -> Damage:

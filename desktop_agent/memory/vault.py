@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from desktop_agent.errors import InputError, VaultError, VaultLockedError
 from desktop_agent.memory import payload as codec
+from desktop_agent.memory import snapshot
 from desktop_agent.memory.audit import AuditEntry, AuditLog, AuditReport
 from desktop_agent.memory.backup import Backups
 from desktop_agent.memory.crypto import new_id
@@ -44,7 +45,7 @@ from desktop_agent.memory.model import (
     check_vector,
     meta_to_json,
 )
-from desktop_agent.memory.rows import load, open_row, seal_row
+from desktop_agent.memory.rows import Loaded, load, open_row, seal_row
 from desktop_agent.memory.store import Store, arrow_rows
 
 RRF_K: Final = (
@@ -73,6 +74,7 @@ class Vault(Forgetting, Backups):
         self._used_keys: set[str] = set()
         self._damage: list[Damage] = []
         self._index = VaultIndex(dim, self._text_of)
+        self._snapshot_version: int | None = None
 
     # --- opening and closing -------------------------------------------------------------
 
@@ -133,8 +135,31 @@ class Vault(Forgetting, Backups):
             )
 
     def close(self) -> None:
+        """Write the unlock snapshot if the vault changed, then release the writer lock."""
         with self._mutex:
-            self._lock.release()
+            if not self._lock.held:
+                return
+            try:
+                self._save_snapshot()
+            except VaultError:
+                snapshot.discard(self.directory)  # only a speed-up: a full unlock still works
+            finally:
+                self._lock.release()
+
+    def _save_snapshot(self) -> None:
+        version = self._store.dataset().version
+        if version == self._snapshot_version or len(self) < snapshot.MIN_ROWS or self._damage:
+            return
+        ids = list(self._index.ids)
+        state = Loaded(
+            ids=ids,  # type: ignore[arg-type]
+            versions=[self._current[i][0] for i in ids],  # type: ignore[index]
+            key_ids=[self._current[i][1] for i in ids],  # type: ignore[index]
+            records=[self._current[i][2] for i in ids],  # type: ignore[index]
+            older=self._older,
+        )
+        snapshot.write(self.directory, self._keys, version, state, self._index.vectors.matrix)
+        self._snapshot_version = version
 
     def __enter__(self) -> Vault:
         return self
@@ -160,7 +185,12 @@ class Vault(Forgetting, Backups):
     # --- loading -------------------------------------------------------------------------
 
     def _load(self) -> None:
-        loaded = load(self._store.read(), self._keys, self.dim)
+        version = self._store.dataset().version
+        loaded = snapshot.load(self.directory, self._keys, version, self.dim)
+        self._snapshot_version = version if loaded is not None else None
+        if loaded is None:
+            snapshot.discard(self.directory)
+            loaded = load(self._store.read(), self._keys, self.dim)
         self._current = {
             memory_id: (version, key_id, record)
             for memory_id, version, key_id, record in zip(
@@ -177,7 +207,11 @@ class Vault(Forgetting, Backups):
         """Keys no row uses are left by a crash mid-forget (or a failed add): finish the job."""
         if self._store.damaged_fragments():
             return  # rows we cannot read may still need their keys: destroy nothing
-        used = {*self._used_keys, self._audit_key()[0]}
+        used = {
+            *self._used_keys,
+            self._audit_key()[0],
+            self._keys.scope_key(snapshot.SNAPSHOT_SCOPE),
+        }
         orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
         if orphans:
             epoch = self._keys.ratchet(orphans)
