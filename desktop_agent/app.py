@@ -11,11 +11,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop_agent.errors import UserError
 from desktop_agent.paths import AppPaths, app_paths
 from desktop_agent.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from desktop_agent.core.assistant import Assistant
+    from desktop_agent.core.memory_service import MemoryService
     from desktop_agent.embed import Embedder
     from desktop_agent.llm import ChatEngine, GenerationSettings
     from desktop_agent.memory import KeySource, Vault
@@ -34,6 +36,8 @@ class App:
         self.paths = (paths or app_paths()).ensure()
         self.settings = settings or load_settings(self.paths.settings_file)
         self.model_override = model_override
+        # Why memory is unavailable in this process, if it is (shown by the CLI and the GUI).
+        self.memory_problem: str | None = None
 
     def model_path(self) -> Path:
         """The chat model: --model, else the setting, else the bundled SmolLM2."""
@@ -75,11 +79,61 @@ class App:
             seed=model.seed,
         )
 
+    def apply_settings(self, settings: Settings) -> None:
+        """Save ``settings`` and rebuild what they change: a new model, context size, thread
+        count or template means a new engine; the rest applies to the next turn."""
+        from desktop_agent.settings import save_settings
+
+        old = self.settings.model
+        save_settings(settings, self.paths.settings_file)
+        self.settings = settings
+        new = settings.model
+        if (old.path, old.n_ctx, old.n_threads, old.chat_template) != (
+            new.path,
+            new.n_ctx,
+            new.n_threads,
+            new.chat_template,
+        ):
+            if old.path != new.path:
+                self.model_override = None
+            engine = self.__dict__.pop("engine", None)
+            if engine is not None:
+                engine.close()
+        assistant = self.__dict__.get("assistant")
+        if assistant is not None:
+            assistant.engine = self.engine
+            assistant.generation_settings = self.generation_settings()
+            assistant.memory_enabled = settings.memory.enabled
+            assistant.recall_limit = settings.memory.recall_limit
+            assistant.n_ctx = new.n_ctx
+
     @cached_property
     def assistant(self) -> Assistant:
+        """The core service. Without a usable vault it still chats, remembering nothing, and
+        ``memory_problem`` says why."""
         from desktop_agent.core.assistant import Assistant
 
-        return Assistant(self.engine, self.generation_settings())
+        memory = None
+        if self.settings.memory.enabled:
+            try:
+                memory = self.memory
+            except UserError as error:
+                self.memory_problem = str(error)
+        return Assistant(
+            self.engine,
+            self.generation_settings(),
+            memory=memory,
+            memory_enabled=self.settings.memory.enabled,
+            recall_limit=self.settings.memory.recall_limit,
+            n_ctx=self.settings.model.n_ctx,
+        )
+
+    @cached_property
+    def memory(self) -> MemoryService:
+        """What the assistant remembers: the unlocked vault seen through the memory model."""
+        from desktop_agent.core.memory_service import MemoryService
+
+        return MemoryService(self.vault(), self.embedder)
 
     @cached_property
     def embedder(self) -> Embedder:

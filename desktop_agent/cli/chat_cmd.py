@@ -40,8 +40,12 @@ def make_app(args: argparse.Namespace) -> App:
 def run(args: argparse.Namespace) -> int:
     if args.json and args.once is None:
         raise InputError("--json needs --once MESSAGE")
+    if args.once is not None and not args.once.strip():
+        raise InputError("the message is empty: type something to send")
     app = make_app(args)
     assistant = app.assistant
+    if app.memory_problem and app.settings.memory.enabled:
+        print(f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr)
     if args.once is not None:
         return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
     return run_interactive(assistant, incognito=args.incognito)
@@ -71,7 +75,8 @@ def reply_json(reply: Reply, assistant: Assistant) -> dict[str, Any]:
         "finish_reason": result.finish_reason,
         "time_to_first_token_ms": round(result.time_to_first_token_s * 1000, 1),
         "tokens_per_second": round(result.tokens_per_second, 1),
-        "memories_used": [getattr(m, "as_json", lambda: m)() for m in reply.memories_used],
+        "memories_used": [m.as_json() for m in reply.memories_used],
+        "learned": [m.to_json() for m in reply.learned],
     }
 
 

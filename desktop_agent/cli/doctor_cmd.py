@@ -103,12 +103,25 @@ def _check_embedder() -> Check:
 
 
 def _check_keyring(app: App) -> Check:
+    """The vault needs a secure keyring, unless the user chose passphrase mode."""
+    from desktop_agent.secrets import KeyringKeySource, PassphraseKeySource
+
+    source = app.key_source()
+    if isinstance(source, PassphraseKeySource):
+        return Check("keyring", True, "passphrase mode: the vault key is wrapped with Argon2id")
+    assert isinstance(source, KeyringKeySource)
     try:
-        from desktop_agent.secrets import backend_status
-    except ImportError:
-        return Check("keyring", False, "the secrets module is missing: reinstall desktop-agent")
-    status = backend_status(app.settings)
-    return Check("keyring", status.ok, status.detail)
+        name = source.describe()
+    except Exception as error:  # a broken D-Bus or backend raises many kinds of errors
+        return Check("keyring", False, f"the OS keyring cannot be reached ({error})")
+    if name.startswith("insecure"):
+        return Check(
+            "keyring",
+            False,
+            f"no secure OS keyring ({name}): start your desktop's keyring (e.g. gnome-keyring) "
+            'or set [security] key_mode = "passphrase" in the settings',
+        )
+    return Check("keyring", True, name)
 
 
 def _check_data_dir(app: App) -> Check:

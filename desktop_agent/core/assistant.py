@@ -1,10 +1,17 @@
-"""The core service the CLI and the GUI both drive: one turn at a time, streamed."""
+"""The core service the CLI and the GUI both drive: the agent loop, one turn at a time.
+
+perceive (what kind of message is this) -> recall (hybrid search over memory) -> respond (a
+prompt with a token budget per memory kind, streamed) -> reflect (store the episode, learn
+facts from the user's words, update which answer styles work). Each reply records the memories
+injected into it, with their scores: the memory lens.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.errors import InputError
@@ -16,10 +23,20 @@ from desktop_agent.llm import (
     GenerationSettings,
 )
 
+if TYPE_CHECKING:
+    from desktop_agent.core.memory_service import MemoryItem, MemoryService, Recollection
+    from desktop_agent.memory.model import ForgetReceipt
+
 SYSTEM_PROMPT = (
     "You are a helpful, honest assistant running privately on the user's own computer. "
     "Answer clearly and briefly."
 )
+# A recalled memory goes into the prompt only when it scores at least this, and at least this
+# share of the best hit's score.
+MIN_RECALL_SCORE = 0.1
+RELATIVE_RECALL_FLOOR = 0.3
+CONFIRM_WORDS = {"/yes", "yes", "y", "yes please", "confirm"}
+CANCEL_WORDS = {"/no", "no", "n", "cancel", "keep them"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,20 +44,35 @@ class Reply:
     conversation_id: str
     text: str
     result: GenerationResult
-    memories_used: tuple[object, ...] = field(default=())
+    memories_used: tuple[Recollection, ...] = field(default=())
+    learned: tuple[MemoryItem, ...] = field(default=())
+    episode_id: str | None = None
+    receipt: ForgetReceipt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingForget:
+    """A /forget the user still has to confirm."""
+
+    ids: tuple[str, ...]
 
 
 class Turn:
     """One streamed reply. Iterate for text pieces (from any one thread), ``cancel()`` from any
-    thread, then ``finish()`` for the Reply; the conversation is updated exactly once."""
+    thread, then ``finish()`` for the Reply; reflection happens exactly once, in finish()."""
 
     def __init__(
-        self, generation: Generation, on_finish: Callable[[GenerationResult], Reply]
+        self,
+        generation: Generation,
+        on_finish: Callable[[GenerationResult], Reply],
+        memories_used: tuple[Recollection, ...] = (),
     ) -> None:
         self._generation = generation
         self._on_finish = on_finish
         self._reply: Reply | None = None
         self._lock = threading.Lock()
+        # Known before the first token: the GUI can show the memory lens while streaming.
+        self.memories_used = memories_used
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._generation)
@@ -59,20 +91,47 @@ class Turn:
             return self._reply
 
 
+def relevant(found: list[Recollection]) -> list[Recollection]:
+    """Only the hits worth acting on: a weak match costs prompt tokens and misleads a small
+    model, and /forget must not offer unrelated memories."""
+    if not found:
+        return []
+    floor = max(MIN_RECALL_SCORE, RELATIVE_RECALL_FLOOR * found[0].hit.score)
+    return [r for r in found if r.hit.score >= floor]
+
+
+def canned_generation(text: str) -> Generation:
+    """A finished Generation holding ``text``: replies the model does not write (commands)."""
+    generation = Generation()
+    generation._emit(text)
+    generation._finish(GenerationResult(text, 0, 0, 0, False, "stop", 0.0, 0.0))
+    return generation
+
+
 class Assistant:
-    """Conversations with the chat engine."""
+    """Conversations with the chat engine, remembering through ``memory`` when it is given."""
 
     def __init__(
         self,
         engine: ChatEngine,
         generation_settings: GenerationSettings,
         *,
+        memory: MemoryService | None = None,
+        memory_enabled: bool = True,
+        recall_limit: int = 8,
+        n_ctx: int = 4096,
         system_prompt: str = SYSTEM_PROMPT,
     ) -> None:
         self.engine = engine
         self.generation_settings = generation_settings
+        self.memory = memory
+        self.memory_enabled = memory_enabled
+        self.recall_limit = recall_limit
+        self.n_ctx = n_ctx
         self.system_prompt = system_prompt
         self._conversations: dict[str, Conversation] = {}
+        self._pending: dict[str, PendingForget] = {}
+        self._excluded: dict[str, set[str]] = {}
 
     # --- conversations ---------------------------------------------------------------------
     def start_conversation(self, *, incognito: bool = False) -> Conversation:
@@ -81,55 +140,209 @@ class Assistant:
         return conversation
 
     def conversations(self) -> list[Conversation]:
-        """All conversations, the most recently started first."""
+        """Open and remembered conversations, the most recent first."""
+        if self._remembering():
+            for summary in self.memory.conversations():
+                if summary.id not in self._conversations:
+                    self._conversations[summary.id] = Conversation(
+                        id=summary.id, title=summary.title, started_at=summary.started_at
+                    )
         return sorted(self._conversations.values(), key=lambda c: c.started_at, reverse=True)
 
     def conversation(self, conversation_id: str) -> Conversation:
-        try:
-            return self._conversations[conversation_id]
-        except KeyError:
-            raise InputError(f"no conversation with id {conversation_id}") from None
+        conversation = self._conversations.get(conversation_id)
+        if conversation is None:
+            self.conversations()
+            conversation = self._conversations.get(conversation_id)
+        if conversation is None:
+            raise InputError(f"no conversation with id {conversation_id}")
+        if not conversation.messages and self._remembering():
+            for episode in self.memory.episodes(conversation_id):
+                if episode.reply_text or (episode.meta or {}).get("source") == "chat":
+                    conversation.messages.append(ChatMessage("user", episode.user_text))
+                    conversation.messages.append(ChatMessage("assistant", episode.reply_text))
+        return conversation
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         if not title.strip():
             raise InputError("a conversation title cannot be empty")
         conversation = self.conversation(conversation_id)
         conversation.title = title.strip()
+        if self._remembering() and not conversation.incognito:
+            self.memory.rename_conversation(conversation_id, conversation.title)
         return conversation
 
-    def delete_conversation(self, conversation_id: str) -> None:
-        self.conversation(conversation_id)
+    def delete_conversation(self, conversation_id: str) -> ForgetReceipt | None:
+        """Close a conversation and forget it, with everything learned only from it."""
+        conversation = self.conversation(conversation_id)
         del self._conversations[conversation_id]
+        if (
+            self.memory is not None
+            and not conversation.incognito
+            and self.memory.episodes(conversation_id)
+        ):
+            return self.memory.forget_conversation(conversation_id)
+        return None
+
+    def exclude_memory(self, conversation_id: str, memory_id: str) -> None:
+        """Keep one memory out of this conversation's prompts (from the memory lens)."""
+        self._excluded.setdefault(conversation_id, set()).add(memory_id)
 
     # --- turns -------------------------------------------------------------------------------
-
     def send(self, conversation: Conversation, text: str) -> Turn:
         """Start the reply to ``text``; raises InputError for an empty message."""
         if not text or not text.strip():
             raise InputError("the message is empty: type something to send")
-        messages = self._prompt(conversation.messages, text)
+        from desktop_agent.core.intent import perceive
+
+        intent = perceive(text)
+        command = self._command(conversation, text, intent)
+        if command is not None:
+            return command
+        recollections = self._recall(conversation, text)
+        action = self._choose_action(intent.kind)
+        messages, injected = self._prompt(conversation, text, recollections, action)
         generation = self.engine.chat(messages, self.generation_settings)
 
         def on_finish(result: GenerationResult) -> Reply:
             conversation.add("user", text)
             if result.text:
                 conversation.add("assistant", result.text)
-            return Reply(conversation.id, result.text, result)
+            episode_id, learned = None, ()
+            if not result.cancelled and self._writes(conversation):
+                episode_id, learned = self._reflect(
+                    conversation, text, result.text, intent, action, injected
+                )
+            return Reply(conversation.id, result.text, result, injected, learned, episode_id)
 
-        return Turn(generation, on_finish)
+        return Turn(generation, on_finish, injected)
 
     def regenerate(self, conversation: Conversation) -> Turn:
         """Drop the last reply and answer the same message again."""
-        last = conversation.drop_last_exchange()
+        last = conversation.last_user_message()
         if last is None:
             raise InputError("nothing to regenerate: the conversation has no message yet")
+        conversation.drop_last_exchange()
         return self.send(conversation, last)
 
     def edit_and_resend(self, conversation: Conversation, text: str) -> Turn:
         """Replace the last user message with ``text`` and answer it."""
-        if conversation.drop_last_exchange() is None:
+        if not text or not text.strip():
+            raise InputError("the message is empty: type something to send")
+        if conversation.last_user_message() is None:
             raise InputError("nothing to edit: the conversation has no message yet")
+        conversation.drop_last_exchange()
         return self.send(conversation, text)
 
-    def _prompt(self, history: Sequence[ChatMessage], text: str) -> list[ChatMessage]:
-        return [ChatMessage("system", self.system_prompt), *history, ChatMessage("user", text)]
+    # --- the loop's steps --------------------------------------------------------------------
+    def _remembering(self) -> bool:
+        return self.memory is not None and self.memory_enabled
+
+    def _writes(self, conversation: Conversation) -> bool:
+        # Incognito writes nothing at all, not even the episode.
+        return self._remembering() and not conversation.incognito
+
+    def _recall(self, conversation: Conversation, text: str) -> list[Recollection]:
+        if not self._remembering() or conversation.incognito:
+            return []
+        excluded = self._excluded.get(conversation.id, set())
+        return relevant(self.memory.search(text, limit=self.recall_limit, exclude=excluded))
+
+    def _choose_action(self, context: str) -> str:
+        from desktop_agent.core.procedures import DEFAULT_ACTION, choose_action
+
+        if not self._remembering():
+            return DEFAULT_ACTION
+        return choose_action(self.memory.strategies(), context)
+
+    def _prompt(
+        self,
+        conversation: Conversation,
+        text: str,
+        recollections: Sequence[Recollection],
+        action: str,
+    ) -> tuple[list[ChatMessage], tuple[Recollection, ...]]:
+        from desktop_agent.core.prompt import build_system_prompt
+        from desktop_agent.core.working_memory import working_memory
+
+        budget = self.n_ctx - self.generation_settings.max_tokens
+        working = working_memory(
+            conversation.messages, history_tokens=max(budget // 2, 256), goal=conversation.goal
+        )
+        built = build_system_prompt(
+            self.system_prompt,
+            recollections,
+            style=action,
+            working_summary=working.summary,
+            goal=working.goal,
+        )
+        messages = [ChatMessage("system", built.system), *working.recent, ChatMessage("user", text)]
+        return messages, built.injected
+
+    def _reflect(self, conversation, text, reply, intent, action, injected) -> tuple[str, tuple]:  # noqa: ANN001
+        from desktop_agent.core.learning import reflect
+
+        return reflect(self.memory, conversation, text, reply, intent, action, injected)
+
+    # --- chat commands -------------------------------------------------------------------------
+    def _command(self, conversation: Conversation, text: str, intent) -> Turn | None:  # noqa: ANN001
+        pending = self._pending.pop(conversation.id, None)
+        stripped = text.strip()
+        if pending is not None:
+            answer = stripped.casefold().rstrip(".!")
+            if answer in CONFIRM_WORDS:
+                receipt = self.memory.forget(pending.ids)
+                return self._canned(
+                    conversation,
+                    text,
+                    f"Forgotten: {len(receipt.ids)} memor{'y' if len(receipt.ids) == 1 else 'ies'} "
+                    f"(keys destroyed, epoch {receipt.epoch}).",
+                    receipt=receipt,
+                )
+            if answer in CANCEL_WORDS:
+                return self._canned(conversation, text, "Kept: nothing was forgotten.")
+        if intent.kind != "command":
+            return None
+        if not self._remembering():
+            return self._canned(
+                conversation, text, "Memory is off, so there is nothing to remember or forget."
+            )
+        if intent.command == "remember":
+            if conversation.incognito:
+                return self._canned(
+                    conversation, text, "This is an incognito chat: nothing is remembered."
+                )
+            from desktop_agent.core.learning import remember_explicitly
+
+            item = remember_explicitly(self.memory, conversation, intent.argument)
+            return self._canned(conversation, text, f"I'll remember that: {item.text}")
+        if intent.command == "forget":
+            matches = relevant(self.memory.search(intent.argument, limit=5, kinds=("semantic",)))
+            if not matches:
+                return self._canned(
+                    conversation, text, f"I don't remember anything about “{intent.argument}”."
+                )
+            self._pending[conversation.id] = PendingForget(tuple(r.item.id for r in matches))
+            lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
+            return self._canned(
+                conversation,
+                text,
+                f"I found these memories:\n{lines}\nForget them? Answer yes or no.",
+            )
+        return None
+
+    def _canned(
+        self,
+        conversation: Conversation,
+        text: str,
+        reply: str,
+        receipt: ForgetReceipt | None = None,
+    ) -> Turn:
+        generation = canned_generation(reply)
+
+        def on_finish(result: GenerationResult) -> Reply:
+            conversation.add("user", text)
+            conversation.add("assistant", reply)
+            return Reply(conversation.id, reply, result, receipt=receipt)
+
+        return Turn(generation, on_finish)

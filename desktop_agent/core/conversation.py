@@ -32,6 +32,9 @@ class Conversation:
         if not self.title and role == "user":
             self.title = content.strip().splitlines()[0][:60] if content.strip() else ""
 
+    def last_user_message(self) -> str | None:
+        return next((m.content for m in reversed(self.messages) if m.role == "user"), None)
+
     def drop_last_exchange(self) -> str | None:
         """Remove the last user message and any reply to it (for regenerate / edit and resend);
         returns that user message."""

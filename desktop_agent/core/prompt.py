@@ -54,13 +54,10 @@ def build_system_prompt(
     facts = _fit(
         [r for r in recollections if r.item.kind == SEMANTIC],
         budget.semantic,
-        lambda r: f"- {r.item.text}",
+        lambda r: f"- {_as_fact(r.item.text)}",
     )
     if facts:
-        parts.append(
-            "What you know about the user (from memory; use it when relevant):\n"
-            + "\n".join(line for _, line in facts)
-        )
+        parts.append("Facts you remember about the user:\n" + "\n".join(line for _, line in facts))
         injected += [r for r, _ in facts]
     episodes = _fit(
         [r for r in recollections if r.item.kind == EPISODIC],
@@ -99,6 +96,14 @@ def _fit(items: Sequence[Recollection], tokens: int, render) -> list[tuple[Recol
         if room <= 0:
             break
     return kept
+
+
+def _as_fact(text: str) -> str:
+    # "The user lives in Lisbon" is what the bundled model most often carries into its answer
+    # (measured against "User lives in ..." and second-person phrasings).
+    if text.startswith("User ") or text.startswith("User's "):
+        return "The u" + text[1:]
+    return text
 
 
 def _clip(text: str, chars: int) -> str:

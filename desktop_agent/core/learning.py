@@ -1,0 +1,108 @@
+"""Reflect: after each reply, store the episode and learn from the user's words.
+
+Facts come from the user's message only (never the assistant's reply: a tiny model's guesses
+must not become "memories"), each linked to the episode and the span it came from. Feedback
+on the previous reply updates the procedural memory of how that reply was made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.memory_model import MemoryItem, Provenance
+from desktop_agent.core.memory_service import MemoryService, Recollection
+
+# How important each type of learned memory starts out.
+IMPORTANCE = {
+    "fact": 0.7,
+    "preference": 0.7,
+    "plan": 0.6,
+    "decision": 0.6,
+    "task": 0.5,
+    "risk": 0.8,
+}
+
+
+def reflect(
+    memory: MemoryService,
+    conversation: Conversation,
+    text: str,
+    reply: str,
+    intent: Any,
+    action: str,
+    injected: Sequence[Recollection],
+) -> tuple[str, tuple[MemoryItem, ...]]:
+    """Store the exchange, learn from it; returns the episode id and what was learned."""
+    from desktop_agent.core.procedures import record_outcome
+
+    previous = _last_episode(memory, conversation.id)
+    episode = memory.record_episode(
+        conversation.id,
+        text,
+        reply,
+        title=conversation.title,
+        intent=intent.kind,
+        action=action,
+        used=[r.item.id for r in injected],
+    )
+    memory.mark_used([r.item.id for r in injected])
+    if intent.kind == "task":
+        conversation.goal = text.strip()
+    if intent.kind == "feedback" and previous is not None:
+        positive = bool(getattr(intent, "positive", False))
+        meta = previous.meta or {}
+        memory.set_outcome(previous.id, "positive" if positive else "negative")
+        if meta.get("intent") and meta.get("action"):
+            record_outcome(memory, str(meta["intent"]), str(meta["action"]), positive)
+    learned = learn(memory, episode, text)
+    return episode.id, tuple(learned)
+
+
+def learn(memory: MemoryService, episode: MemoryItem, text: str) -> list[MemoryItem]:
+    """Extract facts and preferences from the user's ``text`` and remember them."""
+    from desktop_agent.core.extraction import extract
+
+    learned = []
+    for fact in extract(text):
+        start, end = fact.span
+        learned.append(
+            memory.remember(
+                fact.text,
+                type=fact.type,
+                subject_key=fact.subject_key,
+                importance=IMPORTANCE.get(fact.type, 0.6),
+                provenance=[Provenance(episode.id, episode.conversation_id, start, end)],
+                reviewed=False,
+                conversation_id=episode.conversation_id,
+            )
+        )
+    return learned
+
+
+def remember_explicitly(memory: MemoryService, conversation: Conversation, text: str) -> MemoryItem:
+    """`/remember TEXT`: stored as the user said it, reviewed, linked to its own episode."""
+    from desktop_agent.core.extraction import extract
+
+    command = f"/remember {text}"
+    episode = memory.record_episode(
+        conversation.id, command, "I'll remember that.", title=conversation.title, intent="command"
+    )
+    found = extract(f"remember that {text}")
+    kind_of = found[0] if found else None
+    offset = len(command) - len(text)
+    return memory.remember(
+        text,
+        type=kind_of.type if kind_of else "fact",
+        subject_key=kind_of.subject_key if kind_of else "",
+        importance=0.8,
+        provenance=[Provenance(episode.id, conversation.id, offset, offset + len(text))],
+        reviewed=True,
+        conversation_id=conversation.id,
+    )
+
+
+def _last_episode(memory: MemoryService, conversation_id: str) -> MemoryItem | None:
+    episodes = memory.episodes(conversation_id)
+    return episodes[-1] if episodes else None

@@ -1,0 +1,71 @@
+"""Core fixtures: a real vault (LanceDB + AES-GCM) with an in-memory keyring, the hashing
+embedder and the scripted engine, so the agent loop runs end to end in well under a second."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import keyring
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.embed import HashingEmbedder
+from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
+from desktop_agent.memory import Vault
+from desktop_agent.secrets import KeyringKeySource
+from desktop_agent.secrets.memory_backend import InMemoryKeyring
+
+
+@pytest.fixture
+def key_source() -> Iterator[KeyringKeySource]:
+    previous = keyring.get_keyring()
+    backend = InMemoryKeyring()
+    keyring.set_keyring(backend)
+    yield KeyringKeySource(backend)
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def open_memory(
+    tmp_path: Path, key_source: KeyringKeySource
+) -> Iterator[Callable[[], MemoryService]]:
+    """Opens the same vault again and again, as successive app sessions would."""
+    opened: list[Vault] = []
+
+    def open_() -> MemoryService:
+        for vault in opened:
+            vault.close()
+        opened.clear()
+        vault = Vault.open(tmp_path / "vault", key_source)
+        opened.append(vault)
+        return MemoryService(vault, HashingEmbedder())
+
+    yield open_
+    for vault in opened:
+        vault.close()
+
+
+@pytest.fixture
+def memory(open_memory: Callable[[], MemoryService]) -> MemoryService:
+    return open_memory()
+
+
+@pytest.fixture
+def engine() -> ScriptedEngine:
+    return ScriptedEngine()
+
+
+@pytest.fixture
+def assistant(memory: MemoryService, engine: ScriptedEngine) -> Assistant:
+    return Assistant(engine, GenerationSettings(max_tokens=64), memory=memory)
+
+
+def chat(assistant: Assistant, conversation, text: str):  # noqa: ANN001, ANN201
+    """One complete turn: stream it to the end and return the Reply."""
+    turn = assistant.send(conversation, text)
+    for _ in turn:
+        pass
+    return turn.finish()
