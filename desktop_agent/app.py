@@ -167,6 +167,26 @@ class App:
             self.__dict__["_vault"] = vault
         return vault
 
+    def lock_memory(self) -> None:
+        """Lock now: close the vault, so no key or memory stays in this process; the
+        assistant goes on without memory until ``unlock_memory``."""
+        self.__dict__.pop("memory", None)
+        assistant = self.__dict__.get("assistant")
+        if assistant is not None:
+            assistant.memory = None
+        vault = self.__dict__.pop("_vault", None)
+        if vault is not None:
+            vault.close()
+
+    def unlock_memory(self) -> MemoryService:
+        """Open the vault again (the keyring or passphrase is asked for again)."""
+        memory = self.memory
+        self.memory_problem = None
+        assistant = self.__dict__.get("assistant")
+        if assistant is not None:
+            assistant.memory = memory
+        return memory
+
     def close(self) -> None:
         """Release the vault's writer lock (other parts close themselves)."""
         vault = self.__dict__.pop("_vault", None)

@@ -29,9 +29,13 @@ from desktop_agent.core.recall import MemoryFacts, Recaller, RecallHit, neighbou
 from desktop_agent.errors import InputError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from desktop_agent.core.history_import import HistoryMessage
     from desktop_agent.embed import Embedder
-    from desktop_agent.memory.model import ForgetReceipt, MemoryVersion
+    from desktop_agent.memory.audit import AuditEntry, AuditReport
+    from desktop_agent.memory.backup import ExportSummary, ImportSummary
+    from desktop_agent.memory.model import ForgetReceipt, KeyStatus, MemoryVersion
     from desktop_agent.memory.vault import Vault
 
 # Meta keys of the one record that keeps use counts (a memory's use would otherwise add a new
@@ -239,6 +243,7 @@ class MemoryService:
             pinned=item.pinned,
             superseded=item.status != ACTIVE,
             neighbours=self._neighbours.get(item.id, ()),
+            speaker=(item.meta or {}).get("speaker"),
         )
 
     def _build_neighbours(self) -> dict[str, tuple[str, ...]]:
@@ -444,6 +449,30 @@ class MemoryService:
                 else:
                     doomed.append(item.id)
             return self.forget(doomed)
+
+    # --- keys, audit, backup (the vault's own verbs, here so the GUI needs one service) -----
+    def key_status(self) -> KeyStatus:
+        return self.vault.status()
+
+    def rotate_keys(self) -> int:
+        """A new key-encryption key; returns the new epoch."""
+        return self.vault.rotate_keys()
+
+    def audit_entries(self) -> list[AuditEntry]:
+        return self.vault.audit_entries()
+
+    def verify_audit(self) -> AuditReport:
+        return self.vault.verify_audit()
+
+    def export_backup(self, path: str | Path, passphrase: str) -> ExportSummary:
+        return self.vault.export_backup(path, passphrase)
+
+    def import_backup(self, path: str | Path, passphrase: str) -> ImportSummary:
+        with self._lock:
+            summary = self.vault.import_backup(path, passphrase)
+            self._load_usage()
+        self.notify(MemoryChange(added=tuple(summary.imported)))
+        return summary
 
     # --- episodes --------------------------------------------------------------------------
     def record_episode(
