@@ -214,7 +214,11 @@ class Vault(Forgetting, Backups):
         }
         orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
         if orphans:
-            epoch = self._keys.ratchet(orphans)
+            # A snapshot written before the crash may hold what was being forgotten: its key goes too.
+            stale = self._keys.scope_key(snapshot.SNAPSHOT_SCOPE)
+            epoch = self._keys.ratchet([*orphans, *([stale] if stale else [])])
+            snapshot.discard(self.directory)
+            self._snapshot_version = None
             self._store.compact_and_purge()
             self._audit.append(
                 "recover", count=len(orphans), epoch=epoch, keys_destroyed=len(orphans)
