@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.once is not None and not args.once.strip():
         raise InputError("the message is empty: type something to send")
     app = make_app(args)
+    app.engine.start()  # a bad model file is reported before memory is unlocked
     assistant = app.assistant
     if app.memory_problem and app.settings.memory.enabled:
         print(f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr)
