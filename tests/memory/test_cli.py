@@ -142,3 +142,26 @@ def test_memory_subcommands_can_be_extended() -> None:
     assert memory_cmd.memory_subcommands(parser) is sub
     sub.add_parser("search")
     assert "search" in sub.choices
+
+
+@pytest.mark.slow
+def test_memory_add_embeds_with_the_real_model(
+    memory_keyring: InMemoryKeyring, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`memory add` goes through App().embedder (all-MiniLM-L6-v2), so meaning finds it."""
+    parser = argparse.ArgumentParser(prog="desktop-agent")
+    memory_cmd.register(parser.add_subparsers())
+    for text in (
+        "My sister's birthday is on the fourth of May",
+        "The printer on floor two is broken",
+    ):
+        args = parser.parse_args(["memory", "add", text])
+        assert args.handler(args) == 0
+    capsys.readouterr()
+    app = App()
+    try:
+        query = app.embedder.embed(["When was my sibling born?"])[0]
+        hits = app.vault().search(query, None, k=1)
+        assert hits[0].memory.text.startswith("My sister's birthday")
+    finally:
+        app.close()

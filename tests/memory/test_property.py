@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
 
 from desktop_agent.memory import Vault
+from desktop_agent.memory import snapshot as snapshot_module
 from desktop_agent.secrets import KeyringKeySource
 from desktop_agent.secrets.memory_backend import InMemoryKeyring
 from tests.memory.conftest import unit
@@ -81,3 +82,25 @@ VaultMatchesDict.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestVaultMatchesDict = VaultMatchesDict.TestCase
+
+
+class VaultWithSnapshotsMatchesDict(VaultMatchesDict):
+    """The same, with the unlock snapshot written on every close (reopen reads it)."""
+
+    def __init__(self) -> None:
+        self._saved_min_rows = snapshot_module.MIN_ROWS
+        snapshot_module.MIN_ROWS = 1
+        super().__init__()
+
+    def teardown(self) -> None:
+        super().teardown()
+        snapshot_module.MIN_ROWS = self._saved_min_rows
+
+
+VaultWithSnapshotsMatchesDict.TestCase.settings = settings(
+    max_examples=15,
+    stateful_step_count=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestVaultWithSnapshotsMatchesDict = VaultWithSnapshotsMatchesDict.TestCase
