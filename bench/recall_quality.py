@@ -1,12 +1,15 @@
 """Recall quality on LoCoMo-dev, and recall overhead at 100k memories.
 
     python bench/recall_quality.py --json            # recall@5/@10 per category, BM25 baseline
-    python bench/recall_quality.py --overhead --json # recall_overhead_ms_100k (synthetic)
+    python bench/recall_quality.py --overhead --json # recall_overhead_ms_100k (real vault)
 
-Each conversation is its own store. Every turn becomes a history line (conversation, id=dia_id,
-speaker, text (+ image caption), timestamp = its session's date) parsed by
-``core.history_import`` (the CLI's path), stored as ``memory_text``, embedded with the real
-all-MiniLM-L6-v2 and recalled with ``core.recall.Recaller`` at now = the last session's date.
+Each conversation is its own store: a real encrypted Vault in a temporary folder (in-memory
+keyring). Every turn becomes a history line (conversation, id=dia_id, speaker, text (+ image
+caption), timestamp = its session's date) parsed by ``core.history_import`` and stored by
+``MemoryService.import_history`` (the path of ``desktop-agent history import``), embedded with the
+real all-MiniLM-L6-v2, and recalled by ``MemoryService.search`` (the app's recall, episodes only,
+superseded included) at now = the last session's date. The headline keys come from that path;
+``plain_*`` keys are the same Recaller over a bare HybridIndex (no vault), as a cross-check.
 The data is CC BY-NC and read by path only (../shared/eval/); nothing of it enters the repo.
 
 What was tried (recall@10 on the five dev conversations, 760 questions):
@@ -29,9 +32,11 @@ import json
 import re
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,9 +50,11 @@ sys.path.insert(0, str(ROOT))
 from desktop_agent.core.history_import import (  # noqa: E402
     HistoryLineError,
     HistoryMessage,
+    batches,
     iter_history,
     memory_text,
 )
+from desktop_agent.core.memory_service import MemoryService  # noqa: E402
 from desktop_agent.core.recall import (  # noqa: E402
     MemoryFacts,
     Recaller,
@@ -55,8 +62,11 @@ from desktop_agent.core.recall import (  # noqa: E402
     neighbour_map,
 )
 from desktop_agent.core.timeparse import parse_time_window  # noqa: E402
-from desktop_agent.embed import Embedder, SentenceEmbedder  # noqa: E402
+from desktop_agent.embed import EMBEDDING_DIM, Embedder, SentenceEmbedder  # noqa: E402
+from desktop_agent.memory import Vault  # noqa: E402
 from desktop_agent.search import HybridIndex, KeywordIndex  # noqa: E402
+from desktop_agent.secrets import KeyringKeySource  # noqa: E402
+from desktop_agent.secrets.memory_backend import InMemoryKeyring  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "locomo-dev.json"
 CATEGORIES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}
@@ -173,12 +183,17 @@ class Store:
     ids: list[str]
 
 
-def build_store(conversation: Conversation, embedder: Embedder) -> Store:
+def parse(conversation: Conversation) -> list[HistoryMessage]:
     messages: list[HistoryMessage] = []
     for parsed in iter_history(conversation.lines):
         if isinstance(parsed, HistoryLineError):
             raise SystemExit(f"{conversation.sample_id}: {parsed}")
         messages.append(parsed)
+    return messages
+
+
+def build_store(messages: Sequence[HistoryMessage], embedder: Embedder) -> Store:
+    """The cross-check: the Recaller over a bare HybridIndex, facts built by hand."""
     texts = [memory_text(m) for m in messages]
     index = HybridIndex(embedder.dim)
     index.upsert_many([m.id for m in messages], texts, embedder.embed(texts))
@@ -195,47 +210,82 @@ def build_store(conversation: Conversation, embedder: Embedder) -> Store:
     return Store(index, facts, plain, [m.id for m in messages])
 
 
+@contextmanager
+def vault_memory(
+    folder: Path, embedder: Embedder, now: datetime, dim: int = EMBEDDING_DIM
+) -> Iterator[MemoryService]:
+    """A MemoryService over a real encrypted Vault in ``folder`` (keys in an in-RAM keyring),
+    its clock fixed at ``now`` so read-time importance decay is computed as on that day."""
+    vault = Vault.open(folder, KeyringKeySource(InMemoryKeyring()), dim=dim)
+    try:
+        yield MemoryService(vault, embedder, clock=lambda: now)
+    finally:
+        vault.close()
+
+
 def recall_at(ranked: Sequence[str], evidence: frozenset[str], k: int) -> float:
     return len(evidence.intersection(ranked[:k])) / len(evidence)
 
 
 def evaluate(
-    conversations: list[Conversation], embedder: Embedder, weights: RecallWeights | None = None
+    conversations: list[Conversation],
+    embedder: Embedder,
+    weights: RecallWeights | None = None,
+    *,
+    plain: bool = True,
 ) -> dict[str, object]:
-    per_cat: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+    per_cat: dict[int, list[tuple[float, ...]]] = defaultdict(list)
     for conversation in conversations:
-        store = build_store(conversation, embedder)
-        recaller = Recaller(store.index, embedder, store.facts.get, weights)
+        messages = parse(conversation)
+        store = build_store(messages, embedder) if plain else None
+        recaller = Recaller(store.index, embedder, store.facts.get, weights) if store else None
         questions = [q.text for q in conversation.questions]
-        vectors = embedder.embed(questions)
-        for question, vector in zip(conversation.questions, vectors, strict=True):
-            hits = recaller.recall(
-                question.text, limit=10, now=conversation.now, query_vector=vector
-            )
-            ranked = [hit.memory_id for hit in hits]
-            bm25 = store.plain_bm25.scores(question.text)
-            order = np.argsort(-bm25, kind="stable")[:10]
-            baseline = [store.ids[i] for i in order if bm25[i] > 0]
-            per_cat[question.category].append(
-                (
+        vectors = embedder.embed(questions)  # warms the cache that search() then reads
+        with (
+            tempfile.TemporaryDirectory(prefix="recall-bench-") as folder,
+            vault_memory(Path(folder) / "vault", embedder, conversation.now) as memory,
+        ):
+            if weights is not None:
+                memory.recaller.weights = weights
+            for batch in batches(messages, 512):
+                memory.import_history(batch)  # type: ignore[arg-type]
+            for question, vector in zip(conversation.questions, vectors, strict=True):
+                found = memory.search(
+                    question.text,
+                    limit=10,
+                    kinds=("episodic",),
+                    include_superseded=True,
+                    now=conversation.now,
+                )
+                ranked = [r.item.source_id or "" for r in found]
+                row = [
                     recall_at(ranked, question.evidence, 5),
                     recall_at(ranked, question.evidence, 10),
-                    recall_at(baseline, question.evidence, 10),
-                )
-            )
+                ]
+                if store is not None and recaller is not None:
+                    hits = recaller.recall(
+                        question.text, limit=10, now=conversation.now, query_vector=vector
+                    )
+                    plain_ranked = [hit.memory_id for hit in hits]
+                    bm25 = store.plain_bm25.scores(question.text)
+                    order = np.argsort(-bm25, kind="stable")[:10]
+                    baseline = [store.ids[i] for i in order if bm25[i] > 0]
+                    row += [
+                        recall_at(baseline, question.evidence, 10),
+                        recall_at(plain_ranked, question.evidence, 5),
+                        recall_at(plain_ranked, question.evidence, 10),
+                    ]
+                per_cat[question.category].append(tuple(row))
     every = [row for rows in per_cat.values() for row in rows]
-    result: dict[str, object] = {
-        "recall_at_5": _mean(every, 0),
-        "recall_at_10": _mean(every, 1),
-        "bm25_recall_at_10": _mean(every, 2),
-        "n_questions": len(every),
-        "n_conversations": len(conversations),
-    }
+    columns = {"recall_at_5": 0, "recall_at_10": 1}
+    if plain:
+        columns |= {"bm25_recall_at_10": 2, "plain_recall_at_5": 3, "plain_recall_at_10": 4}
+    result: dict[str, object] = {key: _mean(every, col) for key, col in columns.items()}
+    result |= {"n_questions": len(every), "n_conversations": len(conversations)}
     for category, name in CATEGORIES.items():
         rows = per_cat.get(category, [])
-        result[f"{name}_recall_at_5"] = _mean(rows, 0)
-        result[f"{name}_recall_at_10"] = _mean(rows, 1)
-        result[f"{name}_bm25_recall_at_10"] = _mean(rows, 2)
+        for key, col in columns.items():
+            result[f"{name}_{key}"] = _mean(rows, col)
         result[f"{name}_n"] = len(rows)
     return result
 
