@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar
 
 import lance
 import pyarrow as pa
+from lance.commit import CommitConflictError
 
 from desktop_agent.errors import VaultError
 from desktop_agent.memory.files import disk_error, fsync_path
@@ -201,15 +202,16 @@ class Store:
             try:
                 result = write()
                 break
+            except CommitConflictError as exc:
+                if exc.retryable and attempt < 5:  # preempted: try again on the newer version
+                    time.sleep(0.05 * 2**attempt)
+                    continue
+                raise VaultError(f"cannot write the memory table: {_short(exc)}") from None
             except OSError as exc:
                 raise disk_error(exc, "cannot write the memory table") from None
             except Exception as exc:
-                text = str(exc)
-                if "No space left" in text:
+                if "No space left" in str(exc):
                     raise disk_error(exc, "cannot write the memory table") from None
-                if "conflict" in text.lower() and attempt < 5:
-                    time.sleep(0.05 * 2**attempt)
-                    continue
                 raise VaultError(f"cannot write the memory table: {_short(exc)}") from None
         _fsync_new(self.uri, before)
         self._commits += 1

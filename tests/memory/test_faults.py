@@ -11,6 +11,7 @@ from pathlib import Path
 
 import lance
 import pytest
+from lance.commit import CommitConflictError
 
 from desktop_agent.errors import VaultBusyError, VaultError
 from desktop_agent.memory import NewMemory, Vault
@@ -200,3 +201,18 @@ def test_a_second_open_in_the_same_process_is_refused(
 ) -> None:
     with Vault.open(vault_dir, key_source), pytest.raises(VaultBusyError, match="in use"):
         Vault.open(vault_dir, key_source)
+
+
+def test_a_commit_conflict_is_retried(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = store_module.lance.write_dataset
+    failures = iter([True, True])
+
+    def conflicting(*args: object, **kwargs: object) -> object:
+        if next(failures, False):
+            raise CommitConflictError("commit conflict for version 3", retryable=True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store_module.lance, "write_dataset", conflicting)
+    record = vault.add("semantic", "made it on the third try", vector=unit(1))
+    assert vault.get(record.id).text == "made it on the third try"
+    assert next(failures, "used up") == "used up"
