@@ -113,6 +113,10 @@ class VaultIndex(HybridIndex):
             self.remove([doc_id])
             self._kinds[slot] = self._kinds[last]
 
+    def clear(self) -> None:
+        text_of = self.keywords._text_of  # type: ignore[attr-defined]  # noqa: SLF001
+        self.__init__(self.dim, text_of)  # type: ignore[misc]
+
     def kind_mask(self, code: int) -> NDArray[np.bool_]:
         return self._kinds[: len(self)] == code
 
