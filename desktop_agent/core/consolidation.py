@@ -1,0 +1,514 @@
+"""Consolidation: the background pass that keeps semantic memory tidy, idempotent and undoable.
+
+One run (a) lets the newest statement of a ``subject_key`` supersede older active ones (what
+``remember`` does at write time; this catches imported, restored or edited memories), (b) merges
+near-duplicates into the older memory (status "merged", never deleted), (c) lists faded memories
+without writing anything (decay is computed at read time by ``MemoryItem.effective_importance``)
+and (d) refreshes topic summaries (``core.topics``).
+
+Every write records, in the changed memory's own meta, the run id and the fields it changed with
+their values before and after (``consolidation_log``), so ``undo(memory, run_id)`` can restore
+exactly those fields, and leaves alone any field someone changed since. The vault keeps every
+earlier version in ``history(id)`` as well. Nothing changes twice: a second run finds nothing to
+do and writes no version.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from desktop_agent.core.memory_model import (
+    ACTIVE,
+    MERGED,
+    SEMANTIC,
+    SUPERSEDED,
+    TOPIC,
+    MemoryItem,
+    item_from_record,
+)
+from desktop_agent.core.topics import Topic, plan_topics
+from desktop_agent.errors import InputError
+
+if TYPE_CHECKING:
+    from desktop_agent.core.memory_service import MemoryService
+
+RUN_KEY: Final = "consolidation_run"
+LOG_KEY: Final = "consolidation_log"
+# Pairs the user un-merged or un-superseded with ``undo``: later runs leave them apart.
+APART_KEY: Final = "consolidation_keep_apart"
+TEXT_FIELD: Final = "__text__"
+LOG_KEEP: Final = 8
+
+# Cosine of all-MiniLM-L6-v2 vectors from which two memories of one type count as one. Measured
+# on 22 paraphrase pairs and 28 different-fact pairs in the assistant's own phrasing
+# (tests/core/test_consolidation.py has them): paraphrases 0.894-0.993 (median 0.960); different
+# facts up to 0.905 ("lives in Lisbon" / "is from Lisbon") once the guards below remove word-order
+# swaps (0.996, "tea over coffee" / "coffee over tea") and changed numbers (0.919, "34" / "43").
+# At 0.92 no different-fact pair merges and 20 of 22 paraphrases do.
+DUPLICATE_THRESHOLD: Final = 0.92
+# A memory faded below this (and not pinned) is reported as forgettable; it is never deleted.
+STALE_IMPORTANCE: Final = 0.05
+
+_NEGATION = re.compile(r"\b(?:not|no|never|no longer|n't|don't|doesn't|isn't|anymore)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One write of a run: which memory, what was done, and its status before and after."""
+
+    memory_id: str
+    action: str  # superseded, supersedes, merged, absorbed, topic, topic_created, ...
+    before_status: str
+    after_status: str
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "memory_id": self.memory_id,
+            "action": self.action,
+            "before_status": self.before_status,
+            "after_status": self.after_status,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidationReport:
+    """What one run changed. ``skipped``: nothing changed since this process's last run."""
+
+    run_id: str
+    changes: tuple[Change, ...] = ()
+    stale: tuple[str, ...] = ()
+    skipped: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "changed": self.changed,
+            "skipped": self.skipped,
+            "changes": [c.to_json() for c in self.changes],
+            "stale": list(self.stale),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UndoReport:
+    """What ``undo`` restored, and what it left alone because it changed after the run."""
+
+    run_id: str
+    restored: tuple[Change, ...] = ()
+    conflicts: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "restored": [c.to_json() for c in self.restored],
+            "conflicts": list(self.conflicts),
+        }
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+def consolidate(
+    memory: MemoryService, *, now: datetime | None = None, force: bool = False
+) -> ConsolidationReport:
+    """One consolidation run. Cheap when nothing semantic changed since the last run in this
+    process (the app calls it every few turns): it returns a ``skipped`` report at once."""
+    now = now or datetime.now(UTC)
+    watch = _watch(memory)
+    run_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+    if watch.clean and not force:
+        return ConsolidationReport(run_id, skipped=True)
+    run = _Run(memory, run_id)
+    items = {i.id: i for i in memory.items(SEMANTIC) if i.active}
+    _supersede(run, items)
+    _merge(run, items, _vectors(memory, list(items)))
+    _refresh_topics(run, list(items.values()))
+    stale = tuple(
+        i.id
+        for i in items.values()
+        if not i.pinned and i.effective_importance(now) < STALE_IMPORTANCE
+    )
+    run.notify()
+    watch.clean = True
+    return ConsolidationReport(run_id, tuple(run.changes), stale)
+
+
+def refresh_topics(memory: MemoryService, *, now: datetime | None = None) -> ConsolidationReport:
+    """Only step (d): rebuild topic summaries and memberships (logged and undoable too)."""
+    now = now or datetime.now(UTC)
+    run = _Run(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
+    _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
+    run.notify()
+    return ConsolidationReport(run.run_id, tuple(run.changes))
+
+
+def _supersede(run: _Run, items: dict[str, MemoryItem]) -> None:
+    by_key: dict[str, list[MemoryItem]] = {}
+    for item in items.values():
+        if item.subject_key:
+            by_key.setdefault(item.subject_key, []).append(item)
+    for same in by_key.values():
+        if len(same) < 2:
+            continue
+        same.sort(key=_stated_at)
+        newest = same[-1]
+        for old in same[:-1]:
+            if newest.id in _apart(old) or old.id in _apart(newest):
+                continue
+            when = (newest.valid_from or newest.created_at).isoformat()
+            fields = {"status": SUPERSEDED, "superseded_by": newest.id, "valid_to": when}
+            run.write(old.id, "superseded", fields, detail=f"by {newest.id}")
+            del items[old.id]
+        if not newest.supersedes:
+            items[newest.id] = run.write(
+                newest.id, "supersedes", {"supersedes": same[-2].id}, detail=same[-2].id
+            )
+
+
+def _merge(
+    run: _Run, items: dict[str, MemoryItem], vectors: Mapping[str, NDArray[np.float32]]
+) -> None:
+    ordered = sorted(items.values(), key=lambda i: (i.created_at, i.id))
+    by_type: dict[str, list[MemoryItem]] = {}
+    for item in ordered:
+        by_type.setdefault(item.type, []).append(item)
+    for group in by_type.values():
+        for i, j in _similar_pairs([vectors[m.id] for m in group], DUPLICATE_THRESHOLD):
+            kept, other = group[i], group[j]
+            if kept.id not in items or other.id not in items:
+                continue  # one of them was merged already this run
+            if not _same_statement(items[kept.id], items[other.id]):
+                continue
+            _merge_pair(run, items, items[kept.id], items[other.id])
+
+
+def _merge_pair(
+    run: _Run, items: dict[str, MemoryItem], kept: MemoryItem, other: MemoryItem
+) -> None:
+    sources = [p.to_json() for p in kept.provenance]
+    sources += [p.to_json() for p in other.provenance if p.to_json() not in sources]
+    fields: dict[str, Any] = {
+        "provenance": sources,
+        "importance": max(kept.importance, other.importance),
+    }
+    if not kept.subject_key and other.subject_key:
+        fields["subject_key"] = other.subject_key  # a later correction then finds it
+    items[kept.id] = run.write(kept.id, "absorbed", fields, detail=other.id)
+    run.write(
+        other.id, "merged", {"status": MERGED, "merged_into": kept.id}, detail=f"into {kept.id}"
+    )
+    del items[other.id]
+
+
+def _refresh_topics(run: _Run, items: Sequence[MemoryItem]) -> None:
+    vault = run.memory.vault
+    planned = plan_topics(items, lambda memory_id: _vector(run.memory, memory_id))
+    existing: dict[str, MemoryItem] = {}
+    for record in vault.list(TOPIC):
+        name = str(record.meta.get("topic", ""))
+        if name and name not in existing:
+            existing[name] = item_from_record(record)
+    by_id = {i.id: i for i in items}
+    for topic in planned:
+        if topic.name in existing:
+            _update_topic(run, existing.pop(topic.name), topic)
+        else:
+            run.add_topic(topic)
+        for member in topic.members:
+            if _chosen(by_id[member]):
+                continue  # the user's own topic: already named, nothing to write
+            run.write(member, "topic", {"topic": topic.name, "topic_auto": True})
+    for gone in existing.values():
+        if gone.active or (gone.meta or {}).get("members"):
+            run.write(gone.id, "topic_emptied", {"status": SUPERSEDED, "members": []})
+
+
+def _update_topic(run: _Run, current: MemoryItem, topic: Topic) -> None:
+    fields = {"status": ACTIVE, "members": list(topic.members)}
+    run.write(current.id, "topic_updated", fields, text=topic.summary)
+
+
+def _chosen(item: MemoryItem) -> bool:
+    """A topic the user gave (``remember(topic=...)``), as opposed to one set by a run."""
+    return bool(item.topic) and not (item.meta or {}).get("topic_auto")
+
+
+# --- undo ------------------------------------------------------------------------------------
+
+
+def undo(memory: MemoryService, run_id: str) -> UndoReport:
+    """Revert exactly the changes of run ``run_id``; a field changed since is left alone (and
+    its memory listed in ``conflicts``). Un-merged and un-superseded pairs stay apart later."""
+    touched = _logged(memory, run_id)
+    if not touched:
+        raise InputError(f"no consolidation run {run_id!r} to undo (see `memory consolidate`)")
+    run = _Run(memory, run_id)
+    restored: list[Change] = []
+    conflicts: list[str] = []
+    doomed: list[str] = []
+    for memory_id in touched:
+        change, conflict, forget = run.revert(memory_id)
+        restored += change
+        if conflict:
+            conflicts.append(memory_id)
+        if forget:
+            doomed.append(memory_id)
+    run.notify()
+    if doomed:
+        # A topic this run created is derived data: undoing the run removes it.
+        memory.forget(doomed)
+    _watch(memory).clean = False
+    return UndoReport(run_id, tuple(restored), tuple(conflicts))
+
+
+def runs(memory: MemoryService) -> list[str]:
+    """Ids of the runs whose changes are still logged (undoable), oldest first."""
+    found: set[str] = set()
+    for record in [*memory.vault.list(SEMANTIC), *memory.vault.list(TOPIC)]:
+        found.update(str(e.get("run")) for e in record.meta.get(LOG_KEY, ()) or ())
+    return sorted(found)
+
+
+def _logged(memory: MemoryService, run_id: str) -> list[str]:
+    return [
+        str(record.id)
+        for record in [*memory.vault.list(SEMANTIC), *memory.vault.list(TOPIC)]
+        if any(e.get("run") == run_id for e in record.meta.get(LOG_KEY, ()) or ())
+    ]
+
+
+# --- writing with a log ------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    memory: MemoryService
+    run_id: str
+    changes: list[Change] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
+
+    def write(
+        self,
+        memory_id: str,
+        action: str,
+        fields: Mapping[str, Any],
+        *,
+        text: str | None = None,
+        detail: str = "",
+    ) -> MemoryItem:
+        """Set ``fields`` (and the text) of a memory, logged; no write when nothing differs."""
+        vault = self.memory.vault
+        with vault.lock:
+            record = vault.get(memory_id)
+            meta = _thaw(record.meta)
+            wanted = {k: _thaw(v) for k, v in fields.items()}
+            before = {k: meta.get(k) for k in wanted}
+            if text is not None and text != record.text:
+                before[TEXT_FIELD], wanted[TEXT_FIELD] = record.text, text
+            if all(_same(before[k], v) for k, v in wanted.items()):
+                return item_from_record(record)
+            before[RUN_KEY], wanted[RUN_KEY] = meta.get(RUN_KEY), self.run_id
+            entry = {"run": self.run_id, "action": action, "before": before, "after": wanted}
+            meta |= {k: v for k, v in wanted.items() if k != TEXT_FIELD}
+            meta[LOG_KEY] = [*meta.get(LOG_KEY, [])[-(LOG_KEEP - 1) :], entry]
+            new_text = wanted.get(TEXT_FIELD)
+            vector = self.memory.embedder.embed([new_text])[0] if new_text else None
+            updated = vault.update(memory_id, meta=meta, text=new_text, vector=vector)
+        status = str(meta.get("status", ACTIVE))
+        self._changed(memory_id, action, str(before.get("status") or status), status, detail)
+        return item_from_record(updated)
+
+    def add_topic(self, topic: Topic) -> None:
+        wanted = {"topic": topic.name, "members": list(topic.members), "status": ACTIVE}
+        entry = {"run": self.run_id, "action": "topic_created", "before": {}, "after": wanted}
+        meta = {**wanted, "importance": 0.5, RUN_KEY: self.run_id, LOG_KEY: [entry]}
+        vector = self.memory.embedder.embed([topic.summary])[0]
+        record = self.memory.vault.add(TOPIC, topic.summary, vector=vector, meta=meta)
+        self.added.append(str(record.id))
+        self.changes.append(Change(str(record.id), "topic_created", "", ACTIVE, topic.name))
+
+    def revert(self, memory_id: str) -> tuple[list[Change], bool, bool]:
+        """Undo this run's log entries of one memory, newest first: (changes, conflict, forget)."""
+        vault = self.memory.vault
+        restored: list[Change] = []
+        conflict = forget = False
+        with vault.lock:
+            record = vault.get(memory_id)
+            meta = _thaw(record.meta)
+            log = list(meta.get(LOG_KEY, []))
+            mine = [e for e in log if e.get("run") == self.run_id]
+            text = record.text
+            for entry in reversed(mine):
+                after, before = entry["after"], entry["before"]
+                now = {k: (text if k == TEXT_FIELD else meta.get(k)) for k in after}
+                if not all(_same(now[k], v) for k, v in after.items()):
+                    conflict = True
+                    continue
+                if entry["action"] == "topic_created":
+                    forget = True
+                    continue
+                status = str(meta.get("status", ACTIVE))
+                for key, value in before.items():
+                    if key == TEXT_FIELD:
+                        text = value
+                    elif value is None:
+                        meta.pop(key, None)
+                    else:
+                        meta[key] = value
+                self._keep_apart(meta, entry)
+                restored.append(
+                    Change(
+                        memory_id,
+                        entry["action"],
+                        status,
+                        str(meta.get("status", ACTIVE)),
+                        "undone",
+                    )
+                )
+            if forget:
+                return restored, conflict, True
+            meta[LOG_KEY] = [e for e in log if e.get("run") != self.run_id]
+            if not meta[LOG_KEY]:
+                del meta[LOG_KEY]
+            changed_text = text if text != record.text else None
+            vector = self.memory.embedder.embed([changed_text])[0] if changed_text else None
+            vault.update(memory_id, meta=meta, text=changed_text, vector=vector)
+        self.edited.append(memory_id)
+        return restored, conflict, False
+
+    @staticmethod
+    def _keep_apart(meta: dict[str, Any], entry: Mapping[str, Any]) -> None:
+        after = entry["after"]
+        other = after.get("merged_into") or after.get("superseded_by")
+        if other:
+            meta[APART_KEY] = sorted({*meta.get(APART_KEY, []), str(other)})
+
+    def _changed(self, memory_id: str, action: str, before: str, after: str, detail: str) -> None:
+        self.edited.append(memory_id)
+        self.changes.append(Change(memory_id, action, before, after, detail))
+
+    def notify(self) -> None:
+        from desktop_agent.core.memory_service import MemoryChange
+
+        if self.added or self.edited:
+            edited = tuple(dict.fromkeys(i for i in self.edited if i not in self.added))
+            self.memory.notify(MemoryChange(added=tuple(self.added), edited=edited))
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+class _Watch:
+    """Whether anything semantic changed since this process's last run (one per service)."""
+
+    def __init__(self, memory: MemoryService) -> None:
+        self.clean = False
+        vault = memory.vault
+
+        def on_change(change: Any) -> None:
+            ids = (*change.added, *change.edited)
+            if change.forgotten or any(vault.kind_of(i) in (SEMANTIC, TOPIC) for i in ids):
+                self.clean = False
+
+        memory.subscribe(on_change)
+
+
+_WATCHES: weakref.WeakKeyDictionary[MemoryService, _Watch] = weakref.WeakKeyDictionary()
+
+
+def _watch(memory: MemoryService) -> _Watch:
+    if memory not in _WATCHES:
+        _WATCHES[memory] = _Watch(memory)
+    return _WATCHES[memory]
+
+
+def _vector(memory: MemoryService, memory_id: str) -> NDArray[np.float32]:
+    index = memory.vault.index
+    with memory.vault.lock:
+        vector = np.array(index.vectors.matrix[index.slot(memory_id)], dtype=np.float32)
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+def _vectors(memory: MemoryService, ids: Iterable[str]) -> dict[str, NDArray[np.float32]]:
+    return {memory_id: _vector(memory, memory_id) for memory_id in ids}
+
+
+def _similar_pairs(
+    vectors: Sequence[NDArray[np.float32]], threshold: float, block: int = 1024
+) -> list[tuple[int, int]]:
+    """Index pairs (i < j) with cosine >= threshold, in (i, j) order; blocked so thousands of
+    memories never need one n x n matrix."""
+    if len(vectors) < 2:
+        return []
+    matrix = np.stack(vectors)
+    pairs: list[tuple[int, int]] = []
+    for start in range(0, len(matrix), block):
+        sims = matrix[start : start + block] @ matrix.T
+        rows, cols = np.nonzero(sims >= threshold)
+        pairs += [(start + r, c) for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
+    return sorted((i, j) for i, j in pairs if i < j)
+
+
+def _same_statement(a: MemoryItem, b: MemoryItem) -> bool:
+    if b.id in _apart(a) or a.id in _apart(b):
+        return False
+    return same_statement(a.text, b.text)
+
+
+def same_statement(a: str, b: str, cosine: float = 1.0) -> bool:
+    """Whether two texts say the same thing: the measured cosine threshold, plus guards for the
+    pairs that embed alike yet differ (word order, numbers, negation)."""
+    if cosine < DUPLICATE_THRESHOLD:
+        return False
+    words_a, words_b = _words(a), _words(b)
+    if words_a != words_b and sorted(words_a) == sorted(words_b):
+        return False  # "tea over coffee" / "coffee over tea"
+    if _numbers(a) != _numbers(b):
+        return False  # "34 years old" / "43 years old"
+    return bool(_NEGATION.search(a)) == bool(_NEGATION.search(b))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+def _apart(item: MemoryItem) -> set[str]:
+    return {str(i) for i in (item.meta or {}).get(APART_KEY, ()) or ()}
+
+
+def _stated_at(item: MemoryItem) -> tuple[datetime, datetime, str]:
+    return (item.valid_from or item.created_at, item.created_at, item.id)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return _thaw(a) == _thaw(b)
+
+
+def _thaw(value: Any) -> Any:
+    """A plain, mutable copy of a read-only JSON value from the vault."""
+    if isinstance(value, Mapping):
+        return {str(k): _thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_thaw(v) for v in value]
+    return value
