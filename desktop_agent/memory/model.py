@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -87,13 +87,21 @@ class ForgetReceipt:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """A search result with the two scores kept apart so callers can fuse them their own way."""
+    """A search result with the two scores kept apart so callers can fuse them their own way.
+
+    ``memory`` is parsed from the decrypted record when first asked for, so a search that only
+    needs ids and scores does not pay for building ten records.
+    """
 
     id: MemoryId
     score: float
     vector_score: float
     keyword_score: float
-    memory: MemoryRecord
+    _memory: Callable[[], MemoryRecord] = field(repr=False, compare=False)
+
+    @property
+    def memory(self) -> MemoryRecord:
+        return self._memory()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import struct
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Final
 
 import numpy as np
@@ -86,7 +86,7 @@ def _micros(moment: datetime) -> int:
 
 
 def _datetime(micros: int) -> datetime:
-    return datetime.fromtimestamp(micros // 1_000_000, UTC).replace(microsecond=micros % 1_000_000)
+    return _EPOCH + timedelta(microseconds=micros)  # exact, and cheaper than fromtimestamp
 
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)

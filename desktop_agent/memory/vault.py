@@ -10,6 +10,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Final
@@ -337,12 +338,13 @@ class Vault(Writing, Forgetting, Backups):
         ks: NDArray[np.float32] | None,
     ) -> SearchHit:
         slot = self._index.slot(doc_id)
+        version, _key, record = self._current[MemoryId(doc_id)]
         return SearchHit(
             MemoryId(doc_id),
             score,
             float(vs[slot]) if vs is not None else 0.0,
             float(ks[slot]) if ks is not None else 0.0,
-            self.get(doc_id),
+            partial(codec.decode_record, doc_id, version, record),
         )
 
     def warm(self) -> None:
