@@ -159,16 +159,18 @@ class AuditLog:
         return seq, digest
 
     def _head(self) -> tuple[int, bytes, int]:
+        return self._sealed_head() or (0, _GENESIS, 0)
+
+    def _sealed_head(self) -> tuple[int, bytes, int] | None:
+        """(seq, hash, log size) from audit.head; None if it is missing or does not open."""
         try:
             blob = self.head_path.read_bytes()
             raw = json.loads(
                 open_with_key(self._key, blob, aad("audit", "head", "head", self._key_id))
             )
             return int(raw["seq"]), bytes.fromhex(raw["hash"]), int(raw["size"])
-        except FileNotFoundError:
-            return 0, _GENESIS, 0
-        except (BlobError, ValueError, KeyError):
-            return 0, _GENESIS, 0  # verify() reports the mismatch
+        except (OSError, BlobError, ValueError, KeyError):
+            return None  # verify() reports the mismatch
 
     def _write_head(self) -> None:
         size = self.path.stat().st_size if self.path.exists() else 0
@@ -179,24 +181,29 @@ class AuditLog:
         )
 
     def _heal_tail(self) -> None:
-        """After a crash between the line and the head: keep a whole new line, drop a torn one.
+        """After a crash: drop a torn last line, or move the head over the one line it missed.
 
-        Only the bytes past the head's recorded size are read, so unlock stays O(1) in the
-        length of the log.
+        Only the bytes past the head's recorded size are read (unlock stays O(1) in the log's
+        length). Anything that is not one of those two crash patterns is left alone for
+        ``verify`` to report: healing must never cut real history.
         """
-        _seq, _digest, size = self._head()
-        if not self.path.exists() or self.path.stat().st_size <= size:
+        head = self._sealed_head()
+        if head is None or not self.path.exists() or self.path.stat().st_size <= head[2]:
             return
+        size = head[2]
         with open(self.path, "rb+") as handle:
             handle.seek(size)
             extra = handle.read()
-            line = extra[: extra.find(b"\n") + 1] if b"\n" in extra else b""
-            if line and self._opens(line):
-                self._seq, self._hash = self._seq + 1, _chain(self._hash, line)
-            handle.truncate(size + len(line))
-            handle.flush()
-            os.fsync(handle.fileno())
-        self._write_head()
+            end = extra.find(b"\n")
+            if end < 0:  # a torn append, never acknowledged
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+                return
+        line = extra[: end + 1]
+        if len(line) == len(extra) and self._opens(line):
+            self._seq, self._hash = self._seq + 1, _chain(self._hash, line)
+            self._write_head()
 
     def _opens(self, line: bytes) -> bool:
         try:

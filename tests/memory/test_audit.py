@@ -89,3 +89,24 @@ def test_the_sealed_head_catches_a_cut_off_end(
         path.write_bytes(b"".join(lines[:-1]))
         report = vault.verify_audit()
     assert not report.ok and "removed from the end" in report.problems[0]
+
+
+def test_a_deleted_head_never_cuts_the_log(vault_dir: Path, key_source: KeyringKeySource) -> None:
+    filled(vault_dir, key_source)
+    log = vault_dir / "audit.log"
+    before = log.read_bytes()
+    (vault_dir / "audit.head").unlink()
+    with Vault.open(vault_dir, key_source) as vault:
+        assert log.read_bytes().startswith(before)  # history kept; the gap is reported
+        assert not vault.verify_audit().ok
+
+
+def test_a_line_the_head_missed_is_adopted(vault_dir: Path, key_source: KeyringKeySource) -> None:
+    filled(vault_dir, key_source)
+    head = (vault_dir / "audit.head").read_bytes()
+    with Vault.open(vault_dir, key_source):
+        pass  # appends "unlock"
+    (vault_dir / "audit.head").write_bytes(head)  # crash between the line and the head
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault.verify_audit().ok
+        assert [e.action for e in vault.audit_entries()][-2:] == ["unlock", "unlock"]
