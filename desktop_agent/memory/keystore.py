@@ -9,6 +9,7 @@ the current KEK can open.
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -116,6 +117,13 @@ class KeyStore:
                 self._add(key)
             self._journal_records += 1
             at += _LENGTH.size + length
+        if at < len(data):
+            # Cut the torn tail now (the KEK is known good), or the next append would land
+            # after it and make the whole journal unreadable.
+            with open(path, "rb+") as handle:
+                handle.truncate(at)
+                handle.flush()
+                os.fsync(handle.fileno())
 
     # --- reading -------------------------------------------------------------------------
 

@@ -216,3 +216,17 @@ def test_a_commit_conflict_is_retried(vault: Vault, monkeypatch: pytest.MonkeyPa
     record = vault.add("semantic", "made it on the third try", vector=unit(1))
     assert vault.get(record.id).text == "made it on the third try"
     assert next(failures, "used up") == "used up"
+
+
+def test_a_torn_key_journal_append_is_cut_at_unlock(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        kept = vault.add("semantic", "before the crash", vector=unit(1))
+    journal = vault_dir / "keys" / "journal-1.bin"
+    with open(journal, "ab") as handle:
+        handle.write(b"\x50\x00\x00\x00torn")  # a record header promising 80 bytes, then a crash
+    with Vault.open(vault_dir, key_source) as vault:
+        later = vault.add("semantic", "after the crash", vector=unit(2))
+    with Vault.open(vault_dir, key_source) as vault:
+        assert {r.id for r in vault.list()} == {kept.id, later.id}
