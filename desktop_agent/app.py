@@ -188,7 +188,8 @@ class App:
         return memory
 
     def close(self) -> None:
-        """Release the vault's writer lock (other parts close themselves)."""
-        vault = self.__dict__.pop("_vault", None)
-        if vault is not None:
-            vault.close()
+        """Stop the engine's thread and release the vault's writer lock."""
+        engine = self.__dict__.pop("engine", None)
+        if engine is not None:
+            engine.close()
+        self.lock_memory()

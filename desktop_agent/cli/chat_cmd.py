@@ -43,13 +43,16 @@ def run(args: argparse.Namespace) -> int:
     if args.once is not None and not args.once.strip():
         raise InputError("the message is empty: type something to send")
     app = make_app(args)
-    app.engine.start()  # a bad model file is reported before memory is unlocked
-    assistant = app.assistant
-    if app.memory_problem and app.settings.memory.enabled:
-        print(f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr)
-    if args.once is not None:
-        return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
-    return run_interactive(assistant, incognito=args.incognito)
+    try:
+        app.engine.start()  # a bad model file is reported before memory is unlocked
+        assistant = app.assistant
+        if app.memory_problem and app.settings.memory.enabled:
+            print(f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr)
+        if args.once is not None:
+            return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
+        return run_interactive(assistant, incognito=args.incognito)
+    finally:
+        app.close()
 
 
 def run_once(assistant: Assistant, message: str, *, as_json: bool, incognito: bool) -> int:

@@ -50,7 +50,15 @@ def run_import(args: argparse.Namespace) -> int:
         raise InputError(f"no such file: {path}")
     if args.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
-    memory = App().memory
+    app = App()
+    try:
+        return import_file(app, path, args)
+    finally:
+        app.close()
+
+
+def import_file(app: App, path: Path, args: argparse.Namespace) -> int:
+    memory = app.memory
     known = {(e.conversation_id, e.source_id) for e in memory.items("episodic")}
     progress = Progress(f"importing {path.name}", count_lines(path))
     imported = duplicates = 0

@@ -35,7 +35,15 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError("--limit must be at least 1")
     queries = [("1", args.query)] if args.query is not None else list(read_queries(args.queries))
-    memory = App().memory
+    app = App()
+    try:
+        return search(app, queries, args)
+    finally:
+        app.close()
+
+
+def search(app: App, queries: list[tuple[str, str]], args: argparse.Namespace) -> int:
+    memory = app.memory
     kinds = (args.kind,) if args.kind else None
     for query_id, query in queries:
         hits = memory.search(query, limit=args.limit, kinds=kinds, include_superseded=True)
