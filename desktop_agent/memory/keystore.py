@@ -9,6 +9,7 @@ the current KEK can open.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 from collections.abc import Iterable, Mapping
@@ -207,6 +208,12 @@ class KeyStore:
                 path.unlink(missing_ok=True)
         for path in self._keys_dir.glob(".*.tmp"):
             path.unlink(missing_ok=True)
+
+    def discard_previous_kek(self) -> None:
+        """Delete the last epoch's KEK if a crash kept it (between the commit and the delete)."""
+        if self.epoch > 1:
+            with contextlib.suppress(VaultError):  # best effort: the next ratchet tries again
+                self._source.discard_kek(self.header.vault_id, self.epoch - 1, {})
 
     def set_schema_version(self, version: int) -> None:
         self.header = self.header.evolve(schema_version=version)

@@ -95,6 +95,7 @@ class Vault(Writing, Forgetting, Backups):
                     store.create()
                 upgrade(directory, keys, store)
                 keys.remove_stale_files()
+                keys.discard_previous_kek()
             vault = cls(directory, keys, store, lock, dim)
             vault._load()
             vault._recover_unfinished_forget()

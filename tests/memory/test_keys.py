@@ -116,3 +116,18 @@ def test_passphrase_comes_from_the_environment(
     memory_id = make_vault(vault_dir, PassphraseKeySource(params=FAST_ARGON2))
     with Vault.open(vault_dir, PassphraseKeySource()) as vault:
         assert vault.get(memory_id).text == "remember me"
+
+
+def test_an_old_kek_left_by_a_crash_is_deleted_at_unlock(
+    vault_dir: Path, key_source: KeyringKeySource, memory_keyring: InMemoryKeyring
+) -> None:
+    make_vault(vault_dir, key_source)
+    with Vault.open(vault_dir, key_source) as vault:
+        vault_id = vault.status().vault_id
+        old_entry = dict(memory_keyring.entries)
+        vault.rotate_keys()
+    memory_keyring.entries.update(old_entry)  # as if the process died before deleting it
+    assert len(memory_keyring.entries) == 2
+    with Vault.open(vault_dir, key_source):
+        pass
+    assert [account for _s, account in memory_keyring.entries] == [f"vault-{vault_id}-kek-2"]
