@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
         app.engine.start()  # a bad model file is reported before memory is unlocked
         assistant = app.assistant
         if app.memory_problem and app.settings.memory.enabled:
-            print(f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr)
+            print(
+                f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr
+            )
         if args.once is not None:
             return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
         return run_interactive(assistant, incognito=args.incognito)
