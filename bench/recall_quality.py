@@ -1,7 +1,7 @@
 """Recall quality on LoCoMo-dev, and recall overhead at 100k memories.
 
     python bench/recall_quality.py --json            # recall@5/@10 per category, BM25 baseline
-    python bench/recall_quality.py --overhead --json # recall_overhead_ms_100k (real vault)
+    python bench/recall_quality.py --overhead --json # recall_overhead_ms_100k (bench/recall_speed.py)
 
 Each conversation is its own store: a real encrypted Vault in a temporary folder (in-memory
 keyring). Every turn becomes a history line (conversation, id=dia_id, speaker, text (+ image
@@ -20,6 +20,9 @@ What was tried (recall@10 on the five dev conversations, 760 questions):
     (embedding prev+self+next text instead: 0.713; adding neighbour words to BM25: 0.721)
   + stemmer meeting bare and inflected forms: 0.745
   + speaker named in the question x1.2: 0.765 (0.1: 0.747, 0.3: 0.766)
+  through the vault and MemoryService (the headline path): 0.760 while imported
+    episodes' importance decayed with age (a second recency bias); 0.765, equal to the plain
+    path, once episodes stopped decaying in MemoryService._facts
   no effect (within 0.005): recency weight, filler/question-frame stopwords, BM25 k1/b,
   time-window weight (few LoCoMo questions name a time), candidate depth 50-300.
 """
@@ -61,7 +64,6 @@ from desktop_agent.core.recall import (  # noqa: E402
     RecallWeights,
     neighbour_map,
 )
-from desktop_agent.core.timeparse import parse_time_window  # noqa: E402
 from desktop_agent.embed import EMBEDDING_DIM, Embedder, SentenceEmbedder  # noqa: E402
 from desktop_agent.memory import Vault  # noqa: E402
 from desktop_agent.search import HybridIndex, KeywordIndex  # noqa: E402
@@ -294,90 +296,6 @@ def _mean(rows: Sequence[tuple[float, ...]], column: int) -> float:
     return round(statistics.fmean(row[column] for row in rows), 4) if rows else 0.0
 
 
-def overhead(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, object]:
-    """Time recall at ``n`` synthetic memories: index scoring, then fusion and weighting.
-
-    ``recall_overhead_ms_100k`` is what recall adds on top of the index's own scores (cosine
-    matmul and BM25), which any search pays; query embedding is reported separately.
-    """
-    from desktop_agent.embed import HashingEmbedder
-
-    rng = np.random.default_rng(seed)
-    words = [f"w{i}" for i in range(5000)]
-    texts = [" ".join(rng.choice(words, size=12)) for _ in range(n)]
-    vectors = rng.standard_normal((n, 384)).astype(np.float32)
-    index = HybridIndex(384)
-    index.upsert_many([f"m{i}" for i in range(n)], texts, vectors)
-    start = datetime(2024, 1, 1, tzinfo=UTC)
-    facts = {
-        f"m{i}": MemoryFacts(
-            kind="episodic" if i % 10 else "semantic",
-            created_at=start + timedelta(minutes=i),
-            importance=float(rng.random()),
-            use_count=int(rng.integers(0, 5)),
-        )
-        for i in range(n)
-    }
-    recaller = Recaller(index, HashingEmbedder(), facts.get)
-    now = start + timedelta(days=80)
-    scoring, fusion = [], []
-    for q in range(queries):
-        query = " ".join(rng.choice(words, size=6))
-        if q % 3 == 0:
-            query += " last week"  # a third of the questions are time-aware
-        qv = rng.standard_normal(384).astype(np.float32)
-        t0 = time.perf_counter()
-        vector = index.vector_scores(qv)
-        keyword = index.keyword_scores(query)
-        t1 = time.perf_counter()
-        window = parse_time_window(query, now)
-        recaller.rank(vector, keyword, limit=10, now=now, window=window)
-        t2 = time.perf_counter()
-        scoring.append((t1 - t0) * 1000)
-        fusion.append((t2 - t1) * 1000)
-    # After an insert, the first time-aware question reads the new slot's creation time.
-    index.upsert("new", "a new memory", rng.standard_normal(384).astype(np.float32))
-    facts["new"] = MemoryFacts(kind="episodic", created_at=now)
-    vector, keyword = index.vector_scores(qv), index.keyword_scores(query)
-    t0 = time.perf_counter()
-    recaller.rank(vector, keyword, limit=10, now=now, window=parse_time_window("last week", now))
-    rebuild = (time.perf_counter() - t0) * 1000
-    embed_ms = _embed_ms()
-    return {
-        "n_memories": n,
-        "recall_overhead_ms_100k": round(statistics.median(fusion), 2),
-        "index_scoring_ms_100k": round(statistics.median(scoring), 2),
-        "recall_overhead_ms_100k_p90": round(float(np.percentile(fusion, 90)), 2),
-        # The machine is shared: the minimum is the figure least disturbed by other processes.
-        "recall_overhead_ms_100k_min": round(min(fusion), 2),
-        "index_scoring_ms_100k_min": round(min(scoring), 2),
-        "time_aware_recall_after_insert_ms_100k": round(rebuild, 2),
-        "recall_total_ms_100k_excluding_embedding": round(
-            statistics.median(scoring) + statistics.median(fusion), 2
-        ),
-        "query_embedding_ms": embed_ms,
-        "recall_total_ms_100k_including_embedding": (
-            None
-            if embed_ms is None
-            else round(statistics.median(scoring) + statistics.median(fusion) + embed_ms, 2)
-        ),
-    }
-
-
-def _embed_ms() -> float | None:
-    try:
-        embedder = SentenceEmbedder()
-        embedder.embed(["warm up"])
-    except Exception:  # noqa: BLE001 - the overhead figure stands without it
-        return None
-    times = []
-    for i in range(10):
-        t0 = time.perf_counter()
-        embedder.embed([f"what did I say about the trip to Lisbon last week {i}?"])
-        times.append((time.perf_counter() - t0) * 1000)
-    return round(statistics.median(times), 2)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -386,7 +304,9 @@ def main() -> None:
     parser.add_argument("--embed-cache", type=Path, help="npz cache of embeddings (re-runs)")
     args = parser.parse_args()
     if args.overhead:
-        result = overhead()
+        from recall_speed import measure  # bench/recall_speed.py: the real vault at 100k
+
+        result = measure()
     else:
         embedder = CachedEmbedder(SentenceEmbedder(), args.embed_cache)
         t0 = time.perf_counter()
