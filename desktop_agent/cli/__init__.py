@@ -16,7 +16,15 @@ from desktop_agent.errors import UserError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from desktop_agent.cli import chat_cmd, doctor_cmd, gui_cmd, history_cmd, memory_cmd, search_cmd
+    from desktop_agent.cli import (
+        chat_cmd,
+        consolidate_cmd,
+        doctor_cmd,
+        gui_cmd,
+        history_cmd,
+        memory_cmd,
+        search_cmd,
+    )
 
     parser = argparse.ArgumentParser(
         prog="desktop-agent",
@@ -29,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=gui_cmd.run_default)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     chat_cmd.register(commands)
-    search_cmd.add_to(memory_cmd.register(commands))
+    memory_commands = memory_cmd.register(commands)
+    search_cmd.add_to(memory_commands)
+    consolidate_cmd.add_to(memory_commands)
     history_cmd.register(commands)
     doctor_cmd.register(commands)
     gui_cmd.register(commands)
