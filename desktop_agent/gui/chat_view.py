@@ -72,6 +72,8 @@ class ChatView(QWidget):
     regenerate_did_request = Signal()
     edit_did_request = Signal()
     memory_lens_did_open = Signal(object)
+    memory_did_request_inspect = Signal(str)
+    memory_did_request_exclude = Signal(str)
     text_did_copy = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -240,6 +242,22 @@ class ChatView(QWidget):
             bubble.set_last(bubble is last_user or bubble is last_reply, self.busy)
         self._update_empty()
 
+    def highlight_message(self, user_text: str, words: str = "") -> MessageView | None:
+        """Frame the user's message ``user_text`` (and ``words`` in it) and scroll to it."""
+        for bubble in self.bubbles:
+            bubble.clear_highlight()
+        target = next(
+            (b for b in self.bubbles if b.role == "user" and b.text.strip() == user_text.strip()),
+            None,
+        )
+        if target is None:
+            return None
+        target.highlight(words)
+        self._at_bottom = False
+        holder = target.holder  # type: ignore[attr-defined]
+        QTimer.singleShot(0, lambda: self.scroll.ensureWidgetVisible(holder, 0, 60))
+        return target
+
     def last_reply_view(self) -> MessageView | None:
         return next((b for b in reversed(self.bubbles) if b.role == "assistant"), None)
 
@@ -251,6 +269,8 @@ class ChatView(QWidget):
         bubble.message_did_request_regenerate.connect(self.regenerate_did_request)
         bubble.message_did_request_copy.connect(self.text_did_copy)
         bubble.memory_lens_did_open.connect(self.memory_lens_did_open)
+        bubble.memory_did_request_inspect.connect(self.memory_did_request_inspect)
+        bubble.memory_did_request_exclude.connect(self.memory_did_request_exclude)
         holder = QWidget(self.body)
         row = QHBoxLayout(holder)
         row.setContentsMargins(0, 0, 0, 0)

@@ -34,6 +34,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.errors import UserError
 from desktop_agent.gui.theme import icon, theme_signals
+from desktop_agent.gui.workers import run_in_background
 
 UNTITLED = "New chat"
 ConversationRole = Qt.ItemDataRole.UserRole + 1
@@ -49,6 +50,7 @@ class ConversationListModel(QAbstractListModel):
     """The assistant's conversations, most recent first. Editing a title renames it in the core."""
 
     model_did_fail = Signal(str)
+    model_did_forget = Signal(object)  # ForgetReceipt, or None when nothing was remembered
 
     def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -119,13 +121,33 @@ class ConversationListModel(QAbstractListModel):
         self.endResetModel()
 
     def remove(self, conversation_id: str) -> None:
+        """Drop the row now; the core forgets the conversation on the memory lane."""
         row = self.row_of(conversation_id)
         if row < 0:
             return
-        self._assistant.delete_conversation(conversation_id)
         self.beginRemoveRows(QModelIndex(), row, row)
         del self._items[row]
         self.endRemoveRows()
+        self.forgetting += 1
+        run_in_background(
+            lambda: self._assistant.delete_conversation(conversation_id),
+            on_done=self._forgotten,
+            on_error=self._forget_failed,
+            name="delete-conversation",
+            lane="memory",
+        )
+
+    forgetting = 0
+
+    @Slot(object)
+    def _forgotten(self, receipt: object) -> None:
+        self.forgetting -= 1
+        self.model_did_forget.emit(receipt)
+
+    @Slot(object)
+    def _forget_failed(self, error: BaseException) -> None:
+        self.forgetting -= 1
+        self.model_did_fail.emit(f"Could not forget the conversation: {error}")
 
 
 class ConversationFilter(QSortFilterProxyModel):
@@ -163,6 +185,7 @@ class ConversationListPanel(QWidget):
     conversation_did_select = Signal(str)
     conversation_did_request_new = Signal()
     conversation_did_delete = Signal(str)
+    conversation_did_forget = Signal(object)  # ForgetReceipt | None, once the core is done
     panel_did_fail = Signal(str)
 
     def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
@@ -170,6 +193,7 @@ class ConversationListPanel(QWidget):
         self.setObjectName("conversationPanel")
         self.model = ConversationListModel(assistant, self)
         self.model.model_did_fail.connect(self.panel_did_fail)
+        self.model.model_did_forget.connect(self.conversation_did_forget)
         self.proxy = ConversationFilter(self)
         self.proxy.setSourceModel(self.model)
         self._build()
@@ -274,7 +298,8 @@ class ConversationListPanel(QWidget):
             answer = QMessageBox.question(
                 self,
                 "Delete conversation",
-                f"Delete “{title}”? Its messages are removed from this app.",
+                f"Delete “{title}”? Its messages are erased, with everything remembered "
+                "only from it.",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                 QMessageBox.StandardButton.Cancel,
             )

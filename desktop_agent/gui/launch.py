@@ -56,7 +56,10 @@ def launch(model: str | None, screenshot_dir: Path | None) -> int:
     # The window is up; now the slow parts, in the background.
     session.load_model()
     session.load_embedder()
+    if app.settings.memory.enabled:
+        session.open_memory()
     code = qt_app.exec()
     window.controller.stop()
     app.engine.close()
+    app.close()
     return code

@@ -1,5 +1,5 @@
-"""The main window: conversations on the left, the chat in the middle, dock areas and a View
-menu for the panels that join later (memory inspector, timeline, ...)."""
+"""The main window: conversations on the left, the chat in the middle, and the memory panels
+(inspector, timeline, what I know) docked on the right, each toggled from the toolbar."""
 
 from __future__ import annotations
 
@@ -22,13 +22,18 @@ from desktop_agent.errors import UserError
 from desktop_agent.gui.chat_controller import ChatController
 from desktop_agent.gui.chat_view import ChatView
 from desktop_agent.gui.conversation_list import ConversationListPanel
+from desktop_agent.gui.memory_detail import Source
+from desktop_agent.gui.memory_inspector import MemoryInspector
+from desktop_agent.gui.profile_panel import ProfilePanel
 from desktop_agent.gui.session import Session
 from desktop_agent.gui.settings_dialog import SettingsDialog
 from desktop_agent.gui.status_bar import StatusBar
 from desktop_agent.gui.theme import app_icon, current_theme, icon, theme_signals
+from desktop_agent.gui.timeline_panel import TimelinePanel
 from desktop_agent.llm.types import EngineInfo
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
+PANEL_WIDTH = 560
 
 
 class MainWindow(QMainWindow):
@@ -61,6 +66,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_toolbar()
         self._build_menus()
+        self._build_memory_panels()
         self._connect()
         self._restore_layout()
         self._open_first_conversation()
@@ -91,8 +97,37 @@ class MainWindow(QMainWindow):
         dock = self._dock(title, widget)
         self.addDockWidget(area, dock)
         self.view_menu.addAction(dock.toggleViewAction())
-        self.restoreState(self.gui_settings.value("window/state", b""), LAYOUT_VERSION)
+        if self._layout_restored:
+            self.restoreState(self.gui_settings.value("window/state", b""), LAYOUT_VERSION)
         return dock
+
+    _layout_restored = False
+
+    def _build_memory_panels(self) -> None:
+        session = self.session
+        self.inspector = MemoryInspector(session)
+        self.timeline = TimelinePanel(session)
+        self.profile = ProfilePanel(session)
+        self.view_menu.addSeparator()
+        self.inspector_dock = self.add_panel("Memory inspector", self.inspector)
+        self.timeline_dock = self.add_panel("Timeline", self.timeline)
+        self.profile_dock = self.add_panel("What I know", self.profile)
+        self.tabifyDockWidget(self.inspector_dock, self.timeline_dock)
+        self.tabifyDockWidget(self.timeline_dock, self.profile_dock)
+        for dock, name, key, tip in (
+            (self.inspector_dock, "memory", "Ctrl+Shift+M", "Memory inspector"),
+            (self.timeline_dock, "timeline", "Ctrl+Shift+T", "Episodes timeline"),
+            (self.profile_dock, "profile", "Ctrl+Shift+K", "What I know about you"),
+        ):
+            toggle = dock.toggleViewAction()
+            toggle.setIcon(icon(name))
+            toggle.setProperty("icon_name", name)
+            toggle.setShortcut(QKeySequence(key))
+            toggle.setToolTip(f"{tip} ({key})")
+            self.addAction(toggle)
+            self.toolbar.insertAction(self.settings_action, toggle)
+            dock.hide()
+        self.toolbar.insertSeparator(self.settings_action)
 
     def _action(
         self, text: str, slot, shortcut=None, icon_name: str = "", tip: str = ""
@@ -216,6 +251,18 @@ class MainWindow(QMainWindow):
         controller.generation_did_end.connect(self._generation_ended)
         controller.controller_did_fail.connect(self._show_message)
         self.chat.memory_lens_did_open.connect(self.memory_lens_did_open)
+        self.chat.memory_did_request_inspect.connect(self.show_memory)
+        self.chat.memory_did_request_exclude.connect(self.exclude_memory)
+        self.inspector.inspector_did_request_source.connect(self.open_source)
+        self.timeline.timeline_did_request_open.connect(self.open_exchange)
+        self.timeline.timeline_did_forget.connect(self._conversation_forgotten)
+        self.profile.profile_did_request_inspect.connect(self.show_memory)
+        for panel in (self.inspector, self.timeline, self.profile):
+            panel.panel_did_report.connect(self._show_message)
+        session.memory_did_open.connect(self._memory_state_changed)
+        session.memory_did_fail.connect(self._memory_state_changed)
+        session.memory_did_lock.connect(self._memory_state_changed)
+        self.conversations.conversation_did_forget.connect(self._conversation_receipt)
         self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
         theme_signals().theme_did_change.connect(self._retint)
 
@@ -282,7 +329,65 @@ class MainWindow(QMainWindow):
         self.incognito_button.setIcon(
             icon("incognito", theme.incognito_text if incognito else theme.text)
         )
-        self.status.set_memory(self.session.settings.memory.enabled, incognito)
+        self.status.set_memory(
+            self.session.settings.memory.enabled,
+            incognito,
+            problem=None if self.session.memory is not None else self.session.memory_problem,
+        )
+
+    # --- memory ---
+    @Slot(str)
+    def show_memory(self, memory_id: str) -> None:
+        """Open the inspector on one memory (from the lens, the profile, a link)."""
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        self.inspector.select_memory(memory_id)
+
+    @Slot(str)
+    def exclude_memory(self, memory_id: str) -> None:
+        conversation = self.controller.conversation
+        if conversation is None:
+            return
+        self.session.assistant.exclude_memory(conversation.id, memory_id)
+        for bubble in self.chat.bubbles:
+            if bubble.lens is not None:
+                bubble.lens.mark_excluded(memory_id)
+        self.status.showMessage("Excluded: this memory is not used in this conversation", 5000)
+
+    @Slot(object)
+    def open_source(self, source: Source) -> None:
+        if source.conversation_id:
+            self.open_exchange(source.conversation_id, source.user_text, source.words)
+
+    @Slot(str, str)
+    def open_exchange(self, conversation_id: str, user_text: str = "", words: str = "") -> None:
+        """Show a remembered conversation and frame the user's message ``user_text``."""
+        self.conversations.refresh()
+        self.open_conversation(conversation_id)
+        if user_text and self.chat.highlight_message(user_text, words) is None:
+            self.status.showMessage("That message is no longer in the conversation", 5000)
+
+    @Slot(str)
+    def _conversation_forgotten(self, conversation_id: str) -> None:
+        self.conversations.refresh()
+        self._conversation_deleted(conversation_id)
+
+    @Slot(object)
+    def _conversation_receipt(self, receipt: object) -> None:
+        if receipt is not None:
+            count = len(receipt.ids)  # type: ignore[attr-defined]
+            epoch = receipt.epoch  # type: ignore[attr-defined]
+            self.status.showMessage(
+                f"Conversation forgotten with what was learned only from it: {count} memories, "
+                f"key epoch {epoch}",
+                8000,
+            )
+
+    @Slot()
+    def _memory_state_changed(self, *_: object) -> None:
+        if self.session.memory is not None:
+            self.conversations.refresh(select_id=self.conversations.current_id())
+        self._sync_incognito()
 
     # --- turns ---
     @Slot()
@@ -349,7 +454,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.session.settings, self)
+        dialog = SettingsDialog(self.session.settings, self, session=self.session)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             settings = dialog.result_settings()
             if self.controller.busy:  # apply once the turn has stopped
@@ -417,7 +522,12 @@ class MainWindow(QMainWindow):
         if state:
             self.restoreState(state, LAYOUT_VERSION)
         else:
-            self.resizeDocks([self.conversations_dock], [260], Qt.Orientation.Horizontal)
+            self.resizeDocks(
+                [self.conversations_dock, self.inspector_dock],
+                [260, PANEL_WIDTH],
+                Qt.Orientation.Horizontal,
+            )
+        self._layout_restored = True
 
     def save_layout(self) -> None:
         self.gui_settings.setValue("window/geometry", self.saveGeometry())

@@ -3,8 +3,6 @@ the memory lens that shows which memories went into it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
@@ -23,12 +21,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QTextBrowser,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_agent.core.assistant import Reply
+from desktop_agent.gui.memory_lens import MemoryLens
 from desktop_agent.gui.theme import current_theme, icon
 
 
@@ -136,33 +136,6 @@ class MarkdownText(QTextBrowser):
         return QSize(super().sizeHint().width(), int(self.document().size().height()) + 2)
 
 
-class MemoryLens(QFrame):
-    """The memories injected into one reply (none yet: the memory service lands later)."""
-
-    def __init__(self, memories: Sequence[object], incognito: bool, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("memoryLens")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 8, 12, 8)
-        layout.setSpacing(4)
-        title = QLabel("<b>Memory lens</b> · what this reply was based on")
-        layout.addWidget(title)
-        if memories:
-            for memory in memories:
-                label = QLabel(f"• {getattr(memory, 'text', memory)}")
-                label.setWordWrap(True)
-                layout.addWidget(label)
-        else:
-            if incognito:
-                why = "Incognito chat: nothing is recalled or remembered."
-            else:
-                why = "No saved memory was relevant to this message, so none was injected."
-            empty = QLabel(f"No memories were used for this reply. {why}")
-            empty.setObjectName("mutedLabel")
-            empty.setWordWrap(True)
-            layout.addWidget(empty)
-
-
 class MessageView(QFrame):
     """A chat bubble. ``role`` is "user", "assistant" or "error"."""
 
@@ -170,6 +143,8 @@ class MessageView(QFrame):
     message_did_request_edit = Signal()
     message_did_request_regenerate = Signal()
     memory_lens_did_open = Signal(object)
+    memory_did_request_inspect = Signal(str)
+    memory_did_request_exclude = Signal(str)
 
     def __init__(
         self, role: str, text: str, *, incognito: bool = False, parent: QWidget | None = None
@@ -323,11 +298,42 @@ class MessageView(QFrame):
     def _toggle_lens(self, checked: bool) -> None:
         if checked and self._lens is None and self.reply is not None:
             self._lens = MemoryLens(self.reply.memories_used, self.incognito, self)
+            self._lens.memory_did_request_inspect.connect(self.memory_did_request_inspect)
+            self._lens.memory_did_request_exclude.connect(self.memory_did_request_exclude)
             self.layout_.addWidget(self._lens)
         if self._lens is not None:
             self._lens.setVisible(checked)
         if checked and self.reply is not None:
             self.memory_lens_did_open.emit(self.reply.memories_used)
+
+    @property
+    def lens(self) -> MemoryLens | None:
+        return self._lens
+
+    # --- highlight (jumping here from a memory's provenance) ---
+    def highlight(self, words: str = "") -> None:
+        """Frame this bubble, and mark ``words`` in its text if they are there."""
+        self.setProperty("highlighted", True)
+        self.style().unpolish(self)
+        self.style().polish(self)
+        selections = []
+        if words:
+            found = self.text_view.document().find(words)
+            if not found.isNull():
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor = found
+                mark = QTextCharFormat()
+                mark.setBackground(QColor(current_theme().highlight))
+                selection.format = mark
+                selections.append(selection)
+        self.text_view.setExtraSelections(selections)
+
+    def clear_highlight(self) -> None:
+        if self.property("highlighted"):
+            self.setProperty("highlighted", False)
+            self.style().unpolish(self)
+            self.style().polish(self)
+            self.text_view.setExtraSelections([])
 
     @Slot()
     def _copy(self) -> None:

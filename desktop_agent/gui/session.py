@@ -1,27 +1,38 @@
 """The App as the GUI sees it: the core service, plus the slow parts loading in the background.
 
-The window appears at once; the model and the embedder load on background threads and this
-object says what is still loading. Saving new settings rebuilds the engine when the model,
-context size or threads changed.
+The window appears at once; the model, the embedder and the memory vault open on background
+threads and this object says what is still loading. Memory that cannot open (no keyring, a
+busy data dir) leaves the app usable without it, and ``memory_problem`` says why.
+
+Every memory read or write goes through ``run_memory``: one ordered lane off the GUI thread.
+Changes, from whichever thread wrote them, come back as one GUI-thread signal,
+``memory_did_change(change)``, from which every panel refreshes.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from desktop_agent.app import App
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryChange, MemoryService
 from desktop_agent.gui.workers import Task, run_in_background
 from desktop_agent.llm.types import EngineInfo
-from desktop_agent.settings import Settings, save_settings
+from desktop_agent.settings import Settings
 
 ENGINE_FIELDS = ("path", "n_ctx", "n_threads", "chat_template")
+MEMORY_LANE = "memory"
+
+
+class MemoryUnavailable(RuntimeError):
+    """Raised into a memory task's error callback when memory is locked or failed to open."""
 
 
 class Session(QObject):
-    """Owns the App for the window; panels get ``session.assistant``, never the window."""
+    """Owns the App for the window; panels get the session (the service), never the window."""
 
     model_did_load = Signal(object)  # EngineInfo
     model_did_fail = Signal(str)
@@ -29,14 +40,24 @@ class Session(QObject):
     embedder_did_fail = Signal(str)
     loading_did_change = Signal(str)  # what is still loading, "" when nothing is
     settings_did_change = Signal(object)  # Settings
+    memory_did_open = Signal(object)  # MemoryService
+    memory_did_fail = Signal(str)  # why memory is unavailable
+    memory_did_lock = Signal()
+    memory_did_change = Signal(object)  # MemoryChange, always on the GUI thread
+    _change_did_arrive = Signal(object)  # MemoryChange, from any thread
 
     def __init__(self, app: App, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.model_info: EngineInfo | None = None
         self.embedder_ready = False
+        self.memory: MemoryService | None = None
+        self.memory_problem: str | None = app.memory_problem
+        self.memory_opening = False
         self._loading: dict[str, str] = {}
         self.tasks: list[Task] = []
+        self._change_did_arrive.connect(self._relay_change, Qt.ConnectionType.QueuedConnection)
+        self._build_assistant_without_memory()
 
     @property
     def assistant(self) -> Assistant:
@@ -49,6 +70,24 @@ class Session(QObject):
     @property
     def loading_text(self) -> str:
         return " · ".join(self._loading.values())
+
+    def _build_assistant_without_memory(self) -> None:
+        # App.assistant opens the vault on first use, which can take seconds (and ask the
+        # keyring): build it without memory here, and open memory with open_memory().
+        if "assistant" in self.app.__dict__:
+            opened = self.app.__dict__.get("memory")
+            if opened is not None:
+                self._adopt(opened)
+            return
+        if "memory" in self.app.__dict__:  # already opened by the caller
+            self._adopt(self.app.memory)
+            _ = self.app.assistant
+            return
+        self.app.__dict__["memory"] = None
+        try:
+            _ = self.app.assistant
+        finally:
+            del self.app.__dict__["memory"]
 
     # --- background loads ---
     def load_model(self) -> Task:
@@ -68,8 +107,9 @@ class Session(QObject):
     def load_embedder(self) -> Task:
         self._set_loading("embedder", "Loading embedder…")
         embedder = self.app.embedder
+        load = getattr(embedder, "load", None) or (lambda: None)  # the hashing one needs none
         task = run_in_background(
-            lambda: embedder.load(),  # type: ignore[attr-defined]
+            load,
             on_done=self._embedder_loaded,
             on_error=self._embedder_failed,
             name="load-embedder",
@@ -106,39 +146,95 @@ class Session(QObject):
             self._loading.pop(part, None)
         self.loading_did_change.emit(self.loading_text)
 
+    # --- memory: open, lock, run ---
+    def open_memory(self) -> Task | None:
+        """Unlock the vault in the background (a large store takes a while)."""
+        if self.memory is not None or self.memory_opening:
+            return None
+        self.memory_opening = True
+        self._set_loading("memory", "Unlocking memory…")
+        app = self.app
+
+        def unlock() -> MemoryService:
+            memory = app.unlock_memory()
+            memory.vault.warm()  # the keyword index, built here rather than on first search
+            return memory
+
+        task = run_in_background(
+            unlock,
+            on_done=self._memory_opened,
+            on_error=self._memory_failed,
+            name="unlock-memory",
+            lane=MEMORY_LANE,
+        )
+        self.tasks.append(task)
+        return task
+
+    def lock_memory(self) -> Task:
+        """Lock now: the vault closes, no key or memory stays in this process."""
+        self.memory = None
+        self.memory_problem = "Memory is locked: unlock it in Settings › Memory & security."
+        self.memory_did_lock.emit()
+        return run_in_background(self.app.lock_memory, name="lock-memory", lane=MEMORY_LANE)
+
+    def _adopt(self, memory: MemoryService) -> None:
+        self.memory = memory
+        self.memory_problem = None
+        memory.subscribe(self._change_did_arrive.emit)
+
+    @Slot(object)
+    def _memory_opened(self, memory: MemoryService) -> None:
+        self.memory_opening = False
+        self._set_loading("memory", "")
+        self._adopt(memory)
+        self.memory_did_open.emit(memory)
+
+    @Slot(object)
+    def _memory_failed(self, error: BaseException) -> None:
+        self.memory_opening = False
+        self._set_loading("memory", "")
+        self.memory_problem = str(error) or type(error).__name__
+        self.app.memory_problem = self.memory_problem
+        self.memory_did_fail.emit(self.memory_problem)
+
+    @Slot(object)
+    def _relay_change(self, change: MemoryChange) -> None:
+        self.memory_did_change.emit(change)
+
+    def run_memory(
+        self,
+        work: Callable[[MemoryService], Any],
+        *,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        name: str = "memory",
+        owner: QObject | None = None,
+    ) -> Task:
+        """Run ``work(memory)`` on the memory lane; callbacks come back on the GUI thread."""
+        memory = self.memory
+        problem = self.memory_problem or "Memory is still unlocking."
+
+        def run() -> Any:
+            if memory is None:
+                raise MemoryUnavailable(problem)
+            return work(memory)
+
+        return run_in_background(
+            run, on_done=on_done, on_error=on_error, name=name, lane=MEMORY_LANE, owner=owner
+        )
+
     # --- settings ---
     def apply_settings(self, settings: Settings) -> bool:
         """Save ``settings`` and use them; returns whether the model is reloading.
 
         Call it only while no turn is streaming (the window stops the turn first)."""
-        old = self.app.settings
-        save_settings(settings, self.app.paths.settings_file)
-        self.app.settings = settings
-        assistant = self.app.assistant
-        assistant.generation_settings = self.app.generation_settings()
-        reload = any(
-            getattr(old.model, name) != getattr(settings.model, name) for name in ENGINE_FIELDS
-        )
+        old = self.app.settings.model
+        reload = any(getattr(old, name) != getattr(settings.model, name) for name in ENGINE_FIELDS)
+        self.app.apply_settings(settings)
         if reload:
-            if old.model.path != settings.model.path:
-                self.app.model_override = None  # the user picked a model: --model no longer wins
-            # App.engine is a cached property: drop it so the next access builds a new engine.
-            old_engine = self.app.__dict__.pop("engine", None)
             self.model_info = None
-            assistant.engine = self.app.engine
-            if old_engine is not None:
-                run_in_background(old_engine.close, name="close-model")
             self.load_model()
+        if settings.memory.enabled and self.memory is None and not self.memory_opening:
+            self.open_memory()
         self.settings_did_change.emit(settings)
         return reload
-
-
-def changed_fields(old: Settings, new: Settings) -> list[str]:
-    """ "section.key" for every setting that differs (for the status bar)."""
-    changes = []
-    for section in ("model", "memory", "security"):
-        before, after = getattr(old, section), getattr(new, section)
-        for field in dataclasses.fields(before):
-            if getattr(before, field.name) != getattr(after, field.name):
-                changes.append(f"{section}.{field.name}")
-    return changes

@@ -1,9 +1,12 @@
 """Settings: the chat model (the bundled default or any GGUF file), threads, context size,
-temperature, and memory. The dialog edits a copy; the window saves and applies it."""
+temperature, and memory; and, with a session, memory & security (keys, backups, audit log).
+The dialog edits a copy of the settings; the window saves and applies it. The security tab
+acts at once (lock, rotate, export...), it has nothing to save."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +33,9 @@ from desktop_agent.errors import UserError
 from desktop_agent.gui.theme import icon
 from desktop_agent.llm.model_file import bundled_model_path, physical_cores
 from desktop_agent.settings import Settings
+
+if TYPE_CHECKING:
+    from desktop_agent.gui.session import Session
 
 
 def _hint(text: str) -> QLabel:
@@ -40,11 +47,15 @@ def _hint(text: str) -> QLabel:
 class SettingsDialog(QDialog):
     """Edits ``settings``; after ``exec()`` returns Accepted, read ``result_settings()``."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: Settings, parent: QWidget | None = None, session: Session | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
-        self.setMinimumWidth(560)
+        self.setMinimumWidth(620)
         self._settings = settings
+        self._session = session
+        self.security = None
         self._build()
         self._load(settings)
 
@@ -53,9 +64,27 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 12, 18, 14)
         layout.setSpacing(10)
-        layout.addWidget(self._model_group())
-        layout.addWidget(self._generation_group())
-        layout.addWidget(self._memory_group())
+        self.tabs = QTabWidget(objectName="settingsTabs")
+        general = QWidget()
+        page = QVBoxLayout(general)
+        page.setContentsMargins(4, 4, 4, 4)
+        page.addWidget(self._model_group())
+        page.addWidget(self._generation_group())
+        page.addStretch(1)
+        self.tabs.addTab(general, icon("model"), "Model")
+        memory = QWidget()
+        page = QVBoxLayout(memory)
+        page.setContentsMargins(4, 4, 4, 4)
+        page.addWidget(self._memory_group())
+        if self._session is not None:
+            from desktop_agent.gui.security_settings import SecuritySettings
+
+            self.security = SecuritySettings(self._session)
+            page.addWidget(self.security, 1)
+        else:
+            page.addStretch(1)
+        self.tabs.addTab(memory, icon("shield"), "Memory && security")
+        layout.addWidget(self.tabs, 1)
         self.error_label = QLabel(objectName="errorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.hide()

@@ -39,6 +39,8 @@ class Theme:
     incognito: str
     incognito_text: str
     error: str
+    highlight: str
+    chip: str
 
 
 LIGHT = Theme(
@@ -57,6 +59,8 @@ LIGHT = Theme(
     incognito="#3d1f66",
     incognito_text="#f4ecff",
     error="#b42318",
+    highlight="#ffe9a8",
+    chip="#e3e1fb",
 )
 
 DARK = Theme(
@@ -75,6 +79,8 @@ DARK = Theme(
     incognito="#6b2fd6",
     incognito_text="#ffffff",
     error="#ff8a80",
+    highlight="#6b5412",
+    chip="#3a3868",
 )
 
 
@@ -208,6 +214,26 @@ QGroupBox {{ border: 1px solid {t.border}; border-radius: 10px; margin-top: 14px
     padding: 12px 10px 8px 10px; font-weight: 600; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 12px; padding: 0 4px; }}
 QLabel#hintLabel {{ color: {t.muted}; font-weight: normal; }}
+QFrame#bubbleUser[highlighted="true"], QFrame#bubbleAssistant[highlighted="true"] {{
+    border: 2px solid {t.accent}; }}
+QFrame#lensRow {{ background: {t.base}; border: 1px solid {t.border}; border-radius: 8px; }}
+QLabel#lensScore {{ background: {t.accent}; color: {t.accent_text}; border-radius: 6px;
+    font-weight: 600; min-width: 38px; padding: 3px 4px; }}
+QLabel#kindChip {{ background: {t.chip}; color: {t.accent}; border-radius: 4px;
+    font-size: 8pt; font-weight: 700; padding: 1px 5px; }}
+QFrame#inboxRow {{ background: {t.base}; border: 1px solid {t.border}; border-radius: 8px; }}
+QWidget#inboxBody, QScrollArea#inboxScroll {{ background: transparent; border: none; }}
+QLabel#sectionTitle {{ font-weight: 600; color: {t.text}; padding-top: 6px; }}
+QLabel#detailStatus {{ color: {t.muted}; }}
+QScrollArea#memoryDetail, QWidget#memoryDetailBody {{ background: {t.base}; border: none; }}
+QTableView, QTreeView {{ background: {t.base}; alternate-background-color: {t.window};
+    border: 1px solid {t.border}; border-radius: 6px; selection-background-color: {t.user_bubble};
+    selection-color: {t.text}; }}
+QHeaderView::section {{ background: {t.panel}; color: {t.muted}; border: none;
+    border-bottom: 1px solid {t.border}; padding: 4px 6px; }}
+QPushButton#dangerButton {{ color: {t.error}; }}
+QLabel#panelProblem {{ color: {t.muted}; }}
+QTabWidget#inspectorTabs::pane {{ border: none; }}
 """
 
 

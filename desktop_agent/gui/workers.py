@@ -5,6 +5,10 @@ signals of a ``Task``, which lives on the GUI thread, so every callback runs on 
 and may touch widgets. If ``fn`` returns a generator, each yielded value arrives through
 ``task_did_yield`` and the generator's return value through ``task_did_finish``.
 
+``lane="memory"`` runs tasks one at a time, in the order they were started, on one thread per
+lane: every vault write goes through that lane (one writer, like Anki's CollectionOp), so a
+forget that was clicked after an edit also happens after it.
+
 The threads are Python daemon threads rather than a QThreadPool: loading the embedder takes
 several seconds inside an import of torch, and a pool's destructor would make the window wait
 for it on quit. The chat model runs on the engine's own worker thread already; a ``TurnStream``
@@ -15,10 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import queue
 import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from desktop_agent.core.assistant import Reply, Turn
@@ -41,21 +47,22 @@ class Task(QObject):
         self.name = name
         self.running = False
         self._thread: threading.Thread | None = None
+        self._done = threading.Event()
 
-    def start(self) -> Task:
+    def start(self, lane: str | None = None) -> Task:
         self.running = True
         _alive.add(self)
         self.task_did_end.connect(self._forget, _QUEUED)
-        self._thread = threading.Thread(target=self._run, name=f"gui-{self.name}", daemon=True)
-        self._thread.start()
+        if lane is None:
+            self._thread = threading.Thread(target=self._run, name=f"gui-{self.name}", daemon=True)
+            self._thread.start()
+        else:
+            _lane(lane).put(self)
         return self
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the thread ends (tests and shutdown only; never from a slot)."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-            return not self._thread.is_alive()
-        return True
+        """Block until the work ends (tests and shutdown only; never from a slot)."""
+        return self._done.wait(timeout)
 
     def _run(self) -> None:
         try:
@@ -65,6 +72,7 @@ class Task(QObject):
             self._emit(self.task_did_finish, result)
         except BaseException as error:  # reported to the GUI, which decides what to show
             self._emit(self.task_did_fail, error)
+        self._done.set()
         self._emit(self.task_did_end)
 
     def _emit_yield(self, value: object) -> None:
@@ -94,6 +102,25 @@ def from_generator(generator: Generator[Any, None, Any], on_yield: Callable[[Any
 
 # Tasks keep themselves alive until their last signal has been delivered.
 _alive: set[Task] = set()
+_lanes: dict[str, queue.SimpleQueue[Task]] = {}
+_lanes_lock = threading.Lock()
+
+
+def _lane(name: str) -> queue.SimpleQueue[Task]:
+    """The queue of one lane, with the one daemon thread that works through it."""
+    with _lanes_lock:
+        lane = _lanes.get(name)
+        if lane is None:
+            lane = _lanes[name] = queue.SimpleQueue()
+            threading.Thread(
+                target=_work_through, args=(lane,), name=f"gui-lane-{name}", daemon=True
+            ).start()
+        return lane
+
+
+def _work_through(lane: queue.SimpleQueue[Task]) -> None:
+    while True:
+        lane.get()._run()
 
 
 def run_in_background(
@@ -103,16 +130,34 @@ def run_in_background(
     on_error: Callable[[BaseException], None] | None = None,
     on_yield: Callable[[Any], None] | None = None,
     name: str = "task",
+    lane: str | None = None,
+    owner: QObject | None = None,
 ) -> Task:
-    """Run ``fn`` on a background thread; the callbacks run on the GUI thread."""
+    """Run ``fn`` on a background thread (in order with the others of ``lane``, if given);
+    the callbacks run on the GUI thread, and not at all once ``owner`` has been deleted."""
     task = Task(fn, name)
+    if owner is not None:
+        on_done, on_error, on_yield = (
+            _while_alive(owner, callback) for callback in (on_done, on_error, on_yield)
+        )
     if on_yield is not None:
         task.task_did_yield.connect(on_yield, _QUEUED)
     if on_done is not None:
         task.task_did_finish.connect(on_done, _QUEUED)
     if on_error is not None:
         task.task_did_fail.connect(on_error, _QUEUED)
-    return task.start()
+    return task.start(lane)
+
+
+def _while_alive(owner: QObject, callback: Callable[[Any], None] | None) -> Any:
+    if callback is None:
+        return None
+
+    def call(value: Any) -> None:
+        if shiboken6.isValid(owner):
+            callback(value)
+
+    return call
 
 
 class TurnStream:

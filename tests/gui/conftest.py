@@ -1,19 +1,23 @@
-"""GUI fixtures: a real App (bundled model) over the test's own DESKTOP_AGENT_HOME, and a
-factory that builds the main window and closes it after the test (like napari's
-make_napari_viewer)."""
+"""GUI fixtures: a real App (bundled model, real vault with LanceDB and AES-GCM) over the test's
+own DESKTOP_AGENT_HOME with an in-memory keyring, and a factory that builds the main window and
+closes it after the test (like napari's make_napari_viewer)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import keyring
 import pytest
 from PySide6.QtCore import Qt
 
 from desktop_agent.app import App
+from desktop_agent.embed import HashingEmbedder
 from desktop_agent.gui.launch import qt_application
 from desktop_agent.gui.main_window import MainWindow
 from desktop_agent.gui.session import Session
+from desktop_agent.gui.workers import run_in_background
+from desktop_agent.secrets.memory_backend import InMemoryKeyring
 from desktop_agent.settings import Settings
 
 MODEL_TIMEOUT_MS = 60_000
@@ -27,13 +31,41 @@ def fast_settings(**model: Any) -> Settings:
     return Settings().replace("model", **values)
 
 
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Iterator[InMemoryKeyring]:
+    """The vault's key-encryption keys live in RAM for the test (never the real keychain)."""
+    previous = keyring.get_keyring()
+    backend = InMemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def drain_memory_lane(timeout: float = 60) -> None:
+    """Wait until every queued memory read or write has run."""
+    assert run_in_background(lambda: None, name="drain", lane="memory").wait(timeout)
+
+
+def make_app(settings: Settings | None = None) -> App:
+    app = App(settings=settings or fast_settings())
+    # The hashing embedder: recall and learning work the same, without loading torch.
+    app.__dict__["embedder"] = HashingEmbedder()
+    return app
+
+
 @pytest.fixture
 def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
     qt_application(dark=False)
     built: list[tuple[MainWindow, App]] = []
 
-    def make(*, load_model: bool = True, settings: Settings | None = None) -> MainWindow:
-        app = App(settings=settings or fast_settings())
+    def make(
+        *,
+        load_model: bool = True,
+        settings: Settings | None = None,
+        memory: bool = True,
+        app: App | None = None,
+    ) -> MainWindow:
+        app = app or make_app(settings)
         session = Session(app)
         window = MainWindow(session)
         qtbot.addWidget(window)
@@ -41,6 +73,10 @@ def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
         window.activateWindow()  # window shortcuts (Ctrl+N, F2, Esc) need the active window
         qtbot.waitUntil(window.isActiveWindow, timeout=5000)
         built.append((window, app))
+        if memory:
+            session.open_memory()
+            qtbot.waitUntil(lambda: not session.memory_opening, timeout=MODEL_TIMEOUT_MS)
+            assert session.memory is not None, session.memory_problem
         if load_model:
             session.load_model()
             qtbot.waitUntil(lambda: session.model_info is not None, timeout=MODEL_TIMEOUT_MS)
@@ -51,7 +87,9 @@ def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
         window.controller.stop()
         qtbot.waitUntil(lambda w=window: not w.controller.busy, timeout=REPLY_TIMEOUT_MS)
         window.close()
+        drain_memory_lane()
         app.engine.close()
+        app.close()
 
 
 def send(qtbot: Any, window: MainWindow, text: str) -> None:

@@ -1,0 +1,122 @@
+"""The inbox: memories learned from conversations that the user has not reviewed yet. Accept
+keeps one, Edit opens it in the inspector's editor, Reject forgets it."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.memory_model import MemoryItem
+from desktop_agent.gui.memory_lens import kind_label
+from desktop_agent.gui.theme import current_theme, icon
+
+
+class InboxRow(QFrame):
+    def __init__(self, item: MemoryItem, source: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inboxRow")
+        self.item = item
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        chip = QLabel(kind_label(item.kind, item.type).upper(), objectName="kindChip")
+        self.text_label = QLabel(html.escape(item.text), objectName="lensText")
+        self.text_label.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(chip)
+        top.addWidget(self.text_label, 1)
+        text.addLayout(top)
+        when = item.created_at.astimezone().strftime("%d %b, %H:%M")
+        text.addWidget(QLabel(f"learned from “{source}” · {when}", objectName="mutedLabel"))
+        row.addLayout(text, 1)
+        muted = current_theme().muted
+        self.accept_button = self._button("check", "Accept", "Keep this memory", muted)
+        self.edit_button = self._button("edit", "Edit", "Correct it in the inspector", muted)
+        self.reject_button = self._button("delete", "Reject", "Forget this memory now", muted)
+        for button in (self.accept_button, self.edit_button, self.reject_button):
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
+
+    @staticmethod
+    def _button(icon_name: str, text: str, tip: str, colour: str) -> QToolButton:
+        button = QToolButton(objectName="bubbleAction", text=text, toolTip=tip)
+        button.setIcon(icon(icon_name, colour))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setAutoRaise(True)
+        return button
+
+
+class MemoryInbox(QWidget):
+    """Newly learned memories, newest first; the inspector does the writing."""
+
+    inbox_did_accept = Signal(str)
+    inbox_did_accept_all = Signal(object)  # list of ids
+    inbox_did_request_edit = Signal(str)
+    inbox_did_reject = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[InboxRow] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        top = QHBoxLayout()
+        self.summary = QLabel("", objectName="mutedLabel")
+        self.summary.setWordWrap(True)
+        self.accept_all_button = QPushButton(icon("check"), "Accept all")
+        self.accept_all_button.clicked.connect(
+            lambda: self.inbox_did_accept_all.emit([r.item.id for r in self.rows])
+        )
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.accept_all_button)
+        layout.addLayout(top)
+        body = QWidget(objectName="inboxBody")
+        self.list_layout = QVBoxLayout(body)
+        self.list_layout.setContentsMargins(0, 0, 0, 0)
+        self.list_layout.setSpacing(6)
+        self.list_layout.addStretch(1)
+        scroll = QScrollArea(objectName="inboxScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        layout.addWidget(scroll, 1)
+        self.set_items([], {})
+
+    def set_items(self, items: list[MemoryItem], sources: dict[str, str]) -> None:
+        for row in self.rows:
+            self.list_layout.removeWidget(row)
+            row.deleteLater()
+        self.rows = []
+        for item in items:
+            row = InboxRow(item, sources.get(item.id, "a chat"), self)
+            row.accept_button.clicked.connect(
+                lambda _=False, i=item.id: self.inbox_did_accept.emit(i)
+            )
+            row.edit_button.clicked.connect(
+                lambda _=False, i=item.id: self.inbox_did_request_edit.emit(i)
+            )
+            row.reject_button.clicked.connect(
+                lambda _=False, i=item.id: self.inbox_did_reject.emit(i)
+            )
+            self.list_layout.insertWidget(self.list_layout.count() - 1, row)
+            self.rows.append(row)
+        count = len(items)
+        self.summary.setText(
+            f"{count} new memor{'y' if count == 1 else 'ies'} learned from your conversations. "
+            "Keep what is right, correct or reject the rest."
+            if count
+            else "Nothing new to review. Memories learned from your conversations appear here."
+        )
+        self.accept_all_button.setEnabled(bool(count))
+
+    def row_for(self, memory_id: str) -> InboxRow | None:
+        return next((r for r in self.rows if r.item.id == memory_id), None)

@@ -1,0 +1,390 @@
+"""The memory inspector (a dockable panel): every memory in a table with search and filters, the
+selected one in a detail pane, forgetting with receipts, and the inbox of new memories."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.gui import forget_dialogs
+from desktop_agent.gui.memory_detail import MemoryDetail, MemoryDetailPane, read_detail
+from desktop_agent.gui.memory_inbox import MemoryInbox
+from desktop_agent.gui.memory_panel import MemoryPanel
+from desktop_agent.gui.memory_table_model import (
+    COLUMNS,
+    CREATED,
+    TEXT,
+    IdRole,
+    MemoryFilter,
+    MemoryTable,
+    MemoryTableModel,
+    read_table,
+)
+from desktop_agent.gui.session import Session
+from desktop_agent.gui.theme import icon
+
+SEMANTIC_DELAY_MS = 300
+KIND_FILTERS = (
+    ("All kinds", ""),
+    ("Everything learned", "semantic"),
+    ("Facts", "fact"),
+    ("Preferences", "preference"),
+    ("Episodes", "episodic"),
+    ("Strategies", "procedural"),
+    ("Topics", "topic"),
+)
+DATE_FILTERS = (("Any time", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30))
+
+
+class MemoryInspector(MemoryPanel):
+    """Signals: ``inspector_did_request_source(Source)`` to open where a memory came from."""
+
+    inspector_did_request_source = Signal(object)
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.setObjectName("memoryInspector")
+        self.model = MemoryTableModel(self)
+        self.proxy = MemoryFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.receipt_dialog: forget_dialogs.ReceiptDialog | None = None
+        self.last_receipt: Any = None
+        self._wanted_id: str | None = None
+        self._semantic_timer = QTimer(self, singleShot=True, interval=SEMANTIC_DELAY_MS)
+        self._semantic_timer.timeout.connect(self._semantic_search)
+        self._build()
+        self.start()
+
+    # --- layout ---
+    def _build(self) -> None:
+        self.tabs = QTabWidget(self.content, objectName="inspectorTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self._memories_page(), icon("memory"), "Memories")
+        self.inbox = MemoryInbox()
+        self.inbox.inbox_did_accept.connect(self.accept)
+        self.inbox.inbox_did_accept_all.connect(self.accept_all)
+        self.inbox.inbox_did_reject.connect(self.reject)
+        self.inbox.inbox_did_request_edit.connect(self.edit_in_inspector)
+        self.tabs.addTab(self.inbox, icon("inbox"), "Inbox")
+        layout = QVBoxLayout(self.content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+
+    def _memories_page(self) -> QWidget:
+        page = QWidget()
+        self.search_edit = QLineEdit(placeholderText="Search memories")
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        self.search_edit.textChanged.connect(self._search_changed)
+        self.semantic_check = QCheckBox("By meaning")
+        self.semantic_check.setToolTip("Semantic search: find memories that mean the same thing")
+        self.semantic_check.toggled.connect(self._semantic_toggled)
+        self.kind_combo = QComboBox()
+        for label, value in KIND_FILTERS:
+            self.kind_combo.addItem(label, value)
+        self.topic_combo = QComboBox()
+        self.topic_combo.addItem("All topics", "")
+        self.date_combo = QComboBox()
+        for label, days in DATE_FILTERS:
+            self.date_combo.addItem(label, days)
+        self.superseded_check = QCheckBox("Superseded")
+        self.superseded_check.setToolTip("Also show memories a correction replaced")
+        self.superseded_check.setChecked(True)
+        for combo in (self.kind_combo, self.topic_combo, self.date_combo):
+            combo.currentIndexChanged.connect(self._filters_changed)
+        self.superseded_check.toggled.connect(self._filters_changed)
+
+        self.table = QTableView(objectName="memoryTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(CREATED, Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(28)
+        header = self.table.horizontalHeader()
+        for column in range(len(COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(48)
+        for column, width in enumerate((84, 200, 70, 76, 72, 84, 130)):
+            if column != TEXT:
+                self.table.setColumnWidth(column, width)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+        self.detail = MemoryDetailPane()
+        self.detail.detail_did_request_save.connect(self.save)
+        self.detail.detail_did_request_forget.connect(lambda i: self.forget([i]))
+        self.detail.detail_did_request_memory.connect(self.select_memory)
+        self.detail.detail_did_request_source.connect(self.inspector_did_request_source)
+
+        self.forget_button = QPushButton(icon("delete"), "Forget selected…")
+        self.forget_button.clicked.connect(self.forget_selected)
+        self.forget_all_button = QPushButton("Forget everything…", objectName="dangerButton")
+        self.forget_all_button.clicked.connect(self.forget_everything)
+        self.count_label = QLabel(objectName="mutedLabel")
+
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search_edit, 1)
+        search_row.addWidget(self.semantic_check)
+        filter_row = QHBoxLayout()
+        for widget in (self.kind_combo, self.topic_combo, self.date_combo):
+            filter_row.addWidget(widget)
+        filter_row.addWidget(self.superseded_check)
+        filter_row.addStretch(1)
+        actions = QHBoxLayout()
+        actions.addWidget(self.count_label, 1)
+        actions.addWidget(self.forget_button)
+        actions.addWidget(self.forget_all_button)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(6)
+        layout.addLayout(search_row)
+        layout.addLayout(filter_row)
+        layout.addWidget(self.splitter, 1)
+        layout.addLayout(actions)
+        return page
+
+    # --- reading ---
+    def reload(self) -> None:
+        self.read(read_table, self._show_table)
+
+    def clear(self) -> None:
+        self.model.set_table(MemoryTable([]))
+        self.detail.show_detail(None)
+        self.inbox.set_items([], {})
+
+    @Slot(object)
+    def _show_table(self, table: MemoryTable) -> None:
+        self.model.set_table(table)
+        topics = sorted({i.topic for i in table.items if i.topic})
+        current = self.topic_combo.currentData()
+        self.topic_combo.blockSignals(True)
+        self.topic_combo.clear()
+        self.topic_combo.addItem("All topics", "")
+        for topic in topics:
+            self.topic_combo.addItem(topic, topic)
+        self.topic_combo.setCurrentIndex(max(self.topic_combo.findData(current), 0))
+        self.topic_combo.blockSignals(False)
+        inbox = [i for i in table.items if i.kind == "semantic" and i.active and not i.reviewed]
+        self.inbox.set_items(inbox, {i.id: self.model.source_of(i) for i in inbox})
+        self.tabs.setTabText(1, f"Inbox ({len(inbox)})" if inbox else "Inbox")
+        self._update_count()
+        if self._wanted_id is not None:
+            wanted, self._wanted_id = self._wanted_id, None
+            self.select_memory(wanted)
+        elif self.detail.detail is not None:
+            self._load_detail(self.detail.detail.item.id)
+
+    def _update_count(self) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        self.count_label.setText(
+            f"{total} memories" if shown == total else f"{shown} of {total} memories"
+        )
+
+    # --- filters and search ---
+    @Slot(str)
+    def _search_changed(self, text: str) -> None:
+        if self.semantic_check.isChecked():
+            self._semantic_timer.start()
+        else:
+            self.proxy.set_filters(text=text)
+            self._update_count()
+
+    @Slot(bool)
+    def _semantic_toggled(self, semantic: bool) -> None:
+        if semantic:
+            self.proxy.set_filters(text="")
+            self._semantic_search()
+        else:
+            self.proxy.set_filters(ranked=None, text=self.search_edit.text())
+            self._update_count()
+
+    @Slot()
+    def _semantic_search(self) -> None:
+        query = self.search_edit.text().strip()
+        if not query:
+            self.proxy.set_filters(ranked=None)
+            self._update_count()
+            return
+
+        def search(memory: MemoryService) -> dict[str, int]:
+            found = memory.search(query, limit=50, include_superseded=True)
+            return {r.item.id: rank for rank, r in enumerate(found)}
+
+        self.read(search, self._show_ranked)
+
+    @Slot(object)
+    def _show_ranked(self, ranked: dict[str, int]) -> None:
+        if self.semantic_check.isChecked():
+            self.proxy.set_filters(ranked=ranked)
+            self.proxy.invalidate()
+            self._update_count()
+
+    @Slot()
+    def _filters_changed(self, *_: object) -> None:
+        days = self.date_combo.currentData()
+        since = datetime.now(UTC) - timedelta(days=days) if days else None
+        if days == 1:
+            since = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        self.proxy.set_filters(
+            kind=self.kind_combo.currentData(),
+            topic=self.topic_combo.currentData(),
+            since=since,
+            show_inactive=self.superseded_check.isChecked(),
+        )
+        self._update_count()
+
+    # --- selection and detail ---
+    def selected_ids(self) -> list[str]:
+        rows = self.table.selectionModel().selectedRows()
+        return [index.data(IdRole) for index in rows]
+
+    def select_memory(self, memory_id: str) -> bool:
+        """Select ``memory_id`` (clearing filters that hide it) and show its detail."""
+        self.tabs.setCurrentIndex(0)
+        row = self.model.row_of(memory_id)
+        if row < 0:
+            self._wanted_id = memory_id  # not loaded yet: select it after the next read
+            self.refresh()
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():
+            self.reset_filters()
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
+        return True
+
+    def reset_filters(self) -> None:
+        self.search_edit.clear()
+        self.semantic_check.setChecked(False)
+        for combo in (self.kind_combo, self.topic_combo, self.date_combo):
+            combo.setCurrentIndex(0)
+        self.superseded_check.setChecked(True)
+
+    @Slot()
+    def _selection_changed(self, *_: object) -> None:
+        ids = self.selected_ids()
+        self.forget_button.setEnabled(bool(ids))
+        current = self.table.currentIndex()
+        memory_id = current.data(IdRole) if current.isValid() else None
+        if memory_id in ids:
+            self._load_detail(memory_id)
+        elif not ids:
+            self.detail.show_detail(None)
+
+    def _load_detail(self, memory_id: str) -> None:
+        self.read(lambda memory: read_detail(memory, memory_id), self._show_detail)
+
+    @Slot(object)
+    def _show_detail(self, detail: MemoryDetail) -> None:
+        current = self.table.currentIndex()
+        if current.isValid() and current.data(IdRole) == detail.item.id:
+            self.detail.show_detail(detail)
+
+    @Slot(str)
+    def edit_in_inspector(self, memory_id: str) -> None:
+        if self.select_memory(memory_id):
+            self.detail.text_edit.setFocus()
+
+    # --- writing ---
+    @Slot(str, object)
+    def save(self, memory_id: str, changes: dict[str, Any]) -> None:
+        def edit(memory: MemoryService) -> Any:
+            return memory.edit(memory_id, reviewed=True, **changes)
+
+        self.write(edit, lambda item: self._saved(item), name="edit-memory")
+
+    def _saved(self, item: Any) -> None:
+        self.model.replace(item)
+        self._load_detail(item.id)
+        self.panel_did_report.emit("Memory saved; the previous version is kept in its history")
+
+    @Slot(str)
+    def accept(self, memory_id: str) -> None:
+        self.accept_all([memory_id])
+
+    @Slot(object)
+    def accept_all(self, memory_ids: list[str]) -> None:
+        def accept(memory: MemoryService) -> int:
+            for memory_id in memory_ids:
+                memory.accept(memory_id)
+            return len(memory_ids)
+
+        self.write(accept, lambda n: self.panel_did_report.emit(f"Accepted {n}"), name="accept")
+
+    @Slot(str)
+    def reject(self, memory_id: str) -> None:
+        self.write(lambda m: m.reject(memory_id), self._forgotten, name="reject")
+
+    @Slot()
+    def forget_selected(self) -> None:
+        self.forget(self.selected_ids())
+
+    def forget(self, memory_ids: list[str]) -> None:
+        if not memory_ids:
+            return
+        count = len(memory_ids)
+        texts = [self.model.item_at(self.model.row_of(i)).text for i in memory_ids[:3]]
+        listed = "".join(f"<br>• {t[:80]}" for t in texts) + ("<br>…" if count > 3 else "")
+        if not forget_dialogs.confirm(
+            self,
+            "Forget memories",
+            f"<b>Forget {count} memor{'y' if count == 1 else 'ies'}?</b>{listed}<br><br>"
+            "Their keys are destroyed: no file, old version or backup can bring them back.",
+        ):
+            return
+        self.write(lambda m: m.forget(memory_ids), self._forgotten, name="forget")
+
+    @Slot()
+    def forget_everything(self) -> None:
+        if not forget_dialogs.confirm_typed(self, self.model.rowCount()):
+            return
+        self.write(lambda m: m.forget_all(), self._forgotten, name="forget-all")
+
+    def _forgotten(self, receipt: Any) -> None:
+        self.model.remove_ids(receipt.ids)
+        self._update_count()
+        self.last_receipt = receipt
+        self.receipt_dialog = forget_dialogs.show_receipt(receipt, self)
+        count = len(receipt.ids)
+        self.panel_did_report.emit(
+            f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}, key epoch {receipt.epoch}"
+        )
+
+    def current_index(self) -> QModelIndex:
+        return self.table.currentIndex()

@@ -1,0 +1,320 @@
+"""Settings › Memory & security: where the key lives, lock and unlock, rotate keys, backups,
+and the audit log with its chain verification. Each button acts at once, off the GUI thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.errors import UserError
+from desktop_agent.gui import passphrase_dialog
+from desktop_agent.gui.session import Session
+from desktop_agent.gui.theme import icon
+
+AUDIT_COLUMNS = ("#", "When", "Action", "Count", "Epoch", "Memory ids")
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityState:
+    status: Any  # KeyStatus
+    entries: list[Any]  # AuditEntry
+
+
+def read_security(memory: MemoryService) -> SecurityState:
+    return SecurityState(memory.key_status(), memory.audit_entries())
+
+
+def choose_export_path(parent: QWidget) -> str:
+    path, _ = QFileDialog.getSaveFileName(
+        parent,
+        "Export an encrypted backup",
+        str(Path.home() / "desktop-agent-backup.dabk"),
+        "desktop-agent backups (*.dabk);;All files (*)",
+    )
+    return path
+
+
+def choose_import_path(parent: QWidget) -> str:
+    path, _ = QFileDialog.getOpenFileName(
+        parent, "Import a backup", str(Path.home()), "desktop-agent backups (*.dabk);;All files (*)"
+    )
+    return path
+
+
+def _group(title: str) -> tuple[QGroupBox, QVBoxLayout]:
+    group = QGroupBox(title)
+    box = QVBoxLayout(group)
+    return group, box
+
+
+def _hint(text: str) -> QLabel:
+    label = QLabel(text, objectName="hintLabel")
+    label.setWordWrap(True)
+    return label
+
+
+class SecuritySettings(QWidget):
+    """The security tab; it drives the session's memory, never the settings file."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.state: SecurityState | None = None
+        self.busy = 0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.setSpacing(10)
+        layout.addWidget(self._keys_group())
+        layout.addWidget(self._backup_group())
+        layout.addWidget(self._audit_group(), 1)
+        self.message_label = QLabel(objectName="hintLabel")
+        self.message_label.setWordWrap(True)
+        layout.addWidget(self.message_label)
+        session.memory_did_open.connect(self.refresh)
+        session.memory_did_lock.connect(self.refresh)
+        session.memory_did_fail.connect(self.refresh)
+        session.memory_did_change.connect(self.refresh)
+        self.refresh()
+
+    # --- layout ---
+    def _keys_group(self) -> QGroupBox:
+        group, box = _group("Keys")
+        self.status_label = QLabel(objectName="keyStatus")
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.status_label)
+        row = QHBoxLayout()
+        self.lock_button = QPushButton(icon("lock"), "Lock now")
+        self.lock_button.clicked.connect(self.lock)
+        self.unlock_button = QPushButton(icon("unlock"), "Unlock")
+        self.unlock_button.clicked.connect(self.unlock)
+        self.rotate_button = QPushButton(icon("rotate"), "Rotate keys")
+        self.rotate_button.clicked.connect(self.rotate)
+        for button in (self.lock_button, self.unlock_button, self.rotate_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        box.addLayout(row)
+        box.addWidget(
+            _hint(
+                "Locking closes the vault: no key or memory stays in this process until you "
+                "unlock it. Rotating makes a new key-encryption key and destroys the old one."
+            )
+        )
+        return group
+
+    def _backup_group(self) -> QGroupBox:
+        group, box = _group("Backup")
+        row = QHBoxLayout()
+        self.export_button = QPushButton(icon("export"), "Export backup…")
+        self.export_button.clicked.connect(self.export_backup)
+        self.import_button = QPushButton(icon("import"), "Import backup…")
+        self.import_button.clicked.connect(self.import_backup)
+        row.addWidget(self.export_button)
+        row.addWidget(self.import_button)
+        row.addStretch(1)
+        box.addLayout(row)
+        box.addWidget(
+            _hint(
+                "A backup is one file encrypted with a passphrase of your choice (Argon2id + "
+                "AES-GCM). Keep the passphrase: without it the backup cannot be read."
+            )
+        )
+        return group
+
+    def _audit_group(self) -> QGroupBox:
+        group, box = _group("Audit log")
+        self.audit_table = QTableWidget(0, len(AUDIT_COLUMNS), objectName="auditTable")
+        self.audit_table.setHorizontalHeaderLabels(AUDIT_COLUMNS)
+        self.audit_table.verticalHeader().hide()
+        self.audit_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.audit_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.audit_table.setAlternatingRowColors(True)
+        self.audit_table.setShowGrid(False)
+        self.audit_table.verticalHeader().setDefaultSectionSize(24)
+        header = self.audit_table.horizontalHeader()
+        for column in range(len(AUDIT_COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(AUDIT_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.audit_table.setMinimumHeight(150)
+        box.addWidget(self.audit_table, 1)
+        row = QHBoxLayout()
+        self.verify_button = QPushButton(icon("shield"), "Verify chain")
+        self.verify_button.clicked.connect(self.verify)
+        self.verify_label = QLabel(objectName="verifyResult")
+        self.verify_label.setWordWrap(True)
+        row.addWidget(self.verify_button)
+        row.addWidget(self.verify_label, 1)
+        box.addLayout(row)
+        box.addWidget(
+            _hint(
+                "Every unlock, change and forget is logged, encrypted and hash-chained, with ids "
+                "and counts only, never a memory's text."
+            )
+        )
+        return group
+
+    # --- state ---
+    @Slot()
+    def refresh(self, *_: object) -> None:
+        unlocked = self.session.memory is not None
+        self.lock_button.setEnabled(unlocked)
+        self.unlock_button.setEnabled(not unlocked and not self.session.memory_opening)
+        for button in (
+            self.rotate_button,
+            self.export_button,
+            self.import_button,
+            self.verify_button,
+        ):
+            button.setEnabled(unlocked)
+        if not unlocked:
+            self.state = None
+            self.audit_table.setRowCount(0)
+            problem = self.session.memory_problem or "Memory is not open yet."
+            self.status_label.setText(
+                "<b>Unlocking memory…</b>"
+                if self.session.memory_opening
+                else f"<b>Locked.</b> {problem}"
+            )
+            return
+        self._run(read_security, self._show_state)
+
+    @Slot(object)
+    def _show_state(self, state: SecurityState) -> None:
+        self.state = state
+        status = state.status
+        where = "the OS keyring" if status.mode == "keyring" else "a passphrase (Argon2id)"
+        rotated = str(status.extra.get("rotated_at", ""))[:16].replace("T", " ")
+        damaged = f" · <b>{status.damaged} damaged</b>" if status.damaged else ""
+        self.status_label.setText(
+            f"<b>Unlocked.</b> The key-encryption key is kept in {where} "
+            f"(<i>{status.backend}</i>).<br>Key epoch <b>{status.epoch}</b> · {status.data_keys} "
+            f"data keys · {status.memories} memories{damaged} · last rotated {rotated} UTC"
+        )
+        self.audit_table.setRowCount(len(state.entries))
+        for row, entry in enumerate(reversed(state.entries)):  # newest first
+            ids = ", ".join(entry.ids[:3]) + (
+                f" +{len(entry.ids) - 3}" if len(entry.ids) > 3 else ""
+            )
+            values = (
+                str(entry.seq),
+                entry.at.astimezone().strftime("%d %b %H:%M:%S"),
+                entry.action,
+                str(entry.count),
+                str(entry.epoch),
+                ids,
+            )
+            for column, value in enumerate(values):
+                self.audit_table.setItem(row, column, QTableWidgetItem(value))
+
+    def _run(self, work: Any, done: Any, name: str = "security") -> None:
+        self.busy += 1
+
+        def finished(result: Any) -> None:
+            self.busy -= 1
+            done(result)
+
+        def failed(error: BaseException) -> None:
+            self.busy -= 1
+            message = str(error) if isinstance(error, UserError) else repr(error)
+            self.message_label.setText(f"<span style='color:#b42318'>{message}</span>")
+
+        self.session.run_memory(work, on_done=finished, on_error=failed, name=name, owner=self)
+
+    def say(self, text: str) -> None:
+        self.message_label.setText(text)
+
+    # --- actions ---
+    @Slot()
+    def lock(self) -> None:
+        self.session.lock_memory()
+        self.say("Memory locked. Chats go on without memory until you unlock it.")
+
+    @Slot()
+    def unlock(self) -> None:
+        self.session.open_memory()
+        self.refresh()
+        self.say("Unlocking memory…")
+
+    @Slot()
+    def rotate(self) -> None:
+        self._run(lambda m: m.rotate_keys(), lambda e: self._after(f"Keys rotated: epoch {e}"))
+
+    @Slot()
+    def verify(self) -> None:
+        self.verify_label.setText("Verifying…")
+        self._run(lambda m: m.verify_audit(), self._verified)
+
+    @Slot(object)
+    def _verified(self, report: Any) -> None:
+        if report.ok:
+            self.verify_label.setText(
+                f"<span style='color:#1a7f37'>✔ Chain intact: {report.entries} entries, "
+                "none altered, removed or reordered.</span>"
+            )
+        else:
+            problems = "; ".join(report.problems[:3])
+            self.verify_label.setText(
+                f"<span style='color:#b42318'>✘ The chain is broken: {problems}</span>"
+            )
+
+    @Slot()
+    def export_backup(self) -> None:
+        path = choose_export_path(self)
+        if not path:
+            return
+        passphrase = passphrase_dialog.ask_passphrase(
+            self,
+            "Backup passphrase",
+            "Choose a passphrase for this backup. You need it to import the backup.",
+            confirm=True,
+        )
+        if passphrase is None:
+            return
+        self.say("Exporting…")
+        self._run(
+            lambda m: m.export_backup(path, passphrase),
+            lambda s: self._after(
+                f"Exported {s.memories} memories ({s.versions} versions) to {s.file}"
+            ),
+            name="export",
+        )
+
+    @Slot()
+    def import_backup(self) -> None:
+        path = choose_import_path(self)
+        if not path:
+            return
+        passphrase = passphrase_dialog.ask_passphrase(
+            self, "Backup passphrase", "The passphrase this backup was made with.", confirm=False
+        )
+        if passphrase is None:
+            return
+        self.say("Importing…")
+        self._run(
+            lambda m: m.import_backup(path, passphrase),
+            lambda s: self._after(
+                f"Imported {len(s.imported)} memories; {len(s.skipped)} were already here"
+            ),
+            name="import",
+        )
+
+    def _after(self, message: str) -> None:
+        self.say(message)
+        self.refresh()
