@@ -84,6 +84,7 @@ class Forgetting:
             kinds = tuple(self.kind_of(i) for i in ids)
             self._store.drop()
             self._forget_in_ram(list(ids))
+            self._damage = []  # damaged files went with the table
             audit_key = self._keys.scope_key("audit")
             epoch = self._keys.ratchet([k for k in self._keys.ids() if k != audit_key])
             self._drop_snapshot()
