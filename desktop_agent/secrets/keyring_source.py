@@ -84,7 +84,9 @@ class KeyringKeySource:
         name = account(vault_id, epoch)
         try:
             self.backend.set_password(SERVICE, name, base64.b64encode(kek).decode())
-        except keyring.errors.KeyringError as exc:
+        except VaultError:
+            raise
+        except Exception as exc:  # keyring's errors, and D-Bus errors some backends let through
             raise VaultLockedError(
                 f"cannot store the vault key in the OS keyring ({exc}): {_HOW_TO_FIX}"
             ) from None
@@ -99,7 +101,9 @@ class KeyringKeySource:
             raise VaultLockedError(
                 f"the OS keyring is locked: unlock it and try again, or {_HOW_TO_FIX}"
             ) from None
-        except keyring.errors.KeyringError as exc:
+        except VaultError:
+            raise
+        except Exception as exc:  # keyring's errors, and D-Bus errors some backends let through
             raise VaultLockedError(
                 f"the OS keyring cannot be read ({exc}): {_HOW_TO_FIX}"
             ) from None
@@ -126,5 +130,7 @@ class KeyringKeySource:
             self.backend.delete_password(service, name)
         except keyring.errors.PasswordDeleteError:
             pass  # already gone: what we wanted
-        except keyring.errors.KeyringError as exc:
+        except VaultError:
+            raise
+        except Exception as exc:  # keyring's errors, and D-Bus errors some backends let through
             raise VaultError(f"cannot delete an old vault key from the OS keyring: {exc}") from None

@@ -98,3 +98,12 @@ def test_prompt_asks_twice_when_creating(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("DESKTOP_AGENT_PASSPHRASE", "short")
     with pytest.raises(InputError, match="too short"):
         passphrase_module.passphrase_from_env_or_prompt(confirm=True)
+
+
+def test_an_unexpected_backend_error_is_one_clear_line() -> None:
+    class Broken(InMemoryKeyring):
+        def get_password(self, service: str, username: str) -> str | None:
+            raise RuntimeError("org.freedesktop.DBus.Error.ServiceUnknown")
+
+    with pytest.raises(VaultLockedError, match="cannot be read .*ServiceUnknown"):
+        KeyringKeySource(Broken()).load_kek("v1", 1, {})
