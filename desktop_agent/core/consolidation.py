@@ -175,9 +175,11 @@ def _supersede(run: _Run, items: dict[str, MemoryItem]) -> None:
             run.write(old.id, "superseded", fields, detail=f"by {newest.id}")
             del items[old.id]
         if not newest.supersedes:
-            items[newest.id] = run.write(
+            updated = run.write(
                 newest.id, "supersedes", {"supersedes": same[-2].id}, detail=same[-2].id
             )
+            if updated is not None:
+                items[newest.id] = updated
 
 
 def _merge(
@@ -208,7 +210,10 @@ def _merge_pair(
     }
     if not kept.subject_key and other.subject_key:
         fields["subject_key"] = other.subject_key  # a later correction then finds it
-    items[kept.id] = run.write(kept.id, "absorbed", fields, detail=other.id)
+    updated = run.write(kept.id, "absorbed", fields, detail=other.id)
+    if updated is None:
+        return
+    items[kept.id] = updated
     run.write(
         other.id, "merged", {"status": MERGED, "merged_into": kept.id}, detail=f"into {kept.id}"
     )
@@ -217,6 +222,7 @@ def _merge_pair(
 
 def _refresh_topics(run: _Run, items: Sequence[MemoryItem]) -> None:
     vault = run.memory.vault
+    items = [i for i in items if i.id in vault]  # the user may forget while a run goes on
     planned = plan_topics(items, lambda memory_id: _vector(run.memory, memory_id))
     existing: dict[str, MemoryItem] = {}
     for record in vault.list(TOPIC):
@@ -311,10 +317,13 @@ class _Run:
         *,
         text: str | None = None,
         detail: str = "",
-    ) -> MemoryItem:
-        """Set ``fields`` (and the text) of a memory, logged; no write when nothing differs."""
+    ) -> MemoryItem | None:
+        """Set ``fields`` (and the text) of a memory, logged; no write when nothing differs.
+        None when the memory was forgotten meanwhile (runs go on in the background)."""
         vault = self.memory.vault
         with vault.lock:
+            if memory_id not in vault:
+                return None
             record = vault.get(memory_id)
             meta = _thaw(record.meta)
             wanted = {k: _thaw(v) for k, v in fields.items()}
