@@ -193,6 +193,7 @@ class MemoryDetailPane(QScrollArea):
         self.type_combo.addItems(["", *FACT_TYPES])
         self.importance_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05)
         self.importance_spin.setDecimals(2)
+        self.importance_spin.setMaximumWidth(110)
         self.pin_check = QCheckBox("Pinned: always considered, never fades")
         row = QHBoxLayout()
         row.addWidget(self.kind_combo)

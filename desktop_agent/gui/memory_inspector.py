@@ -32,6 +32,7 @@ from desktop_agent.gui.memory_table_model import (
     COLUMNS,
     CREATED,
     TEXT,
+    TOPIC,
     IdRole,
     MemoryFilter,
     MemoryTable,
@@ -129,7 +130,7 @@ class MemoryInspector(MemoryPanel):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
-        for column, width in enumerate((84, 200, 70, 76, 72, 84, 130)):
+        for column, width in enumerate((76, 200, 80, 84, 72, 86, 130)):
             if column != TEXT:
                 self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -195,6 +196,8 @@ class MemoryInspector(MemoryPanel):
             self.topic_combo.addItem(topic, topic)
         self.topic_combo.setCurrentIndex(max(self.topic_combo.findData(current), 0))
         self.topic_combo.blockSignals(False)
+        self.topic_combo.setVisible(bool(topics))
+        self.table.setColumnHidden(TOPIC, not topics)  # no topics yet: room for the text
         inbox = [i for i in table.items if i.kind == "semantic" and i.active and not i.reviewed]
         self.inbox.set_items(inbox, {i.id: self.model.source_of(i) for i in inbox})
         self.tabs.setTabText(1, f"Inbox ({len(inbox)})" if inbox else "Inbox")

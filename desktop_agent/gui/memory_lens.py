@@ -143,7 +143,7 @@ class MemoryLens(QFrame):
             else "<b>Memory lens</b> · what this reply was based on"
         )
         layout.addWidget(title)
-        for recollection in memories:
+        for recollection in sorted(memories, key=lambda r: r.hit.score, reverse=True):
             row = LensRow(recollection, self)
             row.row_did_request_inspect.connect(self.memory_did_request_inspect)
             row.row_did_request_exclude.connect(self.memory_did_request_exclude)

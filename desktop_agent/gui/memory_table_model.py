@@ -55,7 +55,7 @@ def short_date(moment: datetime | None) -> str:
     local = moment.astimezone()
     now = datetime.now(local.tzinfo)
     if local.date() == now.date():
-        return local.strftime("today %H:%M")
+        return local.strftime("%H:%M")
     if local.year == now.year:
         return local.strftime("%d %b")
     return local.strftime("%d %b %Y")

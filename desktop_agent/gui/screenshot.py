@@ -1,7 +1,9 @@
 """`desktop-agent gui --screenshot DIR`: render the main views over sample data, then exit.
 
 Runs in a temporary DESKTOP_AGENT_HOME (never the user's data) and works offscreen
-(QT_QPA_PLATFORM=offscreen). The chat shows a real reply streamed from the bundled model.
+(QT_QPA_PLATFORM=offscreen), with an in-memory keyring. The sample data is made through the real
+services (screenshot_samples.py); the chat shows real replies streamed from the bundled model,
+and the memory lens the real memories and scores behind one.
 """
 
 from __future__ import annotations
@@ -12,58 +14,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
-from desktop_agent.core.assistant import Assistant
-
+REPLY_TOKENS = 200  # tests lower it
 PROMPT = (
     "Show me a Python function that checks whether a word is a palindrome, with a code example."
 )
-
-SAMPLES = [
-    (
-        "Plan a 3-day trip to Lisbon",
-        2,
-        [
-            ("user", "Plan a 3-day trip to Lisbon in May, on foot and by tram."),
-            (
-                "assistant",
-                "**Day 1:** Alfama and the castle, tram 28 to Graça, sunset at "
-                "the Miradouro da Senhora do Monte.\n\n**Day 2:** Belém: the tower, "
-                "the monastery, and pastéis de nata.\n\n**Day 3:** Sintra by train.",
-            ),
-        ],
-    ),
-    (
-        "Explain recursion simply",
-        5,
-        [
-            ("user", "Explain recursion to a 10-year-old."),
-            (
-                "assistant",
-                "Recursion is when something is defined using a smaller copy of "
-                "itself, like Russian dolls: to open them all, open one, then do the "
-                "same with the doll inside.",
-            ),
-        ],
-    ),
-    (
-        "Weekly grocery list",
-        9,
-        [
-            ("user", "Make me a grocery list for a vegetarian week."),
-            (
-                "assistant",
-                "- Lentils, chickpeas, tofu\n- Spinach, tomatoes, peppers\n- Oats, "
-                "rice, whole-wheat pasta\n- Yoghurt, eggs, cheese",
-            ),
-        ],
-    ),
-]
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float) -> bool:
@@ -92,16 +51,6 @@ def save(widget: QWidget, folder: Path, name: str, settle_ms: int = 150) -> Path
         raise OSError(f"cannot write {path}")
     print(f"wrote {path}")
     return path
-
-
-def add_samples(assistant: Assistant) -> None:
-    now = datetime.now(UTC)
-    for title, days_ago, messages in SAMPLES:
-        conversation = assistant.start_conversation()
-        conversation.started_at = now - timedelta(days=days_ago)
-        for role, text in messages:
-            conversation.add(role, text)
-        conversation.title = title
 
 
 def take_screenshots(folder: Path, model: str | None) -> int:
@@ -134,9 +83,9 @@ def _offscreen_screen(home: Path) -> None:
 
 
 def _render(folder: Path, model: str | None) -> int:
-    from desktop_agent.app import App
     from desktop_agent.gui.launch import qt_application
     from desktop_agent.gui.main_window import MainWindow
+    from desktop_agent.gui.screenshot_samples import SHOWCASE, ScreenshotApp, seed
     from desktop_agent.gui.session import Session
     from desktop_agent.gui.settings_dialog import SettingsDialog
     from desktop_agent.gui.theme import DARK, LIGHT, apply_theme
@@ -144,10 +93,14 @@ def _render(folder: Path, model: str | None) -> int:
 
     qt_app = qt_application(dark=False)
     # One thread: on a busy 2-core machine llama.cpp's threads wait on each other.
-    settings = Settings().replace("model", seed=11, max_tokens=200, temperature=0.3, n_threads=1)
-    app = App(settings=settings, model_override=Path(model) if model else None)
+    settings = Settings().replace(
+        "model", seed=11, max_tokens=REPLY_TOKENS, temperature=0.3, n_threads=1
+    )
+    app = ScreenshotApp(settings=settings, model_override=Path(model) if model else None)
+    app.engine.start()
+    app.unlock_memory()
+    seed(app)
     session = Session(app)
-    add_samples(session.assistant)
     window = MainWindow(session)
     window.resize(1280, 820)
     window.show()
@@ -165,15 +118,31 @@ def _render(folder: Path, model: str | None) -> int:
     if not wait_until(lambda: not controller.busy, 300):
         print("the reply did not finish", file=sys.stderr)
         return 1
+
+    window.new_chat()
+    window.chat.composer.set_text(SHOWCASE)
+    window.chat.composer.submit()
+    if not wait_until(lambda: not controller.busy, 300):
+        print("the reply did not finish", file=sys.stderr)
+        return 1
     reply_view = window.chat.last_reply_view()
     if reply_view is not None:
         reply_view.open_lens()
-    save(window, folder, "chat.png")
+    save(window, folder, "chat.png", settle_ms=300)
 
-    dialog = SettingsDialog(session.settings, window)
+    _memory_views(window, folder)
+
+    dialog = SettingsDialog(session.settings, window, session=session)
     dialog.show()
     dialog.resize(dialog.sizeHint())
     save(dialog, folder, "settings.png")
+    dialog.tabs.setCurrentIndex(1)
+    security = dialog.security
+    wait_until(lambda: security is not None and security.state is not None, 30)
+    security.verify()
+    wait_until(lambda: security.busy == 0, 30)
+    dialog.resize(dialog.width(), max(dialog.sizeHint().height(), 860))
+    save(dialog, folder, "settings-security.png")
     dialog.close()
 
     apply_theme(DARK)
@@ -188,5 +157,49 @@ def _render(folder: Path, model: str | None) -> int:
 
     window.close()
     app.engine.close()
+    app.close()
     qt_app.processEvents()
     return 0
+
+
+def _memory_views(window: QWidget, folder: Path) -> None:
+    """The inspector on the corrected fact, its source opened in the chat, the timeline and
+    what-I-know, in a window wide enough for a panel beside the chat."""
+    from desktop_agent.gui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    window.resize(1560, 900)
+    inspector = window.inspector
+    window.inspector_dock.show()
+    window.resizeDocks([window.inspector_dock], [760], Qt.Orientation.Horizontal)
+    wait_until(lambda: inspector.loading == 0 and inspector.model.rowCount() > 0, 30)
+    porto = next(i for i in inspector.model.items if i.text == "User lives in Porto")
+    inspector.select_memory(porto.id)
+    wait_until(lambda: inspector.detail.detail is not None, 30)
+    inspector.splitter.setSizes([300, 520])
+    save(window, folder, "memory-inspector.png", settle_ms=300)
+
+    source = next(iter(inspector.detail.detail.sources), None)
+    if source is not None:
+        window.open_source(source)
+        save(window, folder, "memory-source.png", settle_ms=300)
+
+    inspector.tabs.setCurrentIndex(1)
+    save(window, folder, "memory-inbox.png")
+    inspector.tabs.setCurrentIndex(0)
+
+    window.timeline_dock.show()
+    window.timeline_dock.raise_()
+    wait_until(lambda: window.timeline.loading == 0 and bool(window.timeline.entries), 30)
+    window.timeline.tree.expandAll()
+    save(window, folder, "timeline.png")
+
+    window.profile_dock.show()
+    window.profile_dock.raise_()
+    wait_until(lambda: window.profile.loading == 0 and window.profile.profile is not None, 30)
+    save(window, folder, "what-i-know.png")
+    window.inspector_dock.raise_()
+    window.resize(1280, 820)
+    window.inspector_dock.hide()
+    window.timeline_dock.hide()
+    window.profile_dock.hide()

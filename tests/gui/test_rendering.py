@@ -37,9 +37,19 @@ def test_theme_change_recolours_existing_messages(qtbot: Any, make_window: Any) 
 def test_screenshot_command_writes_one_png_per_view(
     tmp_path: Path, monkeypatch: Any, qapp: Any
 ) -> None:
-    from desktop_agent.gui.launch import launch
+    from functools import cached_property
 
+    from desktop_agent.embed import HashingEmbedder
+    from desktop_agent.gui import screenshot
+    from desktop_agent.gui.launch import launch
+    from desktop_agent.gui.screenshot_samples import ScreenshotApp
+
+    # Short replies and the hashing embedder keep this quick; the views are the same.
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    monkeypatch.setattr(screenshot, "REPLY_TOKENS", 40)
+    embedder = cached_property(lambda _self: HashingEmbedder())
+    embedder.__set_name__(ScreenshotApp, "embedder")
+    monkeypatch.setattr(ScreenshotApp, "embedder", embedder)
     out = tmp_path / "shots"
 
     assert launch(model=None, screenshot_dir=out) == 0
@@ -50,8 +60,14 @@ def test_screenshot_command_writes_one_png_per_view(
         "chat-streaming.png",
         "chat.png",
         "incognito.png",
+        "memory-inbox.png",
+        "memory-inspector.png",
+        "memory-source.png",
+        "settings-security.png",
         "settings.png",
         "startup.png",
+        "timeline.png",
+        "what-i-know.png",
     ]
     assert all((out / n).stat().st_size > 10_000 for n in names)
 
