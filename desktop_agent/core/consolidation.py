@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import secrets
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
@@ -144,6 +144,9 @@ def consolidate(
         if not i.pinned and i.effective_importance(now) < STALE_IMPORTANCE
     )
     run.notify()
+    watch.known = frozenset(
+        str(r.id) for kind in (SEMANTIC, TOPIC) for r in memory.vault.list(kind)
+    )
     watch.clean = True
     return ConsolidationReport(run_id, tuple(run.changes), stale)
 
@@ -222,6 +225,8 @@ def _merge_pair(
 
 def _refresh_topics(run: _Run, items: Sequence[MemoryItem]) -> None:
     vault = run.memory.vault
+    purged = _purge_topics(run.memory, lambda ids: any(i not in vault for i in ids))
+    run.changes += [Change(i, "topic_purged", "", "", "held a forgotten memory") for i in purged]
     items = [i for i in items if i.id in vault]  # the user may forget while a run goes on
     planned = plan_topics(items, lambda memory_id: _vector(run.memory, memory_id))
     existing: dict[str, MemoryItem] = {}
@@ -244,8 +249,36 @@ def _refresh_topics(run: _Run, items: Sequence[MemoryItem]) -> None:
             run.write(gone.id, "topic_emptied", {"status": SUPERSEDED, "members": []})
 
 
+def forget_topics_of(memory: MemoryService, forgotten: Iterable[str]) -> list[str]:
+    """Forget every topic whose summary ever quoted one of ``forgotten`` (returns their ids).
+
+    A summary repeats its members' words, and its earlier versions stay in the vault's history:
+    forgetting a memory must take its topic with it, keys and all. Call this right after a
+    forget; a consolidation run also does it, and then rebuilds the topic without the memory.
+    """
+    doomed = set(forgotten)
+    return _purge_topics(memory, lambda ids: not doomed.isdisjoint(ids))
+
+
+def _purge_topics(memory: MemoryService, quotes: Callable[[Sequence[str]], bool]) -> list[str]:
+    ids = [
+        str(record.id)
+        for record in memory.vault.list(TOPIC)
+        if record.meta.get("topic") and quotes(_summarised(record.meta))
+    ]
+    if ids:
+        memory.forget(ids)
+    return ids
+
+
+def _summarised(meta: Mapping[str, Any]) -> list[str]:
+    return [str(i) for i in (meta.get("summarised") or meta.get("members") or ())]
+
+
 def _update_topic(run: _Run, current: MemoryItem, topic: Topic) -> None:
-    fields = {"status": ACTIVE, "members": list(topic.members)}
+    # Every memory a version of the summary quoted, so forgetting any of them finds this topic.
+    quoted = sorted({*_summarised(current.meta or {}), *topic.members})
+    fields = {"status": ACTIVE, "members": list(topic.members), "summarised": quoted}
     run.write(current.id, "topic_updated", fields, text=topic.summary)
 
 
@@ -344,7 +377,12 @@ class _Run:
         return item_from_record(updated)
 
     def add_topic(self, topic: Topic) -> None:
-        wanted = {"topic": topic.name, "members": list(topic.members), "status": ACTIVE}
+        wanted = {
+            "topic": topic.name,
+            "members": list(topic.members),
+            "summarised": sorted(topic.members),
+            "status": ACTIVE,
+        }
         entry = {"run": self.run_id, "action": "topic_created", "before": {}, "after": wanted}
         meta = {**wanted, "importance": 0.5, RUN_KEY: self.run_id, LOG_KEY: [entry]}
         vector = self.memory.embedder.embed([topic.summary])[0]
@@ -428,11 +466,15 @@ class _Watch:
 
     def __init__(self, memory: MemoryService) -> None:
         self.clean = False
+        # Semantic and topic ids at the end of the last run: an edit may turn one into an episode.
+        self.known: frozenset[str] = frozenset()
         vault = memory.vault
 
         def on_change(change: Any) -> None:
             ids = (*change.added, *change.edited)
-            if change.forgotten or any(vault.kind_of(i) in (SEMANTIC, TOPIC) for i in ids):
+            if change.forgotten or any(
+                i in self.known or vault.kind_of(i) in (SEMANTIC, TOPIC) for i in ids
+            ):
                 self.clean = False
 
         memory.subscribe(on_change)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from desktop_agent.core.consolidation import consolidate, refresh_topics
+from desktop_agent.core.consolidation import consolidate, forget_topics_of, refresh_topics
 from desktop_agent.core.memory_model import SUPERSEDED, TOPIC, MemoryItem
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.topics import ABOUT_YOU, OTHER, family_topic, plan_topics, summarise
@@ -113,7 +113,33 @@ def test_new_fact_updates_the_summary_in_place(memory: MemoryService) -> None:
 def test_topic_left_empty_is_kept_and_marked(memory: MemoryService) -> None:
     allergy = memory.remember("User is allergic to peanuts", subject_key="allergy:peanut")
     consolidate(memory)
-    memory.forget([allergy.id])
+    memory.edit(allergy.id, kind="episodic")  # no longer a semantic memory
     consolidate(memory)
     (topic,) = memory.items(TOPIC)
     assert topic.status == SUPERSEDED and list(topic.meta["members"]) == []
+
+
+def test_forgetting_a_member_forgets_every_summary_that_quoted_it(memory: MemoryService) -> None:
+    peanuts = memory.remember("User is allergic to peanuts", subject_key="allergy:peanut")
+    memory.remember("User has asthma", subject_key="condition:asthma")
+    consolidate(memory)
+    (old_topic,) = memory.items(TOPIC)
+    assert "peanuts" in old_topic.text
+
+    memory.forget([peanuts.id])
+    assert forget_topics_of(memory, [peanuts.id]) == [old_topic.id]
+    assert old_topic.id not in memory.vault  # its history (with the old summary) is gone too
+
+    consolidate(memory)
+    (topic,) = memory.items(TOPIC)
+    assert "peanuts" not in topic.text and "asthma" in topic.text
+
+
+def test_a_run_purges_a_topic_that_quoted_a_forgotten_memory(memory: MemoryService) -> None:
+    peanuts = memory.remember("User is allergic to peanuts", subject_key="allergy:peanut")
+    memory.remember("User has asthma", subject_key="condition:asthma")
+    consolidate(memory)
+    memory.forget([peanuts.id])
+    report = consolidate(memory)
+    assert any(c.action == "topic_purged" for c in report.changes)
+    assert all("peanuts" not in v.text for t in memory.items(TOPIC) for v in memory.history(t.id))
