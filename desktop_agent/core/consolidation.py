@@ -133,21 +133,31 @@ def consolidate(
     run_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
     if watch.clean and not force:
         return ConsolidationReport(run_id, skipped=True)
+    # Clean from here on: a write by another thread during the run makes the next call run.
+    watch.clean = True
     run = _Run(memory, run_id)
     items = {i.id: i for i in memory.items(SEMANTIC) if i.active}
-    _supersede(run, items)
-    _merge(run, items, _vectors(memory, list(items)))
-    _refresh_topics(run, list(items.values()))
+    try:
+        _supersede(run, items)
+        _merge(run, items, _vectors(memory, list(items)))
+        _refresh_topics(run, list(items.values()))
+    except BaseException:
+        watch.clean = False  # try again next time; what was written is logged and undoable
+        run.notify()
+        raise
     stale = tuple(
         i.id
         for i in items.values()
         if not i.pinned and i.effective_importance(now) < STALE_IMPORTANCE
     )
-    run.notify()
+    watch.own = True  # the run's own changes do not call for another run
+    try:
+        run.notify()
+    finally:
+        watch.own = False
     watch.known = frozenset(
         str(r.id) for kind in (SEMANTIC, TOPIC) for r in memory.vault.list(kind)
     )
-    watch.clean = True
     return ConsolidationReport(run_id, tuple(run.changes), stale)
 
 
@@ -468,9 +478,12 @@ class _Watch:
         self.clean = False
         # Semantic and topic ids at the end of the last run: an edit may turn one into an episode.
         self.known: frozenset[str] = frozenset()
+        self.own = False
         vault = memory.vault
 
         def on_change(change: Any) -> None:
+            if self.own:
+                return
             ids = (*change.added, *change.edited)
             if change.forgotten or any(
                 i in self.known or vault.kind_of(i) in (SEMANTIC, TOPIC) for i in ids
