@@ -102,3 +102,20 @@ def send(qtbot: Any, window: MainWindow, text: str) -> None:
 
 def wait_for_reply(qtbot: Any, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: not window.controller.busy, timeout=REPLY_TIMEOUT_MS)
+
+
+def settle_memory(qtbot: Any, window: MainWindow, rounds: int = 3) -> None:
+    """Let every memory write, change signal, coalesced refresh and read finish."""
+    panels = (window.inspector, window.timeline, window.profile)
+    for _ in range(rounds):
+        drain_memory_lane()
+        qtbot.wait(160)  # the panels' coalescing timer, then their reads
+        drain_memory_lane()
+        qtbot.waitUntil(lambda: all(p.loading == 0 for p in panels), timeout=30_000)
+
+
+def remember(window: MainWindow, text: str, **options: Any) -> Any:
+    """Store a memory through the real service (as the app would on the memory lane)."""
+    memory = window.session.memory
+    assert memory is not None
+    return memory.remember(text, **options)

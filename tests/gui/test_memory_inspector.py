@@ -1,0 +1,197 @@
+"""The memory inspector over a real vault: model checks, search and filters, detail and
+provenance, edit with history, forget with receipts, forget everything, and the inbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from desktop_agent.gui import forget_dialogs
+from desktop_agent.gui.forget_dialogs import TypedConfirmDialog
+from desktop_agent.gui.memory_table_model import MemoryFilter, MemoryTableModel, read_table
+from tests.gui.conftest import remember, settle_memory
+
+
+def _inspector_with(qtbot: Any, make_window: Any, texts: list[str]) -> Any:
+    window = make_window(load_model=False)
+    items = [remember(window, text) for text in texts]
+    window.inspector_dock.show()
+    settle_memory(qtbot, window)
+    return window, items
+
+
+def test_table_and_filter_models_pass_qtmodeltester(
+    qtbot: Any, qtmodeltester: Any, make_window: Any
+) -> None:
+    # Given memories in a real vault
+    window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto", "User likes tea"])
+    model = MemoryTableModel()
+    model.set_table(read_table(window.session.memory))
+    # Then the model and the search proxy behave as Qt models must
+    qtmodeltester.check(model, force_py=True)
+    proxy = MemoryFilter()
+    proxy.setSourceModel(model)
+    proxy.set_filters(text="porto")
+    qtmodeltester.check(proxy, force_py=True)
+    assert proxy.rowCount() == 1
+
+
+def test_search_as_you_type_and_kind_filter(qtbot: Any, make_window: Any) -> None:
+    window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto", "User likes tea"])
+    inspector = window.inspector
+    assert inspector.proxy.rowCount() == 2
+
+    qtbot.keyClicks(inspector.search_edit, "tea")
+    assert inspector.proxy.rowCount() == 1
+    assert "likes tea" in inspector.proxy.index(0, 1).data()
+
+    inspector.search_edit.clear()
+    inspector.kind_combo.setCurrentIndex(inspector.kind_combo.findData("episodic"))
+    assert inspector.proxy.rowCount() == 0
+    assert inspector.count_label.text() == "0 of 2 memories"
+
+
+def test_semantic_search_ranks_by_meaning(qtbot: Any, make_window: Any) -> None:
+    window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto", "User likes tea"])
+    inspector = window.inspector
+
+    inspector.semantic_check.setChecked(True)
+    inspector.search_edit.setText("where does the user live")
+    qtbot.waitUntil(lambda: inspector.proxy.ranked is not None, timeout=10_000)
+    settle_memory(qtbot, window, rounds=1)
+
+    assert inspector.proxy.index(0, 1).data() == "User lives in Porto"
+
+
+def test_forget_selected_removes_the_row_and_the_memory(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    # Given two memories in the inspector, one selected
+    window, (porto, tea) = _inspector_with(
+        qtbot, make_window, ["User lives in Porto", "User likes tea"]
+    )
+    inspector = window.inspector
+    inspector.select_memory(porto.id)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        forget_dialogs, "confirm", lambda _p, _t, text, *a: asked.append(text) or True
+    )
+
+    # When the user clicks "Forget selected…" and confirms
+    with qtbot.waitSignal(inspector.model.rowsRemoved, timeout=30_000):
+        qtbot.mouseClick(inspector.forget_button, Qt.MouseButton.LeftButton)
+    settle_memory(qtbot, window)
+
+    # Then the row is gone, the vault no longer holds it, and the receipt shows no text
+    memory = window.session.memory
+    assert "User lives in Porto" in asked[0]
+    assert inspector.model.row_of(porto.id) == -1
+    assert porto.id not in memory.vault
+    assert tea.id in memory.vault
+    receipt = inspector.last_receipt
+    assert receipt.ids == (porto.id,)
+    assert receipt.epoch == memory.key_status().epoch
+    shown = inspector.receipt_dialog.text()
+    assert porto.id in shown and "Porto" not in shown
+
+
+def test_edit_saves_a_new_version_and_history_grows(qtbot: Any, make_window: Any) -> None:
+    window, (porto,) = _inspector_with(qtbot, make_window, ["User lives in Porto"])
+    inspector = window.inspector
+    inspector.select_memory(porto.id)
+    qtbot.waitUntil(lambda: inspector.detail.detail is not None, timeout=10_000)
+    memory = window.session.memory
+    assert len(memory.history(porto.id)) == 1
+
+    inspector.detail.text_edit.setPlainText("User lives in Braga")
+    inspector.detail.importance_spin.setValue(0.9)
+    inspector.detail.pin_check.setChecked(True)
+    qtbot.mouseClick(inspector.detail.save_button, Qt.MouseButton.LeftButton)
+    settle_memory(qtbot, window)
+
+    item = memory.item(porto.id)
+    assert (item.text, item.importance, item.pinned) == ("User lives in Braga", 0.9, True)
+    history = memory.history(porto.id)
+    assert [v.text for v in history] == ["User lives in Porto", "User lives in Braga"]
+    assert "text changed" in inspector.detail.history_label.text()
+    assert inspector.model.data(inspector.model.index(inspector.model.row_of(porto.id), 1)) == (
+        "User lives in Braga"
+    )
+
+
+def test_correction_links_supersedes_both_ways(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    old = remember(window, "User lives in Lisbon", subject_key="user.home")
+    new = remember(window, "User lives in Porto", subject_key="user.home")
+    window.inspector_dock.show()
+    settle_memory(qtbot, window)
+    inspector = window.inspector
+
+    inspector.select_memory(new.id)
+    qtbot.waitUntil(lambda: inspector.detail.detail is not None, timeout=10_000)
+    assert "Supersedes" in inspector.detail.links_label.text()
+
+    inspector.detail._link(f"memory:{old.id}")  # the user clicks the link
+    qtbot.waitUntil(
+        lambda: inspector.detail.detail is not None and inspector.detail.detail.item.id == old.id,
+        timeout=10_000,
+    )
+    assert "Superseded by" in inspector.detail.links_label.text()
+    assert "superseded" in inspector.model.data(inspector.current_index().siblingAtColumn(1))
+
+
+def test_forget_everything_needs_the_typed_word(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto", "User likes tea"])
+    dialog = TypedConfirmDialog(2)
+    qtbot.addWidget(dialog)
+    assert not dialog.forget_button.isEnabled()
+    qtbot.keyClicks(dialog.word_edit, "forget")
+    assert not dialog.forget_button.isEnabled()
+    dialog.word_edit.setText("FORGET")
+    assert dialog.forget_button.isEnabled()
+
+    monkeypatch.setattr(forget_dialogs, "confirm_typed", lambda _p, _n: True)
+    window.inspector.forget_all_button.click()
+    settle_memory(qtbot, window)
+
+    assert window.session.memory.items() == []
+    assert window.inspector.model.rowCount() == 0
+    assert len(window.inspector.last_receipt.ids) >= 2
+
+
+def test_inbox_accept_edit_and_reject(qtbot: Any, make_window: Any) -> None:
+    # Given two newly learned, unreviewed memories
+    window = make_window(load_model=False)
+    keep = remember(window, "User is vegetarian", reviewed=False)
+    drop = remember(window, "User hates music", reviewed=False)
+    settle_memory(qtbot, window)
+    inbox = window.inspector.inbox
+    assert {r.item.id for r in inbox.rows} == {keep.id, drop.id}
+    assert window.inspector.tabs.tabText(1) == "Inbox (2)"
+
+    # When the user accepts one and rejects the other
+    inbox.row_for(keep.id).accept_button.click()
+    inbox.row_for(drop.id).reject_button.click()
+    settle_memory(qtbot, window)
+
+    # Then one is reviewed, the other forgotten, and the inbox is empty
+    memory = window.session.memory
+    assert memory.item(keep.id).reviewed
+    assert drop.id not in memory.vault
+    assert inbox.rows == []
+    assert window.inspector.tabs.tabText(1) == "Inbox"
+
+
+def test_inbox_edit_opens_the_editor(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    item = remember(window, "User is vegetarian", reviewed=False)
+    settle_memory(qtbot, window)
+
+    window.inspector.inbox.row_for(item.id).edit_button.click()
+    qtbot.waitUntil(lambda: window.inspector.detail.detail is not None, timeout=10_000)
+
+    assert window.inspector.tabs.currentIndex() == 0
+    assert window.inspector.selected_ids() == [item.id]
