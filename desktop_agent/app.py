@@ -7,6 +7,7 @@ the same core service through it. Parts are built lazily so that `desktop-agent 
 
 from __future__ import annotations
 
+import contextlib
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -131,9 +132,13 @@ class App:
     @cached_property
     def memory(self) -> MemoryService:
         """What the assistant remembers: the unlocked vault seen through the memory model."""
+        import threading
+
         from desktop_agent.core.memory_service import MemoryService
 
-        return MemoryService(self.vault(), self.embedder)
+        memory = MemoryService(self.vault(), self.embedder)
+        threading.Thread(target=_warm, args=(memory,), name="memory-warm", daemon=True).start()
+        return memory
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -193,3 +198,10 @@ class App:
         if engine is not None:
             engine.close()
         self.lock_memory()
+
+
+def _warm(memory: MemoryService) -> None:
+    # Only an optimisation: if the vault is locked or closed meanwhile, the first recall after
+    # the next unlock builds what is missing.
+    with contextlib.suppress(Exception):
+        memory.warm()

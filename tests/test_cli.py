@@ -78,7 +78,8 @@ def test_empty_message_is_a_one_line_error() -> None:
 def test_message_longer_than_the_context_is_a_one_line_error(tmp_path: Path) -> None:
     config = tmp_path / "agent-home" / "config"
     config.mkdir(parents=True, exist_ok=True)
-    (config / "settings.toml").write_text("[model]\nn_ctx = 256\n")
+    # Memory off: this test is about the context limit, not about whether a keyring is reachable.
+    (config / "settings.toml").write_text("[model]\nn_ctx = 256\n[memory]\nenabled = false\n")
     result = run_cli("chat", "--once", "word " * 2000)
     assert result.returncode == 2
     assert "too long for the model's context window" in result.stderr

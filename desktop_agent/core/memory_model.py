@@ -99,7 +99,10 @@ class MemoryItem:
         """Importance fading with time since the memory was last confirmed; pinned never fades."""
         if self.pinned:
             return 1.0
-        age_days = ((now or datetime.now(UTC)) - self.updated_at).total_seconds() / 86400
+        # From when the user last stated or edited it: a bookkeeping write (a topic tag, a
+        # merge) moves updated_at but is no reason to trust the memory more.
+        confirmed = _when((self.meta or {}).get("confirmed_at")) or self.created_at
+        age_days = ((now or datetime.now(UTC)) - confirmed).total_seconds() / 86400
         return self.importance * 0.5 ** (max(age_days, 0.0) / IMPORTANCE_HALF_LIFE_DAYS)
 
     def to_json(self) -> dict[str, Any]:

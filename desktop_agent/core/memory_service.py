@@ -390,6 +390,7 @@ class MemoryService:
                 "topic": topic,
                 "provenance": [p.to_json() for p in provenance],
                 "valid_from": now.isoformat(),
+                "confirmed_at": now.isoformat(),
                 **(extra or {}),
             }
             if older:
@@ -426,7 +427,10 @@ class MemoryService:
         """Hearing a fact again: more important, and one more source."""
         sources = [p.to_json() for p in item.provenance] + [p.to_json() for p in provenance]
         return self._set_meta(
-            item.id, importance=min(1.0, item.importance + 0.1), provenance=sources
+            item.id,
+            importance=min(1.0, item.importance + 0.1),
+            provenance=sources,
+            confirmed_at=self.clock().isoformat(),
         )
 
     def _set_meta(self, memory_id: str, **changes: Any) -> MemoryItem:
@@ -467,6 +471,8 @@ class MemoryService:
                 raise InputError("a memory cannot be empty: use forget to remove it")
             vector = self.embedder.embed([text])[0]
             meta["reviewed"] = True if reviewed is None else reviewed
+        if text is not None or importance is not None or pinned is not None:
+            meta["confirmed_at"] = self.clock().isoformat()
         updated = self.vault.update(memory_id, text=text, meta=meta, vector=vector, kind=kind)
         self.notify(MemoryChange(edited=(memory_id,)))
         return item_from_record(updated)
@@ -475,14 +481,33 @@ class MemoryService:
         return self.edit(memory_id, reviewed=True)
 
     def forget(self, memory_ids: Iterable[str]) -> ForgetReceipt:
+        """Forget these memories, and every topic summary that ever quoted one of them (a
+        summary repeats its members' words, in its current text and in its history)."""
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             raise InputError("nothing to forget: give at least one memory id")
         with self._lock:
+            ids += self._topics_quoting(set(ids))
             receipt = self.vault.forget(ids)
             self._drop_usage(ids)
             self.notify(MemoryChange(forgotten=tuple(ids), receipt=receipt))
             return receipt
+
+    def _topics_quoting(self, doomed: set[str]) -> list[str]:
+        found = []
+        for record in self.vault.list(TOPIC):
+            quoted = record.meta.get("summarised") or record.meta.get("members") or ()
+            if str(record.id) not in doomed and not doomed.isdisjoint(str(i) for i in quoted):
+                found.append(str(record.id))
+        return found
+
+    def warm(self) -> None:
+        """Build what the first recall would otherwise build (keyword index, conversation
+        neighbours); the app calls this on a background thread after unlock."""
+        self.vault.warm()
+        with self.vault.lock:
+            if self._neighbours is None:
+                self._neighbours = self._build_neighbours()
 
     def reject(self, memory_id: str) -> ForgetReceipt:
         return self.forget([memory_id])
