@@ -150,20 +150,20 @@ def _vault() -> Iterator[tuple[App, Vault]]:
 
 
 def run_add(args: argparse.Namespace) -> int:
+    # Through the memory service: it embeds, and a new fact supersedes what it replaces.
     with _vault() as (app, vault):
-        vector = app.embedder.embed([args.text])[0]
-        record = vault.add(args.kind, args.text, vector=vector)
+        item = app.memory.remember(args.text, kind=args.kind)
+        record = vault.get(item.id)
     _emit(args, {"memory": record_json(record)}, [record.id])
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with _vault() as (_app, vault):
-        records = vault.list(kind=args.kind)
+    with _vault() as (app, vault):
+        items = list(reversed(app.memory.items(args.kind)))  # oldest first, like the vault
+        records = [vault.get(item.id) for item in items]
+        lines = [line for item in items for line in _describe(app.memory, item)]
         _warn_damage(vault)
-    lines = [
-        f"{r.id}  {r.kind:<10}  {r.updated_at:%Y-%m-%d %H:%M}  {_one_line(r.text)}" for r in records
-    ]
     _emit(
         args,
         {"memories": [record_json(r) for r in records], "count": len(records)},
@@ -205,7 +205,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_edit(args: argparse.Namespace) -> int:
     with _vault() as (app, vault):
         vault.get(args.id)  # a clear error before paying for the embedder
-        record = vault.update(args.id, text=args.text, vector=app.embedder.embed([args.text])[0])
+        record = vault.get(app.memory.edit(args.id, text=args.text).id)
     _emit(args, {"memory": record_json(record)}, [f"{record.id} is now version {record.version}"])
     return 0
 
@@ -217,8 +217,9 @@ def run_forget(args: argparse.Namespace) -> int:
         raise InputError("forget --all erases every memory for good; add --yes to confirm")
     if not args.all and not args.ids:
         raise InputError("which memories? give one or more ids, or --all --yes")
-    with _vault() as (_app, vault):
-        receipt = vault.forget_all() if args.all else vault.forget(args.ids)
+    with _vault() as (app, _):
+        # Through the service: topic summaries that quoted a forgotten memory go with it.
+        receipt = app.memory.forget_all() if args.all else app.memory.forget(args.ids)
     lines = [
         f"forgot {len(receipt.ids)} memor{'y' if len(receipt.ids) == 1 else 'ies'}; keys now at epoch {receipt.epoch}"
     ]
@@ -318,6 +319,26 @@ def run_keys_rotate(args: argparse.Namespace) -> int:
 
 
 # --- output --------------------------------------------------------------------------------
+
+
+def _describe(memory: Any, item: Any) -> list[str]:
+    """One line per memory, and one per source it was learned from (its provenance)."""
+    status = "" if item.status == "active" else f" [{item.status}]"
+    kind = f"{item.kind}/{item.type}" if item.type else item.kind
+    lines = [
+        f"{item.id}  {kind:<20}  {item.updated_at:%Y-%m-%d %H:%M}  {_one_line(item.text)}{status}"
+    ]
+    for source in item.provenance:
+        if source.episode_id in memory.vault:
+            said = memory.item(source.episode_id).user_text[source.start : source.end]
+            lines.append(
+                f"    from conversation {source.conversation_id}: \u201c{_one_line(said)}\u201d"
+            )
+        else:
+            lines.append(f"    from conversation {source.conversation_id} (since forgotten)")
+    if item.source_id:
+        lines.append(f"    imported message {item.source_id} of {item.conversation_id}")
+    return lines
 
 
 def record_json(record: MemoryRecord) -> dict[str, Any]:

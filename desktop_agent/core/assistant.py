@@ -245,7 +245,7 @@ class Assistant:
     def _recall(self, conversation: Conversation, text: str) -> list[Recollection]:
         if not self._remembering() or conversation.incognito:
             return []
-        excluded = self._excluded.get(conversation.id, set())
+        excluded = self._excluded.get(conversation.id, set()) | self.memory.outdated_episodes()
         return relevant(self.memory.search(text, limit=self.recall_limit, exclude=excluded))
 
     def _choose_action(self, context: str) -> str:

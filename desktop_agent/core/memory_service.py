@@ -116,6 +116,7 @@ class MemoryService:
         # What recall reads of a memory, decoded once per version (see ``_fact_item``).
         self._fact_items: dict[str, tuple[int, MemoryItem]] = {}
         self._listeners: list[Callable[[MemoryChange], None]] = []
+        self._outdated: frozenset[str] | None = None
         self._load_usage()
 
     # --- change notification ---------------------------------------------------------------
@@ -125,6 +126,7 @@ class MemoryService:
 
     def notify(self, change: MemoryChange) -> MemoryChange:
         """Tell every listener what a write changed."""
+        self._outdated = None
         self._follow(change)
         for listener in list(self._listeners):
             listener(change)
@@ -162,6 +164,19 @@ class MemoryService:
             for item in self.items(SEMANTIC)
             if any(p.episode_id in wanted for p in item.provenance)
         ]
+
+    def outdated_episodes(self) -> frozenset[str]:
+        """Episodes that taught a fact since superseded: what the user said there is out of
+        date, and quoting it next to the correction misleads the model (measured: the bundled
+        model then repeats the old fact in most answers)."""
+        if self._outdated is None:
+            self._outdated = frozenset(
+                p.episode_id
+                for item in self.items(SEMANTIC)
+                if item.status == SUPERSEDED
+                for p in item.provenance
+            )
+        return self._outdated
 
     def inbox(self) -> list[MemoryItem]:
         """Newly learned memories the user has not reviewed yet."""

@@ -213,3 +213,17 @@ def test_long_conversations_keep_a_summary_of_older_turns(memory: MemoryService)
     assert len(prompt) < len(conversation.messages)
     assert "Earlier in this conversation" in prompt[0].content
     assert "The user's current goal: Help me plan a garden" in prompt[0].content
+
+
+def test_episodes_that_taught_a_superseded_fact_stay_out_of_the_prompt(
+    assistant: Assistant, engine: ScriptedEngine
+) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "I live in Lisbon.")
+    chat(assistant, conversation, "Actually, I moved to Porto.")
+
+    chat(assistant, assistant.start_conversation(), "Where do I live? Lisbon or Porto?")
+
+    prompt = system_prompt(engine)
+    assert "The user lives in Porto" in prompt
+    assert "Lisbon" not in prompt
