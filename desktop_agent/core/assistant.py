@@ -132,6 +132,8 @@ class Assistant:
         self._conversations: dict[str, Conversation] = {}
         self._pending: dict[str, PendingForget] = {}
         self._excluded: dict[str, set[str]] = {}
+        self._consolidating = threading.Lock()
+        self.last_consolidation_error: str | None = None
 
     # --- conversations ---------------------------------------------------------------------
     def start_conversation(self, *, incognito: bool = False) -> Conversation:
@@ -282,7 +284,31 @@ class Assistant:
     def _reflect(self, conversation, text, reply, intent, action, injected) -> tuple[str, tuple]:  # noqa: ANN001
         from desktop_agent.core.learning import reflect
 
-        return reflect(self.memory, conversation, text, reply, intent, action, injected)
+        reflected = reflect(self.memory, conversation, text, reply, intent, action, injected)
+        if reflected[1]:
+            self.consolidate_in_background()
+        return reflected
+
+    def consolidate_in_background(self) -> threading.Thread | None:
+        """Merge duplicates, settle supersessions and refresh topics off the caller's thread;
+        at most one run at a time (a run asked for meanwhile is folded into the next)."""
+        memory = self.memory
+        if memory is None or not self._consolidating.acquire(blocking=False):
+            return None
+
+        def run() -> None:
+            from desktop_agent.core.consolidation import consolidate
+
+            try:
+                consolidate(memory)
+            except Exception as error:  # never let a background run take the chat down
+                self.last_consolidation_error = str(error)
+            finally:
+                self._consolidating.release()
+
+        thread = threading.Thread(target=run, name="consolidation", daemon=True)
+        thread.start()
+        return thread
 
     # --- chat commands -------------------------------------------------------------------------
     def _command(self, conversation: Conversation, text: str, intent) -> Turn | None:  # noqa: ANN001
