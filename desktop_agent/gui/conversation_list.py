@@ -110,7 +110,31 @@ class ConversationListModel(QAbstractListModel):
 
     def refresh(self) -> None:
         """Re-read the list from the core (after a conversation was added or changed)."""
-        fresh = self._assistant.conversations()
+        self.set_items(self._assistant.conversations())
+
+    def refresh_in_background(self, then: Any = None) -> None:
+        """Re-read the list on the memory lane (remembered conversations are rebuilt from
+        their episodes, which takes a while in a large store)."""
+
+        def done(fresh: list[Conversation]) -> None:
+            self.set_items(fresh)
+            if then is not None:
+                then()
+
+        run_in_background(
+            self._assistant.conversations,
+            on_done=done,
+            name="list-conversations",
+            lane="memory",
+            owner=self,
+        )
+
+    def title_changed(self, conversation_id: str) -> None:
+        row = self.row_of(conversation_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row), self.index(row))
+
+    def set_items(self, fresh: list[Conversation]) -> None:
         if [c.id for c in fresh] == [c.id for c in self._items]:
             self._items = fresh
             if fresh:
@@ -251,14 +275,20 @@ class ConversationListPanel(QWidget):
         first_line = text.strip().splitlines()[0][:60] if text.strip() else ""
         if first_line:
             self.model.pending_titles[conversation_id] = first_line
-            self.refresh()
+            self.model.title_changed(conversation_id)
 
     def refresh(self, select_id: str | None = None) -> None:
         self.model.refresh()
         if select_id is not None:
             self.select(select_id)
 
+    def refresh_in_background(self, select_id: str | None = None) -> None:
+        keep = select_id or self.current_id()
+        self.model.refresh_in_background(lambda: keep and self.select(keep))
+
     def select(self, conversation_id: str) -> None:
+        if self.current_id() == conversation_id:
+            return  # already there (and a rename editor may be open on it)
         row = self.model.row_of(conversation_id)
         if row < 0:
             return

@@ -312,7 +312,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _conversation_changed(self, conversation_id: str) -> None:
-        self.conversations.refresh(select_id=conversation_id)
+        self.conversations.model.title_changed(conversation_id)
+        self.conversations.refresh_in_background(select_id=conversation_id)
 
     @Slot(bool)
     def _incognito_toggled(self, checked: bool) -> None:
@@ -386,7 +387,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _memory_state_changed(self, *_: object) -> None:
         if self.session.memory is not None:
-            self.conversations.refresh(select_id=self.conversations.current_id())
+            self.conversations.refresh_in_background()
         self._sync_incognito()
 
     # --- turns ---

@@ -30,7 +30,6 @@ from desktop_agent.gui.memory_inbox import MemoryInbox
 from desktop_agent.gui.memory_panel import MemoryPanel
 from desktop_agent.gui.memory_table_model import (
     COLUMNS,
-    CREATED,
     TEXT,
     TOPIC,
     IdRole,
@@ -115,8 +114,10 @@ class MemoryInspector(MemoryPanel):
 
         self.table = QTableView(objectName="memoryTable")
         self.table.setModel(self.proxy)
+        # Unsorted until a header is clicked: the service's order is already newest first, and
+        # sorting a large table calls into Python for every comparison.
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(CREATED, Qt.SortOrder.DescendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -230,6 +231,8 @@ class MemoryInspector(MemoryPanel):
             self._semantic_search()
         else:
             self.proxy.set_filters(ranked=None, text=self.search_edit.text())
+            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
+            self.proxy.sort(-1)
             self._update_count()
 
     @Slot()
@@ -250,7 +253,8 @@ class MemoryInspector(MemoryPanel):
     def _show_ranked(self, ranked: dict[str, int]) -> None:
         if self.semantic_check.isChecked():
             self.proxy.set_filters(ranked=ranked)
-            self.proxy.invalidate()
+            self.table.horizontalHeader().setSortIndicator(TEXT, Qt.SortOrder.AscendingOrder)
+            self.proxy.sort(TEXT, Qt.SortOrder.AscendingOrder)  # by rank (see lessThan)
             self._update_count()
 
     @Slot()

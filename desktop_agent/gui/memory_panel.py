@@ -1,5 +1,7 @@
 """What every memory panel shares: it reads through the session's memory lane, refreshes
-(coalesced) from ``memory_did_change``, and says why when memory is locked or unavailable."""
+(coalesced) from ``memory_did_change``, and says why when memory is locked or unavailable.
+A hidden panel does not refresh: it remembers that it should, and does when it is shown (a
+large store's table is built only when someone looks at it)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QLabel, QProgressBar, QStackedWidget, QVBoxLayout, QWidget
 
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.errors import UserError
@@ -25,6 +28,7 @@ class MemoryPanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.loading = 0  # reads in flight (tests wait for 0)
+        self.stale = False  # a refresh was skipped while hidden
         self.stack = QStackedWidget(self)
         self.content = QWidget()
         self.problem_label = QLabel(objectName="panelProblem")
@@ -33,7 +37,12 @@ class MemoryPanel(QWidget):
         problem_page = QWidget()
         problem_layout = QVBoxLayout(problem_page)
         problem_layout.setContentsMargins(24, 24, 24, 24)
+        problem_layout.addStretch(1)
         problem_layout.addWidget(self.problem_label)
+        self.progress = QProgressBar(maximumWidth=220, textVisible=False)
+        self.progress.setRange(0, 0)  # unlocking has no measurable steps
+        problem_layout.addWidget(self.progress, 0, Qt.AlignmentFlag.AlignHCenter)
+        problem_layout.addStretch(2)
         self.stack.addWidget(self.content)
         self.stack.addWidget(problem_page)
         layout = QVBoxLayout(self)
@@ -100,8 +109,18 @@ class MemoryPanel(QWidget):
 
     # --- state ---
     def refresh(self) -> None:
-        if self.memory_ready:
-            self.reload()
+        if not self.memory_ready:
+            return
+        if not self.isVisible():
+            self.stale = True
+            return
+        self.stale = False
+        self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.stale:
+            self._refresh_timer.start()
 
     def reload(self) -> None:
         raise NotImplementedError
@@ -121,6 +140,8 @@ class MemoryPanel(QWidget):
     @Slot()
     def _unavailable(self, *_: object) -> None:
         self.clear()
+        self.stale = False
+        self.progress.setVisible(self.session.memory_opening)
         if self.session.memory_opening:
             text = "Unlocking memory…"
         else:

@@ -77,6 +77,8 @@ def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
             session.open_memory()
             qtbot.waitUntil(lambda: not session.memory_opening, timeout=MODEL_TIMEOUT_MS)
             assert session.memory is not None, session.memory_problem
+            drain_memory_lane()  # the conversation list's re-read after unlocking
+            qtbot.wait(20)
         if load_model:
             session.load_model()
             qtbot.waitUntil(lambda: session.model_info is not None, timeout=MODEL_TIMEOUT_MS)
@@ -119,3 +121,14 @@ def remember(window: MainWindow, text: str, **options: Any) -> Any:
     memory = window.session.memory
     assert memory is not None
     return memory.remember(text, **options)
+
+
+def show_panel(window: MainWindow, name: str) -> None:
+    """Show one memory panel (hidden panels do not refresh); they share one tabbed dock."""
+    dock = {
+        "inspector": window.inspector_dock,
+        "timeline": window.timeline_dock,
+        "profile": window.profile_dock,
+    }[name]
+    dock.show()
+    dock.raise_()

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLineEdit, QMessageBox
 
 from desktop_agent.app import App
 from desktop_agent.gui.conversation_list import ConversationFilter, ConversationListModel
-from tests.gui.conftest import fast_settings
+from tests.gui.conftest import drain_memory_lane, fast_settings
 
 
 def _assistant_with_conversations() -> Any:
@@ -77,6 +77,7 @@ def test_delete_after_confirming(qtbot: Any, make_window: Any, monkeypatch: Any)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
 
     window.delete_action.trigger()
+    drain_memory_lane()  # the core forgets it on the memory lane
 
     ids = [c.id for c in window.session.assistant.conversations()]
     assert doomed.id not in ids

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from desktop_agent.gui import forget_dialogs
 from desktop_agent.gui.forget_dialogs import TypedConfirmDialog
 from desktop_agent.gui.memory_table_model import MemoryFilter, MemoryTableModel, read_table
-from tests.gui.conftest import remember, settle_memory
+from tests.gui.conftest import remember, settle_memory, show_panel
 
 
 def _inspector_with(qtbot: Any, make_window: Any, texts: list[str]) -> Any:
@@ -138,7 +138,7 @@ def test_correction_links_supersedes_both_ways(qtbot: Any, make_window: Any) -> 
         timeout=10_000,
     )
     assert "Superseded by" in inspector.detail.links_label.text()
-    assert "superseded" in inspector.model.data(inspector.current_index().siblingAtColumn(1))
+    assert "superseded" in inspector.current_index().siblingAtColumn(1).data()
 
 
 def test_forget_everything_needs_the_typed_word(
@@ -165,6 +165,7 @@ def test_forget_everything_needs_the_typed_word(
 def test_inbox_accept_edit_and_reject(qtbot: Any, make_window: Any) -> None:
     # Given two newly learned, unreviewed memories
     window = make_window(load_model=False)
+    show_panel(window, "inspector")
     keep = remember(window, "User is vegetarian", reviewed=False)
     drop = remember(window, "User hates music", reviewed=False)
     settle_memory(qtbot, window)
@@ -187,6 +188,7 @@ def test_inbox_accept_edit_and_reject(qtbot: Any, make_window: Any) -> None:
 
 def test_inbox_edit_opens_the_editor(qtbot: Any, make_window: Any) -> None:
     window = make_window(load_model=False)
+    show_panel(window, "inspector")
     item = remember(window, "User is vegetarian", reviewed=False)
     settle_memory(qtbot, window)
 

@@ -1,0 +1,156 @@
+"""Settings › Memory & security over a real vault: key status, lock and unlock, rotate keys,
+export and import a backup, the audit log and its verification; and memory that cannot open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from desktop_agent.gui import passphrase_dialog, security_settings
+from desktop_agent.gui.passphrase_dialog import PassphraseDialog
+from desktop_agent.gui.settings_dialog import SettingsDialog
+from tests.gui.conftest import drain_memory_lane, remember, settle_memory, show_panel
+
+PASSPHRASE = "correct horse battery staple"
+
+
+def _security(qtbot: Any, window: Any) -> Any:
+    dialog = SettingsDialog(window.session.settings, window, session=window.session)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.tabs.setCurrentIndex(1)
+    security = dialog.security
+    qtbot.waitUntil(lambda: security.state is not None, timeout=10_000)
+    return security
+
+
+def _idle(qtbot: Any, security: Any) -> None:
+    drain_memory_lane()
+    qtbot.waitUntil(lambda: security.busy == 0, timeout=60_000)
+
+
+def test_key_status_and_audit_log_with_verification(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    remember(window, "User lives in Porto")
+    security = _security(qtbot, window)
+    _idle(qtbot, security)
+
+    assert "OS keyring" in security.status_label.text()
+    assert "Key epoch <b>1</b>" in security.status_label.text()
+    actions = {
+        security.audit_table.item(r, 2).text() for r in range(security.audit_table.rowCount())
+    }
+    assert {"unlock", "add"} <= actions
+
+    security.verify_button.click()
+    _idle(qtbot, security)
+    assert "Chain intact" in security.verify_label.text()
+
+
+def test_rotate_keys_moves_to_a_new_epoch(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    security = _security(qtbot, window)
+
+    security.rotate_button.click()
+    _idle(qtbot, security)
+    _idle(qtbot, security)
+
+    assert window.session.memory.key_status().epoch == 2
+    assert "epoch 2" in security.message_label.text()
+
+
+def test_export_then_import_round_trip(
+    qtbot: Any, make_window: Any, monkeypatch: Any, tmp_path: Any
+) -> None:
+    # Given two memories and an exported backup
+    window = make_window(load_model=False)
+    show_panel(window, "inspector")
+    remember(window, "User lives in Porto")
+    remember(window, "User likes tea")
+    security = _security(qtbot, window)
+    backup = tmp_path / "backup.dabk"
+    monkeypatch.setattr(security_settings, "choose_export_path", lambda _p: str(backup))
+    monkeypatch.setattr(security_settings, "choose_import_path", lambda _p: str(backup))
+    monkeypatch.setattr(passphrase_dialog, "ask_passphrase", lambda *_a, **_k: PASSPHRASE)
+    security.export_button.click()
+    _idle(qtbot, security)
+    assert backup.exists() and "Exported 2 memories" in security.message_label.text()
+    assert b"Porto" not in backup.read_bytes()
+
+    # When everything is forgotten, then the backup imported
+    memory = window.session.memory
+    memory.forget_all()
+    assert memory.items() == []
+    security.import_button.click()
+    _idle(qtbot, security)
+    settle_memory(qtbot, window)
+
+    # Then the memories are back, and the inspector shows them
+    assert sorted(i.text for i in memory.items()) == ["User likes tea", "User lives in Porto"]
+    assert window.inspector.model.rowCount() == 2
+    assert "Imported 2 memories" in security.message_label.text()
+
+
+def test_lock_and_unlock(qtbot: Any, make_window: Any) -> None:
+    # Given an unlocked vault with a memory
+    window = make_window(load_model=False)
+    show_panel(window, "inspector")
+    item = remember(window, "User lives in Porto")
+    settle_memory(qtbot, window)
+    security = _security(qtbot, window)
+
+    # When the user locks memory
+    security.lock_button.click()
+    drain_memory_lane()
+
+    # Then no memory is open, the panels and the status bar say so, and chats go on without it
+    assert window.session.memory is None
+    assert window.session.assistant.memory is None
+    assert window.status.memory_label.text() == "Memory locked"
+    assert window.inspector.stack.currentIndex() == 1
+    assert "locked" in window.inspector.problem_label.text()
+    assert security.unlock_button.isEnabled() and not security.lock_button.isEnabled()
+
+    # When the user unlocks it again
+    security.unlock_button.click()
+    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=30_000)
+    settle_memory(qtbot, window)
+
+    # Then the memory is back everywhere
+    assert window.session.memory.item(item.id).text == "User lives in Porto"
+    assert window.inspector.model.row_of(item.id) >= 0
+    assert window.status.memory_label.text() == "Memory on"
+
+
+def test_passphrase_must_be_typed_twice_the_same(qtbot: Any) -> None:
+    dialog = PassphraseDialog("Backup passphrase", "Choose one.", confirm=True)
+    qtbot.addWidget(dialog)
+    dialog.first_edit.setText(PASSPHRASE)
+    dialog.second_edit.setText(PASSPHRASE + "!")
+    dialog.accept()
+    assert dialog.result() != PassphraseDialog.DialogCode.Accepted
+    assert "differ" in dialog.error_label.text()
+
+    dialog.second_edit.setText(PASSPHRASE)
+    dialog.accept()
+    assert dialog.result() == PassphraseDialog.DialogCode.Accepted
+
+
+def test_memory_that_cannot_open_leaves_the_app_usable(
+    qtbot: Any, make_window: Any, memory_keyring: Any
+) -> None:
+    # Given a keyring that refuses every call
+    memory_keyring.locked = True
+
+    # When the window opens memory in the background
+    window = make_window(load_model=False, memory=False)
+    window.session.open_memory()
+    qtbot.waitUntil(lambda: not window.session.memory_opening, timeout=30_000)
+
+    # Then it says why, and the app still works without memory
+    assert window.session.memory is None
+    problem = window.session.memory_problem
+    assert problem
+    assert window.status.memory_label.text() in ("Memory unavailable", "Memory locked")
+    assert problem in window.inspector.problem_label.text()
+    window.new_chat()
+    assert window.controller.conversation is not None
