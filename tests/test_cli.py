@@ -34,7 +34,36 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip() == f"desktop-agent {__version__}"
 
 
-@pytest.mark.parametrize("command", [[], ["chat"], ["doctor"], ["gui"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        [],
+        ["chat"],
+        ["doctor"],
+        ["gui"],
+        ["history"],
+        ["history", "import"],
+        *(
+            ["memory", *sub]
+            for sub in (
+                [],
+                ["add"],
+                ["list"],
+                ["show"],
+                ["edit"],
+                ["forget"],
+                ["export"],
+                ["import"],
+                ["audit"],
+                ["keys"],
+                ["keys", "status"],
+                ["keys", "rotate"],
+                ["search"],
+                ["consolidate"],
+            )
+        ),
+    ],
+)
 def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([*command, "--help"])
