@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -106,6 +107,11 @@ def run_interactive(assistant: Assistant, *, incognito: bool) -> int:
     from desktop_agent.errors import UserError
 
     interactive = sys.stdin.isatty()
+    if interactive:
+        # Line editing and arrow keys; readline keeps its history in memory only (we never
+        # write a history file: the messages are private).
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401
     conversation: Conversation = assistant.start_conversation(incognito=incognito)
     if interactive:
         name = assistant.engine.info.model_name
