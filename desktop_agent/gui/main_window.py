@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.core.assistant import Reply
 from desktop_agent.errors import UserError
+from desktop_agent.gui import passphrase_dialog
 from desktop_agent.gui.chat_controller import ChatController
 from desktop_agent.gui.chat_view import ChatView
 from desktop_agent.gui.conversation_list import ConversationListPanel
@@ -262,6 +263,7 @@ class MainWindow(QMainWindow):
         session.memory_did_open.connect(self._memory_state_changed)
         session.memory_did_fail.connect(self._memory_state_changed)
         session.memory_did_lock.connect(self._memory_state_changed)
+        session.memory_did_need_passphrase.connect(self.ask_memory_passphrase)
         self.conversations.conversation_did_forget.connect(self._conversation_receipt)
         self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
         theme_signals().theme_did_change.connect(self._retint)
@@ -383,6 +385,22 @@ class MainWindow(QMainWindow):
                 f"key epoch {epoch}",
                 8000,
             )
+
+    @Slot(bool)
+    def ask_memory_passphrase(self, creating: bool) -> None:
+        """Passphrase mode: ask for it (twice for a new vault), then unlock; cancel leaves
+        the app running without memory."""
+        text = (
+            "Choose a passphrase for your memory vault. It encrypts everything the assistant "
+            "remembers; without it nothing can be read, so keep it safe."
+            if creating
+            else "Your memory vault is locked with a passphrase. Type it to unlock memory."
+        )
+        passphrase = passphrase_dialog.ask_passphrase(self, "Unlock memory", text, confirm=creating)
+        if passphrase is None:
+            self._memory_state_changed()
+            return
+        self.session.open_memory(passphrase)
 
     @Slot()
     def _memory_state_changed(self, *_: object) -> None:

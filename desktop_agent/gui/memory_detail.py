@@ -183,7 +183,7 @@ class MemoryDetailPane(QScrollArea):
         self.status_label.setWordWrap(True)
         layout.addWidget(self.status_label)
         self.text_edit = QPlainTextEdit(objectName="memoryText")
-        self.text_edit.setFixedHeight(72)
+        self.text_edit.setFixedHeight(58)
         layout.addWidget(self.text_edit)
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)

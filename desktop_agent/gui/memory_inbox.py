@@ -3,8 +3,6 @@ keeps one, Edit opens it in the inspector's editor, Reject forgets it."""
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -32,14 +30,18 @@ class InboxRow(QFrame):
         text = QVBoxLayout()
         text.setSpacing(2)
         chip = QLabel(kind_label(item.kind, item.type).upper(), objectName="kindChip")
-        self.text_label = QLabel(html.escape(item.text), objectName="lensText")
+        self.text_label = QLabel(item.text, objectName="lensText")
+        self.text_label.setTextFormat(Qt.TextFormat.PlainText)
         self.text_label.setWordWrap(True)
         top = QHBoxLayout()
-        top.addWidget(chip)
+        top.addWidget(chip, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.text_label, 1)
         text.addLayout(top)
         when = item.created_at.astimezone().strftime("%d %b, %H:%M")
-        text.addWidget(QLabel(f"learned from “{source}” · {when}", objectName="mutedLabel"))
+        origin = QLabel(f"learned from “{source}” · {when}", objectName="mutedLabel")
+        origin.setTextFormat(Qt.TextFormat.PlainText)
+        origin.setWordWrap(True)
+        text.addWidget(origin)
         row.addLayout(text, 1)
         muted = current_theme().muted
         self.accept_button = self._button("check", "Accept", "Keep this memory", muted)
@@ -87,6 +89,7 @@ class MemoryInbox(QWidget):
         self.list_layout.addStretch(1)
         scroll = QScrollArea(objectName="inboxScroll")
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         layout.addWidget(scroll, 1)
         self.set_items([], {})

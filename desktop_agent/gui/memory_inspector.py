@@ -131,7 +131,7 @@ class MemoryInspector(MemoryPanel):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
-        for column, width in enumerate((76, 200, 80, 84, 72, 86, 130)):
+        for column, width in enumerate((84, 200, 96, 92, 64, 90, 128)):
             if column != TEXT:
                 self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)

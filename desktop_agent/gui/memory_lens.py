@@ -75,11 +75,12 @@ class LensRow(QFrame):
         chip = QLabel(kind_label(item.kind, item.type).upper(), objectName="kindChip")
         text = item.user_text if item.kind == "episodic" else item.text
         self.text_label = QLabel(text, objectName="lensText")
+        self.text_label.setTextFormat(Qt.TextFormat.PlainText)
         self.text_label.setWordWrap(True)
         self.text_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
         top.setSpacing(8)
-        top.addWidget(chip)
+        top.addWidget(chip, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.text_label, 1)
         text_column.addLayout(top)
         self.breakdown_label = QLabel(explain(hit), objectName="mutedLabel")
@@ -116,8 +117,9 @@ class LensRow(QFrame):
         self.exclude_button.setEnabled(False)
         self.exclude_button.setText("Excluded")
         self.exclude_button.setToolTip("Kept out of this conversation from the next reply on")
-        self.text_label.setProperty("excluded", True)
-        self.text_label.setText(f"<s>{self.text_label.text()}</s>")
+        font = self.text_label.font()
+        font.setStrikeOut(True)
+        self.text_label.setFont(font)
 
 
 class MemoryLens(QFrame):

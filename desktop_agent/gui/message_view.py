@@ -158,7 +158,11 @@ class MessageView(QFrame):
         self.setObjectName(
             {"user": "bubbleUser", "assistant": "bubbleAssistant"}.get(role, "bubbleError")
         )
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        # Preferred, not Maximum: the memory lens wraps its lines, and a Maximum policy would cap
+        # the bubble at the height it had when it was wider.
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self._build()
         self.set_text(text)
 

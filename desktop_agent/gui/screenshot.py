@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
 REPLY_TOKENS = 200  # tests lower it
 PROMPT = (
@@ -134,14 +134,13 @@ def _render(folder: Path, model: str | None) -> int:
 
     dialog = SettingsDialog(session.settings, window, session=session)
     dialog.show()
-    dialog.resize(dialog.sizeHint())
     save(dialog, folder, "settings.png")
     dialog.tabs.setCurrentIndex(1)
     security = dialog.security
     wait_until(lambda: security is not None and security.state is not None, 30)
     security.verify()
     wait_until(lambda: security.busy == 0, 30)
-    dialog.resize(dialog.width(), max(dialog.sizeHint().height(), 860))
+    dialog.resize(dialog.width(), 980)  # tall enough to show every section at once
     save(dialog, folder, "settings-security.png")
     dialog.close()
 
@@ -168,15 +167,20 @@ def _memory_views(window: QWidget, folder: Path) -> None:
     from desktop_agent.gui.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
-    window.resize(1560, 900)
+    window.resize(1600, 920)
     inspector = window.inspector
     window.inspector_dock.show()
-    window.resizeDocks([window.inspector_dock], [760], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.inspector_dock], [840], Qt.Orientation.Horizontal)
     wait_until(lambda: inspector.loading == 0 and inspector.model.rowCount() > 0, 30)
     porto = next(i for i in inspector.model.items if i.text == "User lives in Porto")
+    inspector.kind_combo.setCurrentIndex(inspector.kind_combo.findData("semantic"))
     inspector.select_memory(porto.id)
     wait_until(lambda: inspector.detail.detail is not None, 30)
     inspector.splitter.setSizes([300, 520])
+    settle(50)
+    inspector.table.scrollTo(
+        inspector.current_index(), QAbstractItemView.ScrollHint.PositionAtCenter
+    )
     save(window, folder, "memory-inspector.png", settle_ms=300)
 
     source = next(iter(inspector.detail.detail.sources), None)
@@ -187,6 +191,7 @@ def _memory_views(window: QWidget, folder: Path) -> None:
     inspector.tabs.setCurrentIndex(1)
     save(window, folder, "memory-inbox.png")
     inspector.tabs.setCurrentIndex(0)
+    inspector.kind_combo.setCurrentIndex(0)
 
     window.timeline_dock.show()
     window.timeline_dock.raise_()

@@ -32,6 +32,14 @@ class MemoryUnavailable(RuntimeError):
     """Raised into a memory task's error callback when memory is locked or failed to open."""
 
 
+class PassphraseNeeded(RuntimeError):
+    """The vault keeps its key under a passphrase, and the GUI has to ask for it."""
+
+    def __init__(self, creating: bool) -> None:
+        super().__init__("the memory vault needs its passphrase")
+        self.creating = creating
+
+
 class Session(QObject):
     """Owns the App for the window; panels get the session (the service), never the window."""
 
@@ -43,6 +51,7 @@ class Session(QObject):
     settings_did_change = Signal(object)  # Settings
     memory_did_open = Signal(object)  # MemoryService
     memory_did_fail = Signal(str)  # why memory is unavailable
+    memory_did_need_passphrase = Signal(bool)  # True when a new vault is being created
     memory_did_lock = Signal()
     memory_did_change = Signal(object)  # MemoryChange, always on the GUI thread
     _change_did_arrive = Signal(object)  # MemoryChange, from any thread
@@ -148,8 +157,9 @@ class Session(QObject):
         self.loading_did_change.emit(self.loading_text)
 
     # --- memory: open, lock, run ---
-    def open_memory(self) -> Task | None:
-        """Unlock the vault in the background (a large store takes a while)."""
+    def open_memory(self, passphrase: str | None = None) -> Task | None:
+        """Unlock the vault in the background (a large store takes a while). In passphrase
+        mode without ``passphrase``, ``memory_did_need_passphrase`` asks the window for it."""
         if self.memory is not None or self.memory_opening:
             return None
         self.memory_opening = True
@@ -158,6 +168,7 @@ class Session(QObject):
         app = self.app
 
         def unlock() -> MemoryService:
+            _use_passphrase(app, passphrase)
             memory = app.unlock_memory()
             memory.vault.warm()  # the keyword index, built here rather than on first search
             return memory
@@ -196,6 +207,10 @@ class Session(QObject):
     def _memory_failed(self, error: BaseException) -> None:
         self.memory_opening = False
         self._set_loading("memory", "")
+        if isinstance(error, PassphraseNeeded):
+            self.memory_problem = "Memory is locked: it needs its passphrase."
+            self.memory_did_need_passphrase.emit(error.creating)
+            return
         self.memory_problem = str(error) or type(error).__name__
         self.app.memory_problem = self.memory_problem
         self.memory_did_fail.emit(self.memory_problem)
@@ -252,3 +267,21 @@ def keep_collections_short() -> None:
     (or is freed by reference counting), so the collector need not walk it again."""
     gc.collect(0)
     gc.freeze()
+
+
+def _use_passphrase(app: App, passphrase: str | None) -> None:
+    """Passphrase mode: unlock with the passphrase the window asked for (App would read it
+    from a terminal). Runs on the memory lane: finding the mode reads the vault's header."""
+    from desktop_agent.memory import vault_key_mode
+    from desktop_agent.secrets import PassphraseKeySource
+
+    existing = vault_key_mode(app.paths.vault_dir)
+    mode = existing or app.settings.security.key_mode
+    if mode != "passphrase":
+        return
+    if passphrase is None:
+        raise PassphraseNeeded(creating=existing is None)
+    given = passphrase
+    # The App asks its key_source() for the vault's key; this instance's answers with the
+    # passphrase typed in the window (a core hook for it would be better: see the report).
+    app.key_source = lambda: PassphraseKeySource(lambda _confirm: given)  # type: ignore[method-assign]

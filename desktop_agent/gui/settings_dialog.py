@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -58,6 +59,7 @@ class SettingsDialog(QDialog):
         self.security = None
         self._build()
         self._load(settings)
+        self.resize(680, 700)
 
     # --- layout ---
     def _build(self) -> None:
@@ -72,7 +74,7 @@ class SettingsDialog(QDialog):
         page.addWidget(self._generation_group())
         page.addStretch(1)
         self.tabs.addTab(general, icon("model"), "Model")
-        memory = QWidget()
+        memory = QWidget(objectName="settingsMemoryPage")
         page = QVBoxLayout(memory)
         page.setContentsMargins(4, 4, 4, 4)
         page.addWidget(self._memory_group())
@@ -83,7 +85,12 @@ class SettingsDialog(QDialog):
             page.addWidget(self.security, 1)
         else:
             page.addStretch(1)
-        self.tabs.addTab(memory, icon("shield"), "Memory && security")
+        scroll = QScrollArea(objectName="settingsScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(memory)
+        self.tabs.addTab(scroll, icon("shield"), "Memory && security")
         layout.addWidget(self.tabs, 1)
         self.error_label = QLabel(objectName="errorLabel")
         self.error_label.setWordWrap(True)

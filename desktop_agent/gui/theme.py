@@ -232,8 +232,11 @@ QTableView, QTreeView {{ background: {t.base}; alternate-background-color: {t.wi
 QHeaderView::section {{ background: {t.panel}; color: {t.muted}; border: none;
     border-bottom: 1px solid {t.border}; padding: 4px 6px; }}
 QPushButton#dangerButton {{ color: {t.error}; }}
+QTreeView#timelineTree::item, QTreeView#knownTree::item, QTreeView#strategyTree::item {{
+    padding: 3px 2px; }}
 QLabel#panelProblem {{ color: {t.muted}; }}
 QTabWidget#inspectorTabs::pane {{ border: none; }}
+QScrollArea#settingsScroll, QWidget#settingsMemoryPage {{ background: transparent; }}
 """
 
 

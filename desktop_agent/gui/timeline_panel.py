@@ -76,6 +76,7 @@ class TimelinePanel(MemoryPanel):
         self.tree.setHeaderLabels(["Conversation", "When", "Learned"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(16)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.tree.header()
         header.setStretchLastSection(False)
@@ -151,13 +152,17 @@ class TimelinePanel(MemoryPanel):
             ],
         )
         item.setIcon(0, icon("chat"))
+        font = item.font(0)
+        font.setBold(True)
+        item.setFont(0, font)
         item.setData(0, ConversationRole, summary.id)
         item.setToolTip(0, f"{summary.title}\n{len(entry.episodes)} exchanges")
         for episode in entry.episodes:
             text = " ".join(episode.user_text.split())
             child = QTreeWidgetItem(
-                item, [text, episode.created_at.astimezone().strftime("%d %b %H:%M"), ""]
+                item, [text, episode.created_at.astimezone().strftime("%H:%M"), ""]
             )
+            child.setForeground(0, self.palette().placeholderText())
             child.setData(0, ConversationRole, summary.id)
             child.setData(0, EpisodeRole, episode.id)
             child.setToolTip(0, episode.text)

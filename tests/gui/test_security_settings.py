@@ -154,3 +154,43 @@ def test_memory_that_cannot_open_leaves_the_app_usable(
     assert problem in window.inspector.problem_label.text()
     window.new_chat()
     assert window.controller.conversation is not None
+
+
+def test_passphrase_mode_asks_in_the_window_and_unlocks(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    # Given a vault that keeps its key under a passphrase
+    from desktop_agent.settings import Settings
+    from tests.gui.conftest import fast_settings
+
+    settings: Settings = fast_settings().replace("security", key_mode="passphrase")
+    asked: list[bool] = []
+
+    def ask(*_args: Any, confirm: bool) -> str:
+        asked.append(confirm)
+        return PASSPHRASE
+
+    monkeypatch.setattr(passphrase_dialog, "ask_passphrase", ask)
+
+    # When memory opens: the window asks for a new passphrase (twice), and unlocks with it
+    window = make_window(load_model=False, memory=False, settings=settings)
+    window.session.open_memory()
+    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=60_000)
+    assert asked == [True]
+    item = remember(window, "User lives in Porto")
+    assert window.session.memory.key_status().mode == "passphrase"
+
+    # And after locking, a wrong passphrase is refused and the right one unlocks again
+    window.session.lock_memory()
+    drain_memory_lane()
+    monkeypatch.setattr(passphrase_dialog, "ask_passphrase", lambda *_a, **_k: "wrong one!")
+    window.session.open_memory()
+    qtbot.waitUntil(
+        lambda: "wrong passphrase" in (window.session.memory_problem or ""), timeout=60_000
+    )
+    assert window.session.memory is None
+    monkeypatch.setattr(passphrase_dialog, "ask_passphrase", ask)
+    window.session.open_memory()
+    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=60_000)
+    assert asked == [True, False]
+    assert window.session.memory.item(item.id).text == "User lives in Porto"
