@@ -144,14 +144,27 @@ class ConversationListModel(QAbstractListModel):
         self._items = fresh
         self.endResetModel()
 
-    def remove(self, conversation_id: str) -> None:
-        """Drop the row now; the core forgets the conversation on the memory lane."""
+    def add(self, conversation: Conversation) -> None:
+        """Show a conversation just started (the newest, so first) without re-reading."""
+        if self.row_of(conversation.id) < 0:
+            self.beginInsertRows(QModelIndex(), 0, 0)
+            self._items.insert(0, conversation)
+            self.endInsertRows()
+
+    def drop(self, conversation_id: str) -> bool:
+        """Remove a row the core no longer has (without asking the core)."""
         row = self.row_of(conversation_id)
         if row < 0:
-            return
+            return False
         self.beginRemoveRows(QModelIndex(), row, row)
         del self._items[row]
         self.endRemoveRows()
+        return True
+
+    def remove(self, conversation_id: str) -> None:
+        """Drop the row now; the core forgets the conversation on the memory lane."""
+        if not self.drop(conversation_id):
+            return
         self.forgetting += 1
         run_in_background(
             lambda: self._assistant.delete_conversation(conversation_id),

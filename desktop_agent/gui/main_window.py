@@ -292,7 +292,9 @@ class MainWindow(QMainWindow):
                 return
             self.conversations.delete(current.id, confirm=False)
         conversation = self.controller.new_conversation(incognito=incognito)
-        self.conversations.refresh(select_id=conversation.id)
+        # Added, not re-read: re-reading rebuilds remembered conversations from the vault.
+        self.conversations.model.add(conversation)
+        self.conversations.select(conversation.id)
         self._sync_incognito()
         self._focus_composer()
 
@@ -365,14 +367,15 @@ class MainWindow(QMainWindow):
     @Slot(str, str)
     def open_exchange(self, conversation_id: str, user_text: str = "", words: str = "") -> None:
         """Show a remembered conversation and frame the user's message ``user_text``."""
-        self.conversations.refresh()
+        if self.conversations.model.row_of(conversation_id) < 0:
+            self.conversations.refresh()
         self.open_conversation(conversation_id)
         if user_text and self.chat.highlight_message(user_text, words) is None:
             self.status.showMessage("That message is no longer in the conversation", 5000)
 
     @Slot(str)
     def _conversation_forgotten(self, conversation_id: str) -> None:
-        self.conversations.refresh()
+        self.conversations.model.drop(conversation_id)
         self._conversation_deleted(conversation_id)
 
     @Slot(object)
