@@ -5,39 +5,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QMessageBox,
-    QSizePolicy,
-    QToolBar,
-    QToolButton,
     QWidget,
 )
 
 from desktop_agent.core.assistant import Reply
 from desktop_agent.errors import UserError
-from desktop_agent.gui import passphrase_dialog
 from desktop_agent.gui.chat_controller import ChatController
 from desktop_agent.gui.chat_view import ChatView
 from desktop_agent.gui.conversation_list import ConversationListPanel
-from desktop_agent.gui.memory_detail import Source
-from desktop_agent.gui.memory_inspector import MemoryInspector
-from desktop_agent.gui.profile_panel import ProfilePanel
+from desktop_agent.gui.memory_docks import MemoryDocks
 from desktop_agent.gui.session import Session
 from desktop_agent.gui.settings_dialog import SettingsDialog
 from desktop_agent.gui.status_bar import StatusBar
 from desktop_agent.gui.theme import app_icon, current_theme, icon, theme_signals
-from desktop_agent.gui.timeline_panel import TimelinePanel
+from desktop_agent.gui.window_actions import WindowActions
 from desktop_agent.llm.types import EngineInfo
 
 LAYOUT_VERSION = 2
 PANEL_WIDTH = 560
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     """The app's window. ``memory_lens_did_open(memories)`` fires when the user opens the
     memory lens under a reply (for the memory inspector to show them)."""
 
@@ -103,138 +97,6 @@ class MainWindow(QMainWindow):
         return dock
 
     _layout_restored = False
-
-    def _build_memory_panels(self) -> None:
-        session = self.session
-        self.inspector = MemoryInspector(session)
-        self.timeline = TimelinePanel(session)
-        self.profile = ProfilePanel(session)
-        self.view_menu.addSeparator()
-        self.inspector_dock = self.add_panel("Memory inspector", self.inspector)
-        self.timeline_dock = self.add_panel("Timeline", self.timeline)
-        self.profile_dock = self.add_panel("What I know", self.profile)
-        self.tabifyDockWidget(self.inspector_dock, self.timeline_dock)
-        self.tabifyDockWidget(self.timeline_dock, self.profile_dock)
-        for dock, name, key, tip in (
-            (self.inspector_dock, "memory", "Ctrl+Shift+M", "Memory inspector"),
-            (self.timeline_dock, "timeline", "Ctrl+Shift+T", "Episodes timeline"),
-            (self.profile_dock, "profile", "Ctrl+Shift+K", "What I know about you"),
-        ):
-            toggle = dock.toggleViewAction()
-            toggle.setIcon(icon(name))
-            toggle.setProperty("icon_name", name)
-            toggle.setShortcut(QKeySequence(key))
-            toggle.setToolTip(f"{tip} ({key})")
-            self.addAction(toggle)
-            self.toolbar.insertAction(self.settings_action, toggle)
-            dock.hide()
-        self.toolbar.insertSeparator(self.settings_action)
-
-    def _action(
-        self, text: str, slot, shortcut=None, icon_name: str = "", tip: str = ""
-    ) -> QAction:  # noqa: ANN001
-        action = QAction(text, self)
-        if shortcut is not None:
-            keys = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(k) for k in keys])
-        if icon_name:
-            action.setIcon(icon(icon_name))
-            action.setProperty("icon_name", icon_name)
-        if tip:
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)  # shortcuts work even when the menu bar is hidden
-        return action
-
-    def _build_actions(self) -> None:
-        keys = QKeySequence.StandardKey
-        self.new_action = self._action(
-            "&New chat", self.new_chat, "Ctrl+N", "new-chat", "New chat (Ctrl+N)"
-        )
-        self.incognito_action = self._action(
-            "New &incognito chat", self.new_incognito_chat, "Ctrl+Shift+N", "incognito"
-        )
-        self.settings_action = self._action(
-            "&Settings…",
-            self.open_settings,
-            ["Ctrl+,", keys.Preferences],
-            "settings",
-            "Settings (Ctrl+,)",
-        )
-        self.quit_action = self._action("&Quit", self.close, keys.Quit)
-        self.send_action = self._action(
-            "&Send", self.chat.composer.submit, ["Ctrl+Return", "Ctrl+Enter"], "send"
-        )
-        self.stop_action = self._action("S&top", self.stop_or_cancel, "Esc", "stop")
-        self.regenerate_action = self._action(
-            "&Regenerate", self.controller.regenerate, "Ctrl+Shift+R", "regenerate"
-        )
-        self.edit_action = self._action(
-            "&Edit last message", self.controller.start_edit, "Ctrl+Shift+E", "edit"
-        )
-        self.copy_action = self._action(
-            "&Copy last reply", self.copy_last_reply, "Ctrl+Shift+C", "copy"
-        )
-        self.rename_action = self._action(
-            "Re&name conversation", self.conversations.rename_current, "F2", "rename"
-        )
-        self.delete_action = self._action(
-            "&Delete conversation…", self.conversations.delete_current, "Ctrl+Shift+Del", "delete"
-        )
-        self.search_action = self._action(
-            "&Find conversation", self._focus_search, keys.Find, "search"
-        )
-        self.composer_action = self._action("Focus message box", self._focus_composer, "Ctrl+L")
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Main toolbar", self)
-        bar.setObjectName("mainToolbar")
-        bar.setMovable(False)
-        bar.setIconSize(QSize(18, 18))
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        bar.addAction(self.new_action)
-        self.incognito_button = QToolButton(objectName="incognitoToggle", checkable=True)
-        self.incognito_button.setText("Incognito")
-        self.incognito_button.setToolTip(
-            "Incognito chat: nothing from it is remembered (Ctrl+Shift+N)"
-        )
-        self.incognito_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.incognito_button.toggled.connect(self._incognito_toggled)
-        bar.addWidget(self.incognito_button)
-        spacer = QWidget()
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        bar.addWidget(spacer)
-        bar.addAction(self.settings_action)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
-        self.toolbar = bar
-        self._retint()
-
-    def _build_menus(self) -> None:
-        menus = self.menuBar()
-        file_menu = menus.addMenu("&File")
-        for action in (self.new_action, self.incognito_action):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        chat_menu = menus.addMenu("&Chat")
-        for action in (
-            self.send_action,
-            self.stop_action,
-            self.regenerate_action,
-            self.edit_action,
-            self.copy_action,
-        ):
-            chat_menu.addAction(action)
-        chat_menu.addSeparator()
-        for action in (self.rename_action, self.delete_action, self.search_action):
-            chat_menu.addAction(action)
-        self.view_menu = menus.addMenu("&View")
-        self.view_menu.addAction(self.conversations_dock.toggleViewAction())
-        self.view_menu.addAction(self.toolbar.toggleViewAction())
-        help_menu = menus.addMenu("&Help")
-        help_menu.addAction("&About desktop-agent", self._about)
 
     def _connect(self) -> None:
         session, controller = self.session, self.controller
@@ -339,77 +201,6 @@ class MainWindow(QMainWindow):
             incognito,
             problem=None if self.session.memory is not None else self.session.memory_problem,
         )
-
-    # --- memory ---
-    @Slot(str)
-    def show_memory(self, memory_id: str) -> None:
-        """Open the inspector on one memory (from the lens, the profile, a link)."""
-        self.inspector_dock.show()
-        self.inspector_dock.raise_()
-        self.inspector.select_memory(memory_id)
-
-    @Slot(str)
-    def exclude_memory(self, memory_id: str) -> None:
-        conversation = self.controller.conversation
-        if conversation is None:
-            return
-        self.session.assistant.exclude_memory(conversation.id, memory_id)
-        for bubble in self.chat.bubbles:
-            if bubble.lens is not None:
-                bubble.lens.mark_excluded(memory_id)
-        self.status.showMessage("Excluded: this memory is not used in this conversation", 5000)
-
-    @Slot(object)
-    def open_source(self, source: Source) -> None:
-        if source.conversation_id:
-            self.open_exchange(source.conversation_id, source.user_text, source.words)
-
-    @Slot(str, str)
-    def open_exchange(self, conversation_id: str, user_text: str = "", words: str = "") -> None:
-        """Show a remembered conversation and frame the user's message ``user_text``."""
-        if self.conversations.model.row_of(conversation_id) < 0:
-            self.conversations.refresh()
-        self.open_conversation(conversation_id)
-        if user_text and self.chat.highlight_message(user_text, words) is None:
-            self.status.showMessage("That message is no longer in the conversation", 5000)
-
-    @Slot(str)
-    def _conversation_forgotten(self, conversation_id: str) -> None:
-        self.conversations.model.drop(conversation_id)
-        self._conversation_deleted(conversation_id)
-
-    @Slot(object)
-    def _conversation_receipt(self, receipt: object) -> None:
-        if receipt is not None:
-            count = len(receipt.ids)  # type: ignore[attr-defined]
-            epoch = receipt.epoch  # type: ignore[attr-defined]
-            self.status.showMessage(
-                f"Conversation forgotten with what was learned only from it: {count} memories, "
-                f"key epoch {epoch}",
-                8000,
-            )
-
-    @Slot(bool)
-    def ask_memory_passphrase(self, creating: bool) -> None:
-        """Passphrase mode: ask for it (twice for a new vault), then unlock; cancel leaves
-        the app running without memory."""
-        text = (
-            "Choose a passphrase for your memory vault. It encrypts everything the assistant "
-            "remembers; without it nothing can be read, so keep it safe."
-            if creating
-            else "Your memory vault is locked with a passphrase. Type it to unlock memory."
-        )
-        passphrase = passphrase_dialog.ask_passphrase(self, "Unlock memory", text, confirm=creating)
-        if passphrase is None:
-            self._memory_state_changed()
-            return
-        self.session.open_memory(passphrase)
-
-    @Slot()
-    def _memory_state_changed(self, *_: object) -> None:
-        if self.session.memory is not None:
-            self.conversations.refresh_in_background()
-        self._sync_incognito()
 
     # --- turns ---
     @Slot()

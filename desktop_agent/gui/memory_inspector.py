@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSplitter,
     QTableView,
@@ -135,6 +137,13 @@ class MemoryInspector(MemoryPanel):
             if column != TEXT:
                 self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        forget_key = QAction("Forget selected…", self.table)
+        forget_key.setShortcuts([QKeySequence(QKeySequence.StandardKey.Delete)])
+        forget_key.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        forget_key.triggered.connect(self.forget_selected)
+        self.table.addAction(forget_key)
 
         self.detail = MemoryDetailPane()
         self.detail.detail_did_request_save.connect(self.save)
@@ -392,6 +401,23 @@ class MemoryInspector(MemoryPanel):
         self.panel_did_report.emit(
             f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}, key epoch {receipt.epoch}"
         )
+
+    @Slot("QPoint")
+    def _context_menu(self, position: Any) -> None:
+        index = self.table.indexAt(position)
+        if not index.isValid():
+            return
+        memory_id = index.data(IdRole)
+        item = self.model.item_at(self.model.row_of(memory_id))
+        menu = QMenu(self)
+        if not item.reviewed and item.active:
+            menu.addAction(icon("check"), "Accept", lambda: self.accept(memory_id))
+        pin = "Unpin" if item.pinned else "Pin"
+        menu.addAction(icon("pin"), pin, lambda: self.save(memory_id, {"pinned": not item.pinned}))
+        menu.addAction(icon("edit"), "Edit", lambda: self.edit_in_inspector(memory_id))
+        menu.addSeparator()
+        menu.addAction(icon("delete"), "Forget selected…", self.forget_selected)
+        menu.exec(self.table.viewport().mapToGlobal(position))
 
     def current_index(self) -> QModelIndex:
         return self.table.currentIndex()
