@@ -15,7 +15,7 @@ from desktop_agent.core.assistant import Assistant, Reply, Turn
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.errors import UserError
 from desktop_agent.gui.chat_view import ChatView
-from desktop_agent.gui.workers import Task, TurnStream, run_in_background
+from desktop_agent.gui.workers import MemoriesUsed, Task, TurnStream, run_in_background
 
 
 class ChatController(QObject):
@@ -168,7 +168,11 @@ class ChatController(QObject):
         return (self.pieces - 1) / elapsed if elapsed > 0 else 0.0
 
     @Slot(object)
-    def _on_piece(self, piece: str) -> None:
+    def _on_piece(self, piece: str | MemoriesUsed) -> None:
+        if isinstance(piece, MemoriesUsed):
+            if self._is_current(self._turn_conversation) and self.view.streaming is not None:
+                self.view.streaming.preview_memories(piece.memories)
+            return
         if self._first_piece_at is None:
             self._first_piece_at = time.perf_counter()
         self.pieces += 1

@@ -3,6 +3,8 @@ the memory lens that shows which memories went into it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
@@ -153,6 +155,7 @@ class MessageView(QFrame):
         self.role = role
         self.incognito = incognito
         self.reply: Reply | None = None
+        self.memories: tuple[Any, ...] | None = None  # Recollections, once known
         self.streaming = False
         self._lens: MemoryLens | None = None
         self.setObjectName(
@@ -266,11 +269,13 @@ class MessageView(QFrame):
         self.copy_button.setVisible(not streaming and self.role != "error")
         if streaming:
             self.regenerate_button.hide()
-            self.lens_button.hide()
+            if self.memories is None:
+                self.lens_button.hide()
 
     def set_reply(self, reply: Reply) -> None:
         """Show the reply's figures and its memory lens button."""
         self.reply = reply
+        self.memories = reply.memories_used
         result = reply.result
         parts = [f"{result.completion_tokens} tokens"]
         if result.tokens_per_second:
@@ -278,8 +283,16 @@ class MessageView(QFrame):
         if result.cancelled:
             parts.append("stopped")
         self.set_status(" · ".join(parts))
-        count = len(reply.memories_used)
-        self.lens_button.setText(f"used {count} memor{'y' if count == 1 else 'ies'}")
+        self._show_lens_button("used")
+
+    def preview_memories(self, memories: tuple[Any, ...]) -> None:
+        """While the reply streams: the memories recalled for it are known already."""
+        self.memories = memories
+        self._show_lens_button("using")
+
+    def _show_lens_button(self, verb: str) -> None:
+        count = len(self.memories or ())
+        self.lens_button.setText(f"{verb} {count} memor{'y' if count == 1 else 'ies'}")
         self.lens_button.setIcon(icon("memory", current_theme().accent))
         self.lens_button.show()
 
@@ -300,15 +313,15 @@ class MessageView(QFrame):
 
     @Slot(bool)
     def _toggle_lens(self, checked: bool) -> None:
-        if checked and self._lens is None and self.reply is not None:
-            self._lens = MemoryLens(self.reply.memories_used, self.incognito, self)
+        if checked and self._lens is None and self.memories is not None:
+            self._lens = MemoryLens(self.memories, self.incognito, self)
             self._lens.memory_did_request_inspect.connect(self.memory_did_request_inspect)
             self._lens.memory_did_request_exclude.connect(self.memory_did_request_exclude)
             self.layout_.addWidget(self._lens)
         if self._lens is not None:
             self._lens.setVisible(checked)
-        if checked and self.reply is not None:
-            self.memory_lens_did_open.emit(self.reply.memories_used)
+        if checked and self.memories is not None:
+            self.memory_lens_did_open.emit(self.memories)
 
     @property
     def lens(self) -> MemoryLens | None:

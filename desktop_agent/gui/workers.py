@@ -22,7 +22,7 @@ import inspect
 import queue
 import threading
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -160,6 +160,12 @@ def _while_alive(owner: QObject, callback: Callable[[Any], None] | None) -> Any:
     return call
 
 
+class MemoriesUsed(NamedTuple):
+    """Yielded by TurnStream before the text: the memories recalled for this reply."""
+
+    memories: tuple[Any, ...]
+
+
 class TurnStream:
     """Starts a Turn off the GUI thread and yields its text pieces, then returns its Reply.
 
@@ -185,11 +191,14 @@ class TurnStream:
         if turn is not None:
             turn.cancel()
 
-    def run(self) -> Generator[str, None, Reply]:
+    def run(self) -> Generator[str | MemoriesUsed, None, Reply]:
         turn = self._start_turn()
         with self._lock:
             self._turn = turn
             if self._cancelled.is_set():
                 turn.cancel()
+        recalled = getattr(turn, "memories_used", ())
+        if recalled:  # known before the first token: the lens can show them while it streams
+            yield MemoriesUsed(tuple(recalled))
         yield from turn
         return turn.finish()

@@ -91,3 +91,25 @@ def test_a_memorys_source_opens_the_conversation_and_highlights_the_message(
     assert [b.text for b in highlighted] == ["Hi, my name is Ana and I live in Lisbon."]
     marks = highlighted[0].text_view.extraSelections()
     assert marks and "Lisbon" in marks[0].cursor.selectedText()
+
+
+def test_lens_button_shows_while_the_reply_streams(qtbot: Any, make_window: Any) -> None:
+    # Given a remembered fact
+    window = make_window(settings=fast_settings(max_tokens=60))
+    remember(window, "User lives in Porto", type="fact")
+    seen: list[str] = []
+
+    def streaming_button() -> bool:
+        bubble = window.chat.streaming
+        if bubble is not None and bubble.lens_button.isVisible():
+            seen.append(bubble.lens_button.text())
+        return bool(seen) or not window.controller.busy
+
+    # When a question that recalls it is sent
+    send(qtbot, window, "Where do I live? Porto?")
+    qtbot.waitUntil(streaming_button, timeout=120_000)
+    wait_for_reply(qtbot, window)
+
+    # Then the lens was there before the reply finished, and says "used" after
+    assert seen and seen[0].startswith("using ")
+    assert window.chat.last_reply_view().lens_button.text().startswith("used ")
