@@ -125,12 +125,17 @@ def _render(folder: Path, model: str | None) -> int:
     if not wait_until(lambda: not controller.busy, 300):
         print("the reply did not finish", file=sys.stderr)
         return 1
+    showcase = controller.conversation
     reply_view = window.chat.last_reply_view()
     if reply_view is not None:
         reply_view.open_lens()
     save(window, folder, "chat.png", settle_ms=300)
 
     _memory_views(window, folder)
+    window.open_conversation(showcase.id)
+    reply_view = window.chat.last_reply_view()
+    if reply_view is not None:
+        reply_view.open_lens()
 
     dialog = SettingsDialog(session.settings, window, session=session)
     dialog.show()

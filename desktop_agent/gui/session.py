@@ -248,6 +248,12 @@ class Session(QObject):
         Call it only while no turn is streaming (the window stops the turn first)."""
         old = self.app.settings.model
         reload = any(getattr(old, name) != getattr(settings.model, name) for name in ENGINE_FIELDS)
+        if reload:
+            # App.apply_settings would close the old engine here, joining its thread: close it
+            # in the background instead (App then finds none to close and builds the new one).
+            old_engine = self.app.__dict__.pop("engine", None)
+            if old_engine is not None:
+                run_in_background(old_engine.close, name="close-model")
         self.app.apply_settings(settings)
         if reload:
             self.model_info = None
