@@ -101,6 +101,7 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     def _connect(self) -> None:
         session, controller = self.session, self.controller
         session.loading_did_change.connect(self.status.set_loading)
+        session.loading_did_change.connect(self._show_settings_state)
         session.model_did_load.connect(self._model_loaded)
         session.model_did_fail.connect(self._model_failed)
         session.settings_did_change.connect(self._show_settings_state)
@@ -200,6 +201,7 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
             self.session.settings.memory.enabled,
             incognito,
             problem=None if self.session.memory is not None else self.session.memory_problem,
+            opening=self.session.memory_opening,
         )
 
     # --- turns ---

@@ -3,6 +3,7 @@ selected one in a detail pane, forgetting with receipts, and the inbox of new me
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -375,8 +376,11 @@ class MemoryInspector(MemoryPanel):
         if not memory_ids:
             return
         count = len(memory_ids)
-        texts = [self.model.item_at(self.model.row_of(i)).text for i in memory_ids[:3]]
-        listed = "".join(f"<br>• {t[:80]}" for t in texts) + ("<br>…" if count > 3 else "")
+        rows = [r for r in (self.model.row_of(i) for i in memory_ids[:3]) if r >= 0]
+        texts = [self.model.item_at(r).text for r in rows]
+        listed = "".join(f"<br>• {html.escape(t[:80])}" for t in texts) + (
+            "<br>…" if count > 3 else ""
+        )
         if not forget_dialogs.confirm(
             self,
             "Forget memories",
@@ -408,7 +412,10 @@ class MemoryInspector(MemoryPanel):
         if not index.isValid():
             return
         memory_id = index.data(IdRole)
-        item = self.model.item_at(self.model.row_of(memory_id))
+        row = self.model.row_of(memory_id)
+        if row < 0:
+            return
+        item = self.model.item_at(row)
         menu = QMenu(self)
         if not item.reviewed and item.active:
             menu.addAction(icon("check"), "Accept", lambda: self.accept(memory_id))

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer
@@ -97,18 +98,20 @@ def _render(folder: Path, model: str | None) -> int:
         "model", seed=11, max_tokens=REPLY_TOKENS, temperature=0.3, n_threads=1
     )
     app = ScreenshotApp(settings=settings, model_override=Path(model) if model else None)
-    app.engine.start()
-    app.unlock_memory()
-    seed(app)
     session = Session(app)
     window = MainWindow(session)
     window.resize(1280, 820)
     window.show()
     session.load_model()
-    save(window, folder, "startup.png", settle_ms=30)  # the window is up, the model loading
-    if not wait_until(lambda: session.model_info is not None, 120):
-        print("the model did not load", file=sys.stderr)
+    session.open_memory()
+    save(window, folder, "startup.png", settle_ms=30)  # up at once, the slow parts loading
+    if not wait_until(lambda: session.model_info is not None and session.memory is not None, 120):
+        print("the model or memory did not load", file=sys.stderr)
         return 1
+    seed(app)  # through the real services, while the window waits
+    if window.controller.conversation is not None:  # the empty chat opened at startup
+        window.controller.conversation.started_at = datetime.now(UTC)  # is the newest
+    window.conversations.refresh()
     window.new_chat()
     window.chat.composer.set_text(PROMPT)
     window.chat.composer.submit()

@@ -43,12 +43,16 @@ class StatusBar(QStatusBar):
         text = f"{tokens_per_second:.1f} tok/s" if tokens_per_second else ""
         self.speed_label.setText(" · ".join(part for part in (note, text) if part))
 
-    def set_memory(self, enabled: bool, incognito: bool, problem: str | None = None) -> None:
+    def set_memory(
+        self, enabled: bool, incognito: bool, problem: str | None = None, opening: bool = False
+    ) -> None:
         self.memory_label.setToolTip(problem or "")
         if incognito:
             self.memory_label.setText("Incognito: not remembered")
         elif not enabled:
             self.memory_label.setText("Memory paused")
+        elif opening:
+            self.memory_label.setText("Memory unlocking")
         elif problem:
             self.memory_label.setText(
                 "Memory unavailable" if "locked" not in problem.lower() else "Memory locked"

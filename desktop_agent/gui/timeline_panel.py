@@ -3,6 +3,7 @@ in the chat, or forget a conversation and everything learned only from it."""
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -205,7 +206,7 @@ class TimelinePanel(MemoryPanel):
         entry = self._entry(conversation_id)
         if entry is None:
             return
-        title = entry.conversation.title or "Untitled chat"
+        title = html.escape(entry.conversation.title or "Untitled chat")
         if not forget_dialogs.confirm(
             self,
             "Forget conversation",
