@@ -197,3 +197,36 @@ def test_inbox_edit_opens_the_editor(qtbot: Any, make_window: Any) -> None:
 
     assert window.inspector.tabs.currentIndex() == 0
     assert window.inspector.selected_ids() == [item.id]
+
+
+def test_topic_and_date_filters(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    show_panel(window, "inspector")
+    remember(window, "User is allergic to peanuts", topic="Health")
+    remember(window, "User likes tea", topic="Food")
+    settle_memory(qtbot, window)
+    inspector = window.inspector
+
+    inspector.topic_combo.setCurrentIndex(inspector.topic_combo.findData("Health"))
+    assert inspector.proxy.rowCount() == 1
+    assert inspector.proxy.index(0, 1).data() == "User is allergic to peanuts"
+
+    inspector.topic_combo.setCurrentIndex(0)
+    inspector.date_combo.setCurrentIndex(inspector.date_combo.findData(1))  # today
+    assert inspector.proxy.rowCount() == 2
+
+
+def test_delete_key_forgets_the_selection(qtbot: Any, make_window: Any, monkeypatch: Any) -> None:
+    window, (porto, tea) = _inspector_with(
+        qtbot, make_window, ["User lives in Porto", "User likes tea"]
+    )
+    inspector = window.inspector
+    inspector.select_memory(tea.id)
+    monkeypatch.setattr(forget_dialogs, "confirm", lambda *_a: True)
+
+    inspector.table.setFocus()
+    qtbot.keyClick(inspector.table, Qt.Key.Key_Delete)
+    settle_memory(qtbot, window)
+
+    assert tea.id not in window.session.memory.vault
+    assert porto.id in window.session.memory.vault

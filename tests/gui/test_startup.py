@@ -64,3 +64,28 @@ def test_panels_can_dock_in_later(make_window: Any) -> None:
 
     assert dock.toggleViewAction() in window.view_menu.actions()
     assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
+
+
+def test_memory_panels_dock_and_their_layout_is_remembered(qtbot: Any, make_window: Any) -> None:
+    # Given a window whose memory panels start hidden, toggled from the toolbar
+    window = make_window(load_model=False)
+    assert not window.inspector_dock.isVisible()
+    toggle = window.inspector_dock.toggleViewAction()
+    assert toggle in window.toolbar.actions()
+
+    # When the user opens the inspector (Ctrl+Shift+M) and closes the window
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_M,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert window.inspector_dock.isVisible()
+    window.close()
+
+    # Then a new window opens with the inspector where it was
+    again = MainWindow(Session(App(settings=fast_settings())))
+    qtbot.addWidget(again)
+    again.show()
+    assert again.inspector_dock.isVisible()
+    assert again.dockWidgetArea(again.inspector_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    again.close()
