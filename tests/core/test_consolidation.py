@@ -253,7 +253,7 @@ def test_cli_runs_and_undoes(cli) -> None:  # noqa: ANN001
     assert cli("add", "User likes hiking!")[0] == 0
     code, out, _ = cli("consolidate", "--json")
     report = json.loads(out)
-    assert code == 0 and {c["action"] for c in report["changes"]} >= {"merged", "absorbed"}
+    assert code == 0 and "merged" in {c["action"] for c in report["changes"]}
     code, out, _ = cli("consolidate", "--undo", report["run_id"])
     assert code == 0 and out.startswith(f"run {report['run_id']}:")
     code, out, err = cli("consolidate", "--undo", report["run_id"])
