@@ -31,9 +31,12 @@ SYSTEM_PROMPT = (
     "You are a helpful, honest assistant running privately on the user's own computer. "
     "Answer clearly and briefly."
 )
-# A recalled memory goes into the prompt only when it scores at least this, and at least this
-# share of the best hit's score.
-MIN_RECALL_SCORE = 0.1
+# A recalled memory goes into the prompt only when it shares a keyword with the message or is
+# this close in meaning, and scores at least this share of the best hit. Measured with
+# all-MiniLM-L6-v2: "What food should I avoid?" / "User is allergic to peanuts" 0.254,
+# "Where do I live?" / "User lives in Lisbon" 0.326; unrelated pairs 0.04-0.24 ("What is the
+# capital of France?" / "User lives in Lisbon" 0.239).
+MIN_COSINE = 0.25
 RELATIVE_RECALL_FLOOR = 0.3
 CONFIRM_WORDS = {"/yes", "yes", "y", "yes please", "confirm"}
 CANCEL_WORDS = {"/no", "no", "n", "cancel", "keep them"}
@@ -93,11 +96,17 @@ class Turn:
 
 def relevant(found: list[Recollection]) -> list[Recollection]:
     """Only the hits worth acting on: a weak match costs prompt tokens and misleads a small
-    model, and /forget must not offer unrelated memories."""
-    if not found:
+    model, and /forget must not offer unrelated memories.
+
+    Fused scores are normalised per query (the best candidate always looks good), so the
+    test is on the raw signals: a shared keyword, or a cosine that all-MiniLM-L6-v2 gives
+    related sentences; then within reach of the best hit.
+    """
+    related = [r for r in found if r.hit.keyword_score > 0 or r.hit.vector_score >= MIN_COSINE]
+    if not related:
         return []
-    floor = max(MIN_RECALL_SCORE, RELATIVE_RECALL_FLOOR * found[0].hit.score)
-    return [r for r in found if r.hit.score >= floor]
+    floor = RELATIVE_RECALL_FLOOR * related[0].hit.score
+    return [r for r in related if r.hit.score >= floor]
 
 
 def canned_generation(text: str) -> Generation:

@@ -239,3 +239,15 @@ def test_learning_something_starts_a_background_consolidation(assistant: Assista
     assert assistant.last_consolidation_error is None
     assert {t.topic for t in assistant.memory.items("topic")} == {"About you", "Likes and dislikes"}
     assert all(item.topic for item in assistant.memory.items("semantic"))
+
+
+def test_unrelated_messages_inject_no_memories(
+    assistant: Assistant, engine: ScriptedEngine
+) -> None:
+    assistant.memory.remember("User lives in Lisbon", subject_key="home_city")
+    assistant.memory.remember("User is allergic to peanuts", subject_key="allergy:peanut")
+
+    reply = chat(assistant, assistant.start_conversation(), "Write a palindrome checker function.")
+
+    assert reply.memories_used == ()
+    assert "Facts you remember" not in system_prompt(engine)
