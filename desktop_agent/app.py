@@ -39,6 +39,11 @@ class App:
         self.model_override = model_override
         # Why memory is unavailable in this process, if it is (shown by the CLI and the GUI).
         self.memory_problem: str | None = None
+        # False: `assistant` starts without memory and `unlock_memory()` opens it later (the
+        # GUI unlocks on a background thread; the CLI unlocks at once).
+        self.memory_at_start = True
+        # Passphrase mode: the passphrase given to unlock_memory() (None asks on the terminal).
+        self._passphrase: str | None = None
 
     def model_path(self) -> Path:
         """The chat model: --model, else the setting, else the bundled SmolLM2."""
@@ -115,7 +120,7 @@ class App:
         from desktop_agent.core.assistant import Assistant
 
         memory = None
-        if self.settings.memory.enabled:
+        if self.settings.memory.enabled and self.memory_at_start:
             try:
                 memory = self.memory
             except UserError as error:
@@ -155,7 +160,7 @@ class App:
 
         mode = vault_key_mode(self.paths.vault_dir) or self.settings.security.key_mode
         if mode == "passphrase":
-            return PassphraseKeySource()
+            return PassphraseKeySource(self._passphrase)
         if mode != "keyring":
             from desktop_agent.errors import UserError
 
@@ -183,9 +188,14 @@ class App:
         if vault is not None:
             vault.close()
 
-    def unlock_memory(self) -> MemoryService:
-        """Open the vault again (the keyring or passphrase is asked for again)."""
-        memory = self.memory
+    def unlock_memory(self, passphrase: str | None = None) -> MemoryService:
+        """Open the vault (again) and give it to the assistant. In passphrase mode,
+        ``passphrase`` is used if given, else it is asked for on the terminal."""
+        self._passphrase = passphrase
+        try:
+            memory = self.memory
+        finally:
+            self._passphrase = None
         self.memory_problem = None
         assistant = self.__dict__.get("assistant")
         if assistant is not None:

@@ -139,6 +139,8 @@ class Assistant:
         self.n_ctx = n_ctx
         self.system_prompt = system_prompt
         self._conversations: dict[str, Conversation] = {}
+        # The GUI lists conversations on its memory thread while chatting on others.
+        self._conversations_lock = threading.RLock()
         self._pending: dict[str, PendingForget] = {}
         self._excluded: dict[str, set[str]] = {}
         self._consolidating = threading.Lock()
@@ -147,18 +149,21 @@ class Assistant:
     # --- conversations ---------------------------------------------------------------------
     def start_conversation(self, *, incognito: bool = False) -> Conversation:
         conversation = Conversation(incognito=incognito)
-        self._conversations[conversation.id] = conversation
+        with self._conversations_lock:
+            self._conversations[conversation.id] = conversation
         return conversation
 
     def conversations(self) -> list[Conversation]:
-        """Open and remembered conversations, the most recent first."""
-        if self._remembering():
-            for summary in self.memory.conversations():
+        """Open and remembered conversations, the most recent first (callable from any thread)."""
+        remembered = self.memory.conversations() if self._remembering() else []
+        with self._conversations_lock:
+            for summary in remembered:
                 if summary.id not in self._conversations:
                     self._conversations[summary.id] = Conversation(
                         id=summary.id, title=summary.title, started_at=summary.started_at
                     )
-        return sorted(self._conversations.values(), key=lambda c: c.started_at, reverse=True)
+            listed = list(self._conversations.values())
+        return sorted(listed, key=lambda c: c.started_at, reverse=True)
 
     def conversation(self, conversation_id: str) -> Conversation:
         conversation = self._conversations.get(conversation_id)
@@ -186,7 +191,8 @@ class Assistant:
     def delete_conversation(self, conversation_id: str) -> ForgetReceipt | None:
         """Close a conversation and forget it, with everything learned only from it."""
         conversation = self.conversation(conversation_id)
-        del self._conversations[conversation_id]
+        with self._conversations_lock:
+            self._conversations.pop(conversation_id, None)
         if (
             self.memory is not None
             and not conversation.incognito

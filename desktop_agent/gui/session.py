@@ -93,11 +93,8 @@ class Session(QObject):
             self._adopt(self.app.memory)
             _ = self.app.assistant
             return
-        self.app.__dict__["memory"] = None
-        try:
-            _ = self.app.assistant
-        finally:
-            del self.app.__dict__["memory"]
+        self.app.memory_at_start = False
+        _ = self.app.assistant
 
     # --- background loads ---
     def load_model(self) -> Task:
@@ -168,8 +165,8 @@ class Session(QObject):
         app = self.app
 
         def unlock() -> MemoryService:
-            _use_passphrase(app, passphrase)
-            memory = app.unlock_memory()
+            _check_passphrase(app, passphrase)
+            memory = app.unlock_memory(passphrase)
             memory.vault.warm()  # the keyword index, built here rather than on first search
             return memory
 
@@ -275,19 +272,12 @@ def keep_collections_short() -> None:
     gc.freeze()
 
 
-def _use_passphrase(app: App, passphrase: str | None) -> None:
-    """Passphrase mode: unlock with the passphrase the window asked for (App would read it
-    from a terminal). Runs on the memory lane: finding the mode reads the vault's header."""
+def _check_passphrase(app: App, passphrase: str | None) -> None:
+    """Passphrase mode needs the passphrase from the window (App would read it from a
+    terminal). Runs on the memory lane: finding the mode reads the vault's header."""
     from desktop_agent.memory import vault_key_mode
-    from desktop_agent.secrets import PassphraseKeySource
 
     existing = vault_key_mode(app.paths.vault_dir)
     mode = existing or app.settings.security.key_mode
-    if mode != "passphrase":
-        return
-    if passphrase is None:
+    if mode == "passphrase" and passphrase is None:
         raise PassphraseNeeded(creating=existing is None)
-    given = passphrase
-    # The App asks its key_source() for the vault's key; this instance's answers with the
-    # passphrase typed in the window (a core hook for it would be better: see the report).
-    app.key_source = lambda: PassphraseKeySource(lambda _confirm: given)  # type: ignore[method-assign]
