@@ -42,6 +42,9 @@ class App:
         # False: `assistant` starts without memory and `unlock_memory()` opens it later (the
         # GUI unlocks on a background thread; the CLI unlocks at once).
         self.memory_at_start = True
+        # One torch thread beside the chat engine (see SentenceEmbedder); 0 = all cores, for
+        # commands that embed in bulk and never generate (history import).
+        self.embedder_threads = 1
         # Passphrase mode: the passphrase given to unlock_memory() (None asks on the terminal).
         self._passphrase: str | None = None
 
@@ -149,7 +152,7 @@ class App:
     def embedder(self) -> Embedder:
         from desktop_agent.embed import SentenceEmbedder
 
-        return SentenceEmbedder()
+        return SentenceEmbedder(threads=self.embedder_threads)
 
     # --- vault (issue 3): key_source() and vault() are built here ---
 

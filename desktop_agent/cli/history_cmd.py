@@ -51,6 +51,7 @@ def run_import(args: argparse.Namespace) -> int:
     if args.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
     app = App()
+    app.embedder_threads = 0  # no chat engine in this process: embed on every core
     try:
         return import_file(app, path, args)
     finally:

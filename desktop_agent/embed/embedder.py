@@ -53,9 +53,17 @@ class SentenceEmbedder:
 
     dim = EMBEDDING_DIM
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 64) -> None:
+    def __init__(
+        self, model_dir: Path | None = None, batch_size: int = 64, threads: int = 0
+    ) -> None:
         self.model_dir = model_dir or bundled_embedder_dir()
         self.batch_size = batch_size
+        # torch's CPU threads (0: torch's default, one per core). A process that also runs the
+        # chat engine must use 1: once torch's OpenMP team has run on both cores, llama.cpp's
+        # generation in the same process drops from about 85 to 31 tokens/s here, for good
+        # (measured; its team and ours then fight over two cores). One thread costs bulk
+        # embedding about 1.5x (2.6 s against 1.6 s per 1000 sentences), a query nothing.
+        self.threads = threads
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -77,8 +85,11 @@ class SentenceEmbedder:
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             os.environ.setdefault("TQDM_DISABLE", "1")
+            import torch
             from sentence_transformers import SentenceTransformer
 
+            if self.threads:
+                torch.set_num_threads(self.threads)
             self._model = SentenceTransformer(str(self.model_dir), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
