@@ -18,6 +18,7 @@ from desktop_agent.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from desktop_agent.core.assistant import Assistant
+    from desktop_agent.core.learning import Extractor
     from desktop_agent.core.memory_service import MemoryService
     from desktop_agent.embed import Embedder
     from desktop_agent.llm import ChatEngine, GenerationSettings
@@ -115,6 +116,7 @@ class App:
             assistant.memory_enabled = settings.memory.enabled
             assistant.recall_limit = settings.memory.recall_limit
             assistant.n_ctx = new.n_ctx
+            assistant.extractor = self.extractor()
 
     @cached_property
     def assistant(self) -> Assistant:
@@ -135,7 +137,16 @@ class App:
             memory_enabled=self.settings.memory.enabled,
             recall_limit=self.settings.memory.recall_limit,
             n_ctx=self.settings.model.n_ctx,
+            extractor=self.extractor(),
         )
+
+    def extractor(self) -> Extractor | None:
+        """Model-assisted extraction when the setting asks for it (for capable models)."""
+        if not self.settings.memory.model_assisted_extraction:
+            return None
+        from desktop_agent.core.extraction_model import ModelAssistedExtractor
+
+        return ModelAssistedExtractor(self.engine)
 
     @cached_property
     def memory(self) -> MemoryService:

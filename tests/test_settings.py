@@ -50,3 +50,13 @@ def test_home_override_puts_everything_under_one_folder(agent_home: Path) -> Non
     paths = app_paths()
     for folder in (paths.data_dir, paths.config_dir, paths.cache_dir, paths.models_dir):
         assert folder.is_relative_to(agent_home.resolve())
+
+
+def test_model_assisted_extraction_setting_chooses_the_extractor(tmp_path: Path) -> None:
+    from desktop_agent.app import App
+    from desktop_agent.core.extraction_model import ModelAssistedExtractor
+
+    app = App()
+    assert app.extractor() is None  # off by default: the bundled model's JSON is unreliable
+    app.settings = app.settings.replace("memory", model_assisted_extraction=True)
+    assert isinstance(app.extractor(), ModelAssistedExtractor)

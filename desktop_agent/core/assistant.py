@@ -24,6 +24,7 @@ from desktop_agent.llm import (
 )
 
 if TYPE_CHECKING:
+    from desktop_agent.core.learning import Extractor
     from desktop_agent.core.memory_service import MemoryItem, MemoryService, Recollection
     from desktop_agent.memory.model import ForgetReceipt
 
@@ -130,6 +131,7 @@ class Assistant:
         recall_limit: int = 8,
         n_ctx: int = 4096,
         system_prompt: str = SYSTEM_PROMPT,
+        extractor: Extractor | None = None,
     ) -> None:
         self.engine = engine
         self.generation_settings = generation_settings
@@ -138,6 +140,8 @@ class Assistant:
         self.recall_limit = recall_limit
         self.n_ctx = n_ctx
         self.system_prompt = system_prompt
+        # None: the deterministic rules (the bundled model's JSON is unreliable).
+        self.extractor = extractor
         self._conversations: dict[str, Conversation] = {}
         # The GUI lists conversations on its memory thread while chatting on others.
         self._conversations_lock = threading.RLock()
@@ -299,7 +303,9 @@ class Assistant:
     def _reflect(self, conversation, text, reply, intent, action, injected) -> tuple[str, tuple]:  # noqa: ANN001
         from desktop_agent.core.learning import reflect
 
-        reflected = reflect(self.memory, conversation, text, reply, intent, action, injected)
+        reflected = reflect(
+            self.memory, conversation, text, reply, intent, action, injected, self.extractor
+        )
         if reflected[1]:
             self.consolidate_in_background()
         return reflected

@@ -26,14 +26,16 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "facts": {
             "type": "array",
-            "maxItems": 8,
+            # Bounded everywhere, so that grammar-constrained decoding always closes the JSON
+            # within the engine's token budget (a small model will otherwise run on in a string).
+            "maxItems": 4,
             "items": {
                 "type": "object",
                 "properties": {
                     "type": {"type": "string", "enum": list(FACT_TYPES)},
-                    "subject_key": {"type": "string"},
-                    "statement": {"type": "string"},
-                    "quote": {"type": "string"},
+                    "subject_key": {"type": "string", "maxLength": 40},
+                    "statement": {"type": "string", "maxLength": 160},
+                    "quote": {"type": "string", "maxLength": 200},
                     "negated": {"type": "boolean"},
                     "is_correction": {"type": "boolean"},
                 },

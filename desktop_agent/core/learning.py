@@ -8,11 +8,18 @@ on the previous reply updates the procedural memory of how that reply was made.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
+
+
+class Extractor(Protocol):
+    """Deterministic extraction by default; ModelAssistedExtractor when the setting is on."""
+
+    def extract(self, message: str) -> list[Any]: ...
+
 
 # How important each type of learned memory starts out.
 IMPORTANCE = {
@@ -33,6 +40,7 @@ def reflect(
     intent: Any,
     action: str,
     injected: Sequence[Recollection],
+    extractor: Extractor | None = None,
 ) -> tuple[str, tuple[MemoryItem, ...]]:
     """Store the exchange, learn from it; returns the episode id and what was learned."""
     from desktop_agent.core.procedures import record_outcome
@@ -56,16 +64,18 @@ def reflect(
         memory.set_outcome(previous.id, "positive" if positive else "negative")
         if meta.get("intent") and meta.get("action"):
             record_outcome(memory, str(meta["intent"]), str(meta["action"]), positive)
-    learned = learn(memory, episode, text)
+    learned = learn(memory, episode, text, extractor)
     return episode.id, tuple(learned)
 
 
-def learn(memory: MemoryService, episode: MemoryItem, text: str) -> list[MemoryItem]:
+def learn(
+    memory: MemoryService, episode: MemoryItem, text: str, extractor: Extractor | None = None
+) -> list[MemoryItem]:
     """Extract facts and preferences from the user's ``text`` and remember them."""
     from desktop_agent.core.extraction import extract
 
     learned = []
-    for fact in extract(text):
+    for fact in (extractor.extract if extractor is not None else extract)(text):
         start, end = fact.span
         learned.append(
             memory.remember(

@@ -117,6 +117,22 @@ class LlamaEngine:
             )
         )
 
+    def complete_json(self, prompt: str, schema: dict[str, Any], max_tokens: int = 768) -> str:
+        """One reply to ``prompt`` decoded under ``schema`` (llama.cpp turns the JSON schema into
+        a grammar), greedy. For model-assisted extraction; callers still validate the result:
+        a small model fills a valid shape with wrong content."""
+
+        def run() -> str:
+            reply = self._llm.create_chat_completion(
+                messages=[{"role": "user", "content": prompt}],
+                response_format={"type": "json_object", "schema": schema},
+                temperature=0.0,
+                max_tokens=max_tokens,
+            )
+            return reply["choices"][0]["message"]["content"] or ""
+
+        return self._call(run)
+
     def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the chat template makes of ``messages`` (for tests and debugging)."""
         return self._call(lambda: self._render(messages).prompt)

@@ -139,3 +139,26 @@ def test_threads_default_to_physical_cores(engine: LlamaEngine) -> None:
 
     assert engine.info.n_threads == physical_cores() >= 1
     assert engine.info.n_ctx == 2048
+
+
+def test_complete_json_decodes_under_the_schema(engine: LlamaEngine) -> None:
+    import json
+
+    from desktop_agent.core.extraction_model import PROMPT, SCHEMA
+
+    raw = engine.complete_json(PROMPT.format(message="I'm allergic to shellfish."), SCHEMA)
+
+    value = json.loads(raw)  # grammar-constrained: always valid JSON of the schema's shape
+    assert set(value) >= set(SCHEMA.get("required", []))
+
+
+def test_model_assisted_extraction_never_loses_what_the_rules_find(engine: LlamaEngine) -> None:
+    from desktop_agent.core.extraction import extract
+    from desktop_agent.core.extraction_model import ModelAssistedExtractor
+
+    message = "My name is Ana and I'm allergic to shellfish."
+    found = ModelAssistedExtractor(engine).extract(message)
+
+    rule_keys = {f.subject_key for f in extract(message)}
+    assert rule_keys <= {f.subject_key for f in found}
+    assert all(f.text for f in found)
