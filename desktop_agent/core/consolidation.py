@@ -37,6 +37,7 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.topics import Topic, plan_topics
 from desktop_agent.errors import InputError
+from desktop_agent.memory.model import thaw as _thaw
 
 if TYPE_CHECKING:
     from desktop_agent.core.memory_service import MemoryService
@@ -567,12 +568,3 @@ def _stated_at(item: MemoryItem) -> tuple[datetime, datetime, str]:
 
 def _same(a: Any, b: Any) -> bool:
     return _thaw(a) == _thaw(b)
-
-
-def _thaw(value: Any) -> Any:
-    """A plain, mutable copy of a read-only JSON value from the vault."""
-    if isinstance(value, Mapping):
-        return {str(k): _thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_thaw(v) for v in value]
-    return value

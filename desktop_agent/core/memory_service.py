@@ -28,6 +28,7 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.recall import MemoryFacts, Recaller, RecallHit, neighbour_map
 from desktop_agent.errors import InputError
+from desktop_agent.memory.model import thaw as _thaw
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -653,12 +654,3 @@ class MemoryService:
                 self._usage.pop(memory_id, None)
             if self._usage_id and self._usage_id in self.vault:
                 self._save_usage()
-
-
-def _thaw(value: Any) -> Any:
-    """A plain, mutable copy of a read-only JSON value from the vault."""
-    if isinstance(value, Mapping):
-        return {str(k): _thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_thaw(v) for v in value]
-    return value
