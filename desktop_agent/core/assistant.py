@@ -230,7 +230,9 @@ class Assistant:
             if result.text:
                 conversation.add("assistant", result.text)
             episode_id, learned = None, ()
-            if not result.cancelled and self._writes(conversation):
+            # A stopped reply is remembered too: the user's words were said, and the restored
+            # conversation must show what the screen showed.
+            if self._writes(conversation):
                 episode_id, learned = self._reflect(
                     conversation, text, result.text, intent, action, injected
                 )

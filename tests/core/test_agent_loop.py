@@ -251,3 +251,18 @@ def test_unrelated_messages_inject_no_memories(
 
     assert reply.memories_used == ()
     assert "Facts you remember" not in system_prompt(engine)
+
+
+def test_a_stopped_reply_is_remembered_with_what_the_user_said(memory: MemoryService) -> None:
+    engine = ScriptedEngine(lambda messages: "word " * 60)
+    assistant = Assistant(engine, GenerationSettings(max_tokens=60), memory=memory)
+    conversation = assistant.start_conversation()
+    turn = assistant.send(conversation, "My name is Ana.")
+    turn.cancel()
+    list(turn)
+
+    reply = turn.finish()
+
+    assert reply.result.cancelled
+    assert reply.episode_id is not None
+    assert [m.subject_key for m in reply.learned] == ["name"]
