@@ -4,6 +4,7 @@ MockTransport). It records every prompt it was given; integration tests use Llam
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 from desktop_agent.llm.types import (
@@ -18,8 +19,12 @@ from desktop_agent.llm.types import (
 class ScriptedEngine:
     """Replies with ``reply(messages)`` (by default an echo of the last message), word by word."""
 
-    def __init__(self, reply: Callable[[Sequence[ChatMessage]], str] | None = None) -> None:
+    def __init__(
+        self, reply: Callable[[Sequence[ChatMessage]], str] | None = None, delay: float = 0.0
+    ) -> None:
         self.reply = reply or (lambda messages: f"You said: {messages[-1].content}")
+        # Seconds per word, so a test can stop a reply half-way.
+        self.delay = delay
         self.prompts: list[tuple[ChatMessage, ...]] = []
         self._info = EngineInfo("scripted", "Scripted engine", 4096, 1, "")
 
@@ -43,6 +48,8 @@ class ScriptedEngine:
             for i, word in enumerate(words):
                 if generation.cancel_event.is_set():
                     break
+                if self.delay:
+                    time.sleep(self.delay)
                 pieces.append(word if i == 0 else " " + word)
                 generation._emit(pieces[-1])
             text = "".join(pieces)

@@ -254,12 +254,12 @@ def test_unrelated_messages_inject_no_memories(
 
 
 def test_a_stopped_reply_is_remembered_with_what_the_user_said(memory: MemoryService) -> None:
-    engine = ScriptedEngine(lambda messages: "word " * 60)
+    engine = ScriptedEngine(lambda messages: "word " * 60, delay=0.01)
     assistant = Assistant(engine, GenerationSettings(max_tokens=60), memory=memory)
     conversation = assistant.start_conversation()
     turn = assistant.send(conversation, "My name is Ana.")
-    turn.cancel()
-    list(turn)
+    for _ in turn:
+        turn.cancel()
 
     reply = turn.finish()
 
