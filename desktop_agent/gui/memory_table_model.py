@@ -138,6 +138,24 @@ class MemoryTableModel(QAbstractTableModel):
             return self.source_of(item)
         return ""
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows themselves: one Python sort with precomputed keys (about 10 ms for
+        10k memories), where the proxy's per-comparison lessThan took 0.5-0.75 s."""
+        if not 0 <= column < len(COLUMNS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        ids = [self._items[index.row()].id for index in persistent]
+        keyed = [(self._sort_key(item, column), item) for item in self._items]
+        keyed.sort(key=lambda pair: pair[0], reverse=order == Qt.SortOrder.DescendingOrder)
+        self._items = [item for _key, item in keyed]
+        rows = {item.id: row for row, item in enumerate(self._items)}
+        self.changePersistentIndexList(
+            persistent,
+            [self.index(rows[i], index.column()) for index, i in zip(persistent, ids, strict=True)],
+        )
+        self.layoutChanged.emit()
+
     def _sort_key(self, item: MemoryItem, column: int) -> Any:
         if column == IMPORTANCE:
             return item.importance
@@ -266,6 +284,17 @@ class MemoryFilter(QSortFilterProxyModel):
             haystack = f"{item.text} {item.topic} {item.type}".casefold()
             return all(word in haystack for word in self.words)
         return True
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Column sorts happen in the source model (fast); the proxy keeps source order. Only
+        a semantic search's few results are ordered here, by rank."""
+        if self.ranked is not None or column < 0:
+            super().sort(column, order)
+            return
+        super().sort(-1)
+        source = self.sourceModel()
+        if source is not None:
+            source.sort(column, order)
 
     def lessThan(self, left: _Index, right: _Index) -> bool:
         if self.ranked is not None:  # semantic results keep their rank, best first

@@ -37,6 +37,26 @@ def test_table_and_filter_models_pass_qtmodeltester(
     assert proxy.rowCount() == 1
 
 
+def test_sorting_by_a_column_orders_the_rows_and_keeps_the_selection(
+    qtbot: Any, qtmodeltester: Any, make_window: Any
+) -> None:
+    # Given three memories, one selected
+    window, items = _inspector_with(
+        qtbot, make_window, ["User likes tea", "User adores apples", "User lives in Porto"]
+    )
+    inspector = window.inspector
+    inspector.select_memory(items[2].id)
+
+    # When the text column is sorted (the proxy hands the sort to the source model)
+    inspector.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+
+    # Then the rows are in order, the models stay valid, and the selection followed its row
+    texts = [inspector.proxy.index(row, 1).data() for row in range(inspector.proxy.rowCount())]
+    assert texts == sorted(texts, key=str.casefold)
+    qtmodeltester.check(inspector.proxy, force_py=True)
+    assert inspector.selected_ids() == [items[2].id]
+
+
 def test_search_as_you_type_and_kind_filter(qtbot: Any, make_window: Any) -> None:
     window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto", "User likes tea"])
     inspector = window.inspector
