@@ -266,3 +266,15 @@ def test_a_stopped_reply_is_remembered_with_what_the_user_said(memory: MemorySer
     assert reply.result.cancelled
     assert reply.episode_id is not None
     assert [m.subject_key for m in reply.learned] == ["name"]
+
+
+def test_natural_forget_that_asks_then_forgets(assistant: Assistant) -> None:
+    fact = assistant.memory.remember("User lives in Porto", subject_key="home_city")
+    conversation = assistant.start_conversation()
+
+    proposal = chat(assistant, conversation, "Please forget that I live in Porto.")
+    assert "User lives in Porto" in proposal.text
+    done = chat(assistant, conversation, "yes")
+
+    assert done.receipt is not None and fact.id in done.receipt.ids
+    assert fact.id not in assistant.memory.vault
