@@ -127,7 +127,8 @@ class MemoryService:
 
     def notify(self, change: MemoryChange) -> MemoryChange:
         """Tell every listener what a write changed."""
-        self._outdated = None
+        if self._outdated is not None and self._touches_semantic(change):
+            self._outdated = None
         self._follow(change)
         for listener in list(self._listeners):
             listener(change)
@@ -165,6 +166,13 @@ class MemoryService:
             for item in self.items(SEMANTIC)
             if any(p.episode_id in wanted for p in item.provenance)
         ]
+
+    def _touches_semantic(self, change: MemoryChange) -> bool:
+        # Every turn adds an episode; only a new fact, an edit (a supersession, a change of
+        # kind) or a forget can change which episodes are outdated.
+        if change.forgotten or change.edited:
+            return True
+        return any(i in self.vault and self.vault.kind_of(i) == SEMANTIC for i in change.added)
 
     def outdated_episodes(self) -> frozenset[str]:
         """Episodes that taught a fact since superseded: what the user said there is out of
