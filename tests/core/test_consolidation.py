@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from typing import Any
 
 import pytest
 
 from desktop_agent.app import App
-from desktop_agent.cli import consolidate_cmd, memory_cmd
+from desktop_agent.cli import main
 from desktop_agent.core.consolidation import (
     APART_KEY,
     DUPLICATE_THRESHOLD,
@@ -24,7 +22,7 @@ from desktop_agent.core.consolidation import (
 from desktop_agent.core.memory_model import MERGED, SEMANTIC, SUPERSEDED, TOPIC, Provenance
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.embed import HashingEmbedder
-from desktop_agent.errors import InputError, UserError
+from desktop_agent.errors import InputError
 
 # Paraphrases and different facts in the assistant's phrasing; DUPLICATE_THRESHOLD was chosen on
 # their all-MiniLM-L6-v2 cosines (see core/consolidation.py).
@@ -232,16 +230,9 @@ def test_faded_memories_are_reported_and_never_written(memory: MemoryService) ->
 @pytest.fixture
 def cli(key_source, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # noqa: ANN001, ANN201
     monkeypatch.setattr(App, "embedder", property(lambda self: HashingEmbedder()))
-    parser = argparse.ArgumentParser(prog="desktop-agent")
-    consolidate_cmd.add_to(memory_cmd.register(parser.add_subparsers()))
 
     def run(*argv: str) -> tuple[int, str, str]:
-        args = parser.parse_args(["memory", *argv])
-        try:
-            code = args.handler(args)
-        except UserError as error:
-            print(f"desktop-agent: error: {error}", file=sys.stderr)
-            code = error.exit_code
+        code = main(["memory", *argv])
         out, err = capsys.readouterr()
         return code, out, err
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from desktop_agent.app import App
-from desktop_agent.cli import memory_cmd
+from desktop_agent.cli import main, memory_cmd
 from desktop_agent.embed import HashingEmbedder
-from desktop_agent.errors import UserError
 from desktop_agent.secrets.memory_backend import InMemoryKeyring
 
 
@@ -23,18 +21,9 @@ def cli(
     capsys: pytest.CaptureFixture[str],
 ):
     monkeypatch.setattr(App, "embedder", property(lambda self: HashingEmbedder()))
-    parser = argparse.ArgumentParser(prog="desktop-agent")
-    commands = parser.add_subparsers()
-    memory_cmd.register(commands)
 
     def run(*argv: str) -> tuple[int, str, str]:
-        """Like cli.main: a UserError is one line on stderr and a non-zero exit."""
-        args = parser.parse_args(["memory", *argv])
-        try:
-            code = args.handler(args)
-        except UserError as error:
-            print(f"desktop-agent: error: {error}", file=sys.stderr)
-            code = error.exit_code
+        code = main(["memory", *argv])
         out, err = capsys.readouterr()
         return code, out, err
 
