@@ -138,7 +138,19 @@ class App:
             recall_limit=self.settings.memory.recall_limit,
             n_ctx=self.settings.model.n_ctx,
             extractor=self.extractor(),
+            answer_mode=self.answer_mode(),
         )
+
+    def answer_mode(self) -> str:
+        """ "composed" or "model": who answers questions about the user (setting, else size)."""
+        chosen = self.settings.memory.answers
+        if chosen in ("composed", "model"):
+            return chosen
+        try:
+            size = self.model_path().stat().st_size
+        except (OSError, UserError):
+            return "composed"
+        return "model" if size >= CAPABLE_MODEL_BYTES else "composed"
 
     def extractor(self) -> Extractor | None:
         """Model-assisted extraction when the setting asks for it (for capable models)."""
@@ -222,6 +234,11 @@ class App:
         if engine is not None:
             engine.close()
         self.lock_memory()
+
+
+# A GGUF this large (about a 3B model at 4 bits) answers questions about the user from the
+# injected facts reliably enough to let it speak, with the core checking the answer.
+CAPABLE_MODEL_BYTES = 1_500_000_000
 
 
 def _warm(memory: MemoryService) -> None:

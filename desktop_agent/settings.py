@@ -44,6 +44,10 @@ class MemorySettings:
     # Off for the bundled model: its JSON is unreliable even with a grammar.
     model_assisted_extraction: bool = False
     recall_limit: int = 8
+    # Who answers questions about the user: "composed" (the core states the remembered facts),
+    # "model" (the model answers, checked against the facts), or "auto" (decided by the model's
+    # size: the bundled 135M model composes).
+    answers: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +80,16 @@ def _checked(section: str, key: str, current: Any, value: Any) -> Any:
         raise SettingsError(
             f"setting {section}.{key} must be {expected.__name__}, got {type(value).__name__}"
         )
+    choices = CHOICES.get((section, key))
+    if choices is not None and value not in choices:
+        raise SettingsError(f"setting {section}.{key} must be one of {', '.join(choices)}")
     return value
+
+
+# Settings that take one of a few words.
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("memory", "answers"): ("auto", "composed", "model"),
+}
 
 
 def load_settings(path: Path) -> Settings:

@@ -63,6 +63,13 @@ def register(commands: Any) -> Any:
             (("ids",), {"nargs": "*", "metavar": "ID"}),
             (("--all",), {"action": "store_true", "help": "erase every memory"}),
             (("--yes",), {"action": "store_true", "help": "confirm --all"}),
+            (
+                ("--dry-run",),
+                {
+                    "action": "store_true",
+                    "help": "say what would be forgotten and what else it touches; change nothing",
+                },
+            ),
         ],
     )
     _command(
@@ -217,11 +224,39 @@ def run_forget(args: argparse.Namespace) -> int:
         raise InputError("forget --all erases every memory for good; add --yes to confirm")
     if not args.all and not args.ids:
         raise InputError("which memories? give one or more ids, or --all --yes")
-    with _vault() as (app, _):
-        # Through the service: topic summaries that quoted a forgotten memory go with it.
-        receipt = app.memory.forget_all() if args.all else app.memory.forget(args.ids)
+    from desktop_agent.core.memory_service import also_touched
+
+    with _vault() as (app, vault):
+        if args.all and args.dry_run:
+            count = len(vault)
+            lines = [f"would forget all {count} memories; nothing was changed"]
+            _emit(args, {"dry_run": True, "count": count}, lines)
+            return 0
+        if args.all:
+            receipt = app.memory.forget_all()
+        else:
+            for memory_id in args.ids:
+                vault.get(memory_id)  # a clear error before paying for the embedder
+            # Through the service: topic summaries that quoted a forgotten memory go with it,
+            # and so do the words each forgotten fact was learned from.
+            preview = app.memory.forget_preview(args.ids)
+            if args.dry_run:
+                count = len(preview.ids)
+                also = preview.describe()
+                lines = [
+                    f"would forget {count} memor{'y' if count == 1 else 'ies'}"
+                    + (f" {also}" if also else "")
+                    + "; nothing was changed"
+                ]
+                _emit(args, {"dry_run": True, **preview.to_json()}, lines)
+                return 0
+            receipt = app.memory.forget(args.ids)
+    count = len(receipt.ids)
+    also = also_touched(len(receipt.redacted))
     lines = [
-        f"forgot {len(receipt.ids)} memor{'y' if len(receipt.ids) == 1 else 'ies'}; keys now at epoch {receipt.epoch}"
+        f"forgot {count} memor{'y' if count == 1 else 'ies'}"
+        + (f" {also} (its words erased)" if also else "")
+        + f"; keys now at epoch {receipt.epoch}"
     ]
     _emit(args, receipt.to_json(), lines)
     return 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.errors import InputError
 from desktop_agent.llm import (
     ChatEngine,
@@ -24,8 +25,11 @@ from desktop_agent.llm import (
 )
 
 if TYPE_CHECKING:
+    from desktop_agent.core.grounding import GroundedAnswer
+    from desktop_agent.core.grounding_turn import Grounding
     from desktop_agent.core.learning import Extractor
     from desktop_agent.core.memory_service import MemoryItem, MemoryService, Recollection
+    from desktop_agent.core.risks import Risk
     from desktop_agent.memory.model import ForgetReceipt
 
 SYSTEM_PROMPT = (
@@ -110,6 +114,15 @@ def relevant(found: list[Recollection]) -> list[Recollection]:
     return [r for r in related if r.hit.score >= floor]
 
 
+def _run(generation: Generation, cancel: threading.Event) -> GenerationResult:
+    """Wait for a whole reply, passing a Stop on to it."""
+    while not generation.done:
+        if cancel.wait(0.05):
+            generation.cancel()
+            break
+    return generation.result()
+
+
 def canned_generation(text: str) -> Generation:
     """A finished Generation holding ``text``: replies the model does not write (commands)."""
     generation = Generation()
@@ -132,6 +145,7 @@ class Assistant:
         n_ctx: int = 4096,
         system_prompt: str = SYSTEM_PROMPT,
         extractor: Extractor | None = None,
+        answer_mode: str = "composed",
     ) -> None:
         self.engine = engine
         self.generation_settings = generation_settings
@@ -142,6 +156,8 @@ class Assistant:
         self.system_prompt = system_prompt
         # None: the deterministic rules (the bundled model's JSON is unreliable).
         self.extractor = extractor
+        # Questions about the user: "composed" from the facts by the core, or "model" (checked).
+        self.answer_mode = answer_mode
         self._conversations: dict[str, Conversation] = {}
         # The GUI lists conversations on its memory thread while chatting on others.
         self._conversations_lock = threading.RLock()
@@ -220,10 +236,20 @@ class Assistant:
         command = self._command(conversation, text, intent)
         if command is not None:
             return command
-        recollections = self._recall(conversation, text)
         action = self._choose_action(intent.kind)
-        messages, injected = self._prompt(conversation, text, recollections, action)
-        generation = self.engine.chat(messages, self.generation_settings)
+        grounded = self._grounded(conversation, text)
+        if grounded is not None:
+            injected = grounded.facts + grounded.past_recollections
+            messages, _ = self._prompt(conversation, text, injected, action)
+            generation = self._answer_about_user(messages, grounded.answer)
+        else:
+            recollections = self._recall(conversation, text)
+            messages, injected = self._prompt(conversation, text, recollections, action)
+            risks = self._risks(conversation, text)
+            if risks:
+                generation = self._guarded(messages, risks)
+            else:
+                generation = self.engine.chat(messages, self.generation_settings)
 
         def on_finish(result: GenerationResult) -> Reply:
             conversation.add("user", text)
@@ -269,7 +295,62 @@ class Assistant:
         if not self._remembering() or conversation.incognito:
             return []
         excluded = self._excluded.get(conversation.id, set()) | self.memory.outdated_episodes()
-        return relevant(self.memory.search(text, limit=self.recall_limit, exclude=excluded))
+        found = relevant(self.memory.search(text, limit=self.recall_limit, exclude=excluded))
+        # A stored question is history, not knowledge: it is never evidence in a prompt.
+        return [r for r in found if not r.hit.question]
+
+    def _grounded(self, conversation: Conversation, text: str) -> Grounding | None:
+        """For a question about the user: the facts that answer it and the composed answer."""
+        if not self._remembering() or conversation.incognito:
+            return None
+        from desktop_agent.core.grounding_turn import ground
+
+        excluded = self._excluded.get(conversation.id, set())
+        return ground(self.memory, text, excluded)
+
+    def _answer_about_user(self, messages: list[ChatMessage], answer: GroundedAnswer) -> Generation:
+        """The composed answer; or the model's, when it is capable and its answer holds."""
+        if self.answer_mode != "model" or not answer.known:
+            return canned_generation(answer.text)
+        from desktop_agent.core.grounding import check_answer
+        from desktop_agent.core.guarded import guarded_generation
+
+        def produce(cancel: threading.Event) -> tuple[str, GenerationResult]:
+            result = _run(self.engine.chat(messages, self.generation_settings), cancel)
+            if result.cancelled or check_answer(result.text, answer):
+                return result.text, result
+            return answer.text, result
+
+        return guarded_generation(produce)
+
+    def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
+        if not self._remembering() or conversation.incognito:
+            return []
+        from desktop_agent.core.risks import relevant_risks, risks_of
+
+        return relevant_risks(text, risks_of(self.memory.items(SEMANTIC, include_inactive=False)))
+
+    def _guarded(self, messages: list[ChatMessage], risks: list[Risk]) -> Generation:
+        """A reply checked against the remembered risks before it is shown: regenerated with
+        the risks stated first if it breaks one, else a warning naming the memory appended."""
+        from desktop_agent.core.guarded import guarded_generation
+        from desktop_agent.core.risks import risk_instruction, violations, warning
+
+        def produce(cancel: threading.Event) -> tuple[str, GenerationResult]:
+            result = _run(self.engine.chat(messages, self.generation_settings), cancel)
+            if result.cancelled or not violations(result.text, risks):
+                return result.text, result
+            system = f"{risk_instruction(risks)}\n\n{messages[0].content}"
+            stated = [ChatMessage("system", system), *messages[1:]]
+            retry = _run(self.engine.chat(stated, self.generation_settings), cancel)
+            if retry.cancelled:
+                return retry.text, retry
+            broken = violations(retry.text, risks)
+            if not broken:
+                return retry.text, retry
+            return f"{retry.text.rstrip()}\n\n{warning(broken)}", retry
+
+        return guarded_generation(produce)
 
     def _choose_action(self, context: str) -> str:
         from desktop_agent.core.procedures import DEFAULT_ACTION, choose_action

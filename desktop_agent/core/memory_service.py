@@ -5,6 +5,7 @@ recalls, supersedes, cascades forgetting through provenance, and counts use.
 
 from __future__ import annotations
 
+import logging
 import threading
 from bisect import insort
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -26,6 +27,7 @@ from desktop_agent.core.memory_model import (
     item_from_record,
     strategy_from_record,
 )
+from desktop_agent.core.questions import asks_only, question_only
 from desktop_agent.core.recall import MemoryFacts, Recaller, RecallHit, neighbour_map
 from desktop_agent.errors import InputError
 from desktop_agent.memory.model import thaw as _thaw
@@ -34,11 +36,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from desktop_agent.core.history_import import HistoryMessage
+    from desktop_agent.core.redaction import EpisodeRedaction
     from desktop_agent.embed import Embedder
     from desktop_agent.memory.audit import AuditEntry, AuditReport
     from desktop_agent.memory.backup import ExportSummary, ImportSummary
     from desktop_agent.memory.model import ForgetReceipt, KeyStatus, MemoryVersion
     from desktop_agent.memory.vault import Vault
+
+logger = logging.getLogger(__name__)
 
 # Meta keys of the one record that keeps use counts (a memory's use would otherwise add a new
 # version of it to its edit history each time it is recalled).
@@ -91,6 +96,31 @@ class MemoryChange:
     edited: tuple[str, ...] = ()
     forgotten: tuple[str, ...] = ()
     receipt: ForgetReceipt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetPreview:
+    """What a forget will take with it, besides the memories asked for."""
+
+    ids: tuple[str, ...]
+    topics: tuple[str, ...]  # summaries that quoted them (rebuilt without them)
+    redacted: tuple[str, ...]  # episodes whose words taught them (those words are erased)
+
+    def describe(self) -> str:
+        """ "and 2 messages it came from": what else goes, in the user's words."""
+        return also_touched(len(self.redacted), len(self.topics))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ids": list(self.ids), "topics": list(self.topics), "redacted": list(self.redacted)}
+
+
+def also_touched(messages: int, topics: int = 0) -> str:
+    parts = []
+    if messages:
+        parts.append(f"{messages} message{'s' if messages != 1 else ''} it came from")
+    if topics:
+        parts.append(f"{topics} topic summar{'ies' if topics != 1 else 'y'}")
+    return ("and " + " and ".join(parts)) if parts else ""
 
 
 class MemoryService:
@@ -175,14 +205,14 @@ class MemoryService:
         return any(i in self.vault and self.vault.kind_of(i) == SEMANTIC for i in change.added)
 
     def outdated_episodes(self) -> frozenset[str]:
-        """Episodes that taught a fact since superseded: what the user said there is out of
-        date, and quoting it next to the correction misleads the model (measured: the bundled
-        model then repeats the old fact in most answers)."""
+        """Episodes that taught a fact since superseded or edited by the user: what the user
+        said there is out of date, and quoting it next to the correction misleads the model
+        (measured: the bundled model then repeats the old fact in most answers)."""
         if self._outdated is None:
             self._outdated = frozenset(
                 p.episode_id
                 for item in self.items(SEMANTIC)
-                if item.status == SUPERSEDED
+                if item.status == SUPERSEDED or (item.meta or {}).get("edited")
                 for p in item.provenance
             )
         return self._outdated
@@ -280,6 +310,7 @@ class MemoryService:
             superseded=item.status != ACTIVE,
             neighbours=self._neighbours.get(item.id, ()),
             speaker=(item.meta or {}).get("speaker"),
+            question=bool((item.meta or {}).get("question_only")),
         )
 
     def _fact_item(self, memory_id: str) -> MemoryItem:
@@ -289,8 +320,9 @@ class MemoryService:
         cached = self._fact_items.get(memory_id)
         if cached is None or cached[0] != version:
             item = self.item(memory_id)
-            speaker = (item.meta or {}).get("speaker")
-            cached = (version, replace(item, text="", meta={"speaker": speaker}))
+            meta = item.meta or {}
+            kept = {"speaker": meta.get("speaker"), "question_only": question_only(item)}
+            cached = (version, replace(item, text="", meta=kept))
             self._fact_items[memory_id] = cached
         return cached[1]
 
@@ -495,27 +527,91 @@ class MemoryService:
                 raise InputError("a memory cannot be empty: use forget to remove it")
             vector = self.embedder.embed([text])[0]
             meta["reviewed"] = True if reviewed is None else reviewed
+            if text != record.text:
+                # The user's correction: the words it was learned from now say something else,
+                # so they stay out of prompts (``outdated_episodes``).
+                meta["edited"] = True
         if text is not None or importance is not None or pinned is not None:
             meta["confirmed_at"] = self.clock().isoformat()
         updated = self.vault.update(memory_id, text=text, meta=meta, vector=vector, kind=kind)
         self.notify(MemoryChange(edited=(memory_id,)))
+        if text is not None and updated.kind == SEMANTIC:
+            self._rebuild_topics()
         return item_from_record(updated)
 
     def accept(self, memory_id: str) -> MemoryItem:
         return self.edit(memory_id, reviewed=True)
 
-    def forget(self, memory_ids: Iterable[str]) -> ForgetReceipt:
-        """Forget these memories, and every topic summary that ever quoted one of them (a
-        summary repeats its members' words, in its current text and in its history)."""
+    def forget(self, memory_ids: Iterable[str], *, rebuild_topics: bool = True) -> ForgetReceipt:
+        """Forget these memories, and everything that repeats their words: every topic summary
+        that ever quoted one of them (in its current text or its history), and the span of
+        the user's words each was learned from, redacted in its source episode (with the
+        reply's sentences that repeated them). Topics are then rebuilt without them."""
+        from desktop_agent.memory.model import Rewrite
+
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             raise InputError("nothing to forget: give at least one memory id")
         with self._lock:
-            ids += self._topics_quoting(set(ids))
-            receipt = self.vault.forget(ids)
+            preview = self.forget_preview(ids)
+            ids += preview.topics
+            plans = self._redaction_plans(ids)
+            vectors = self.embedder.embed([p.text for p in plans]) if plans else []
+            rewrite = {
+                p.episode_id: Rewrite(p.text, p.meta, vector)
+                for p, vector in zip(plans, vectors, strict=True)
+            }
+            receipt = self.vault.forget(ids, rewrite=rewrite)
             self._drop_usage(ids)
-            self.notify(MemoryChange(forgotten=tuple(ids), receipt=receipt))
-            return receipt
+            for plan in plans:
+                self._fact_items.pop(plan.episode_id, None)
+            moved = {m: prov for p in plans for m, prov in p.moved.items() if m in self.vault}
+            for memory_id, provenance in moved.items():
+                self._set_meta(memory_id, provenance=[p.to_json() for p in provenance])
+            self.notify(
+                MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
+            )
+        if rebuild_topics and any(k == SEMANTIC for k in receipt.kinds):
+            self._rebuild_topics()
+        return receipt
+
+    def forget_preview(self, memory_ids: Iterable[str]) -> ForgetPreview:
+        """What forgetting these memories also touches, said before it is done."""
+        ids = list(dict.fromkeys(memory_ids))
+        for memory_id in ids:
+            if memory_id not in self.vault:
+                raise InputError(f"no memory with id {memory_id!r}; nothing was forgotten")
+        topics = self._topics_quoting(set(ids))
+        plans = self._redaction_plans([*ids, *topics])
+        return ForgetPreview(tuple(ids), tuple(topics), tuple(p.episode_id for p in plans))
+
+    def _redaction_plans(self, ids: Sequence[str]) -> list[EpisodeRedaction]:
+        from desktop_agent.core.redaction import plan_redactions
+
+        doomed = set(ids)
+        semantic = [self.item(i) for i in ids if self.vault.kind_of(i) == SEMANTIC]
+        if not any(item.provenance for item in semantic):
+            return []
+        survivors = [i for i in self.items(SEMANTIC) if i.id not in doomed]
+
+        def episode(episode_id: str) -> MemoryItem | None:
+            if episode_id in doomed or episode_id not in self.vault:
+                return None
+            return self.item(episode_id)
+
+        return plan_redactions(semantic, survivors, episode)
+
+    def _rebuild_topics(self) -> None:
+        """Topic summaries after a forget or an edit: the "About you" summary must not keep
+        saying what the user took back."""
+        from desktop_agent.core.consolidation import refresh_topics
+
+        if not self.vault.list(TOPIC):
+            return  # none yet: the first consolidation run makes them
+        try:
+            refresh_topics(self)
+        except Exception:  # the forget or edit is done; topics are rebuilt on the next run
+            logger.exception("rebuilding topics failed")
 
     def _topics_quoting(self, doomed: set[str]) -> list[str]:
         found = []
@@ -607,6 +703,7 @@ class MemoryService:
             "user_end": user_end,
             "importance": 0.3,
             "source": "chat",
+            "question_only": asks_only(user),
         }
         vector = self.embedder.embed([text])[0]
         record = self.vault.add(

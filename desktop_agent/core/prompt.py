@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, MemoryItem
 from desktop_agent.core.memory_service import Recollection
 
 CHARS_PER_TOKEN = 4
@@ -52,17 +52,29 @@ def build_system_prompt(
     parts = [base, STYLES.get(style, STYLES["concise"])]
     injected: list[Recollection] = []
     facts = _fit(
-        [r for r in recollections if r.item.kind == SEMANTIC],
+        [r for r in recollections if r.item.kind == SEMANTIC and r.item.active],
         budget.semantic,
         lambda r: f"- {_as_fact(r.item.text)}",
     )
     if facts:
         parts.append("Facts you remember about the user:\n" + "\n".join(line for _, line in facts))
         injected += [r for r, _ in facts]
+    # Superseded facts reach a prompt only for a question about the past, dated.
+    past = _fit(
+        [r for r in recollections if r.item.kind == SEMANTIC and not r.item.active],
+        budget.semantic // 2,
+        lambda r: f"- {_as_fact(r.item.text)}{_until(r.item)}",
+    )
+    if past:
+        parts.append(
+            "No longer true (the facts above replaced them):\n"
+            + "\n".join(line for _, line in past)
+        )
+        injected += [r for r, _ in past]
     episodes = _fit(
         [r for r in recollections if r.item.kind == EPISODIC],
         budget.episodic,
-        lambda r: f"- [{r.item.created_at:%d %b %Y}] {_one_line(r.item.text)}",
+        lambda r: f"- [{r.item.created_at:%d %b %Y}] {_said(r.item)}",
     )
     if episodes:
         parts.append(
@@ -104,6 +116,18 @@ def _as_fact(text: str) -> str:
     if text.startswith("User ") or text.startswith("User's "):
         return "The u" + text[1:]
     return text
+
+
+def _said(episode: MemoryItem) -> str:
+    """Only the user's words: the assistant's past replies are never evidence about the user
+    (a wrong reply quoted back as memory made the next answers repeat it)."""
+    if (episode.meta or {}).get("user_end"):
+        return f"The user said: “{_one_line(episode.user_text)}”"
+    return _one_line(episode.text)
+
+
+def _until(item: MemoryItem) -> str:
+    return f" (until {item.valid_to:%d %b %Y})" if item.valid_to else ""
 
 
 def _clip(text: str, chars: int) -> str:

@@ -14,12 +14,21 @@ between is finished on the next unlock (``Vault._recover_unfinished_forget``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_agent.memory.model import ForgetReceipt, MemoryId, MemoryNotFound
+from desktop_agent.memory import payload as codec
+from desktop_agent.memory.model import (
+    ForgetReceipt,
+    MemoryId,
+    MemoryNotFound,
+    Rewrite,
+    check_text,
+    check_vector,
+    meta_to_json,
+)
 from desktop_agent.memory.rows import open_row, seal_row
 from desktop_agent.memory.snapshot import SNAPSHOT_SCOPE, discard
 from desktop_agent.memory.store import arrow_rows
@@ -28,7 +37,7 @@ if TYPE_CHECKING:
     from desktop_agent.memory.audit import AuditLog
     from desktop_agent.memory.index import VaultIndex
     from desktop_agent.memory.keystore import KeyStore
-    from desktop_agent.memory.model import Damage
+    from desktop_agent.memory.model import Damage, MemoryRecord
     from desktop_agent.memory.store import Store
 
 
@@ -54,27 +63,102 @@ class Forgetting:
         def kind_of(self, memory_id: str) -> str: ...
         def known(self, memory_id: str) -> bool: ...
         def versions_of(self, memory_id: str) -> list[tuple[int, str]]: ...
+        def get(self, memory_id: str) -> MemoryRecord: ...
+        def _keys_for(
+            self, wants: Iterable[tuple[str, str | None]], *, reuse: str | None = None
+        ) -> list[str]: ...
+        def _remember(
+            self, memory_id: MemoryId, version: int, key_id: str, record: bytes
+        ) -> None: ...
 
-    def forget(self, ids: Iterable[str]) -> ForgetReceipt:
-        """Erase these memories, all their versions and their data keys; returns a receipt."""
+    def forget(
+        self, ids: Iterable[str], *, rewrite: Mapping[str, Rewrite] | None = None
+    ) -> ForgetReceipt:
+        """Erase these memories, all their versions and their data keys; returns a receipt.
+
+        ``rewrite`` keeps other memories but replaces their content (an episode without the
+        words of a forgotten fact): their old versions and keys are erased in the same ratchet,
+        so the forgotten words survive in no version of anything.
+        """
+        rewrite = dict(rewrite or {})
         with self._mutex:
             self._check_open()
             doomed_ids = [MemoryId(i) for i in dict.fromkeys(ids)]
-            for memory_id in doomed_ids:
+            redacted = [MemoryId(i) for i in rewrite if i not in set(doomed_ids)]
+            for memory_id in [*doomed_ids, *redacted]:
                 if not self.known(memory_id):
                     raise MemoryNotFound(f"no memory with id {memory_id!r}; nothing was forgotten")
             kinds = tuple(self.kind_of(i) for i in doomed_ids)
-            doomed_keys = {key for i in doomed_ids for _v, key in self.versions_of(i)}
-            siblings = self._users_of(doomed_keys) - set(doomed_ids)
+            doomed_keys = {key for i in [*doomed_ids, *redacted] for _v, key in self.versions_of(i)}
+            siblings = self._users_of(doomed_keys) - set(doomed_ids) - set(redacted)
             rekeyed = self._rekey(sorted(siblings), doomed_keys)
+            # The rewritten versions are committed before the old ones go: a crash in between
+            # leaves the memory readable (old versions too), never lost; the next unlock's
+            # recovery destroys keys that no row uses any more.
+            old_rows = self._rewrite(redacted, rewrite, doomed_keys)
+            self._store.delete_rows(old_rows)
             self._store.delete(doomed_ids)
             self._forget_in_ram(doomed_ids)
             epoch = self._keys.ratchet(doomed_keys | self._snapshot_keys())
             self._drop_snapshot()
             self._store.compact_and_purge()
-            receipt = ForgetReceipt(tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed)
-            self._audit.append("forget", ids=doomed_ids, kinds=kinds, epoch=epoch, rekeyed=rekeyed)
+            receipt = ForgetReceipt(
+                tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed, tuple(redacted)
+            )
+            self._audit.append(
+                "forget",
+                ids=doomed_ids,
+                kinds=kinds,
+                epoch=epoch,
+                rekeyed=rekeyed,
+                redacted=list(redacted),
+            )
             return receipt
+
+    def _rewrite(
+        self, ids: Sequence[MemoryId], rewrite: Mapping[str, Rewrite], doomed_keys: set[str]
+    ) -> list[tuple[str, int]]:
+        """Seal the new content of ``ids`` under keys that survive; returns their old rows."""
+        if not ids:
+            return []
+        olds = [self.get(i) for i in ids]
+        for old in olds:
+            # An episode shares its conversation's key; if that key is doomed and no sibling
+            # moved the conversation to a fresh one, make it here.
+            scope = f"conv:{old.conversation_id}" if old.kind == "episodic" else ""
+            if scope and self._keys.scope_key(scope) in doomed_keys:
+                self._keys.new_keys([scope])
+        key_ids = self._keys_for([(old.kind, old.conversation_id) for old in olds])
+        now = datetime.now(UTC)
+        rows_out, blobs, versions, records, old_rows = [], [], [], [], []
+        for old, key_id in zip(olds, key_ids, strict=True):
+            new = rewrite[old.id]
+            text, vector = check_text(new.text), check_vector(new.vector, self.dim)
+            version = max(v for v, _k in self.versions_of(old.id)) + 1
+            old_rows += [(str(old.id), v) for v, _k in self.versions_of(old.id)]
+            plain = codec.encode(
+                vector,
+                old.kind,
+                text,
+                meta_to_json(new.meta),
+                old.created_at,
+                now,
+                old.conversation_id,
+                old.source_id,
+            )
+            rows_out.append(str(old.id))
+            versions.append(version)
+            blobs.append(seal_row(self._keys, old.id, version, key_id, plain))
+            records.append((text, vector, codec.record_part(plain, self.dim)))
+        self._store.append(arrow_rows(rows_out, versions, key_ids, blobs))
+        for old, version, key_id, (text, vector, record) in zip(
+            olds, versions, key_ids, records, strict=True
+        ):
+            self._older.pop(old.id, None)
+            self._current.pop(old.id, None)
+            self._remember(old.id, version, key_id, record)
+            self._index.put([old.id], [text], vector[None, :], [record[0]])
+        return old_rows
 
     def forget_all(self) -> ForgetReceipt:
         """Erase every memory and every data key (the audit key stays: the log says it happened)."""

@@ -75,14 +75,27 @@ class ForgetReceipt:
     at: datetime
     epoch: int
     rekeyed: int = 0
+    # Memories kept but rewritten without the forgotten words (an episode a forgotten fact was
+    # learned from): every old version is gone with its key, as for the forgotten ones.
+    redacted: tuple[MemoryId, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "forgotten": [{"id": i, "kind": k} for i, k in zip(self.ids, self.kinds, strict=True)],
+            "redacted": list(self.redacted),
             "at": self.at.isoformat(),
             "epoch": self.epoch,
             "rekeyed": self.rekeyed,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """The new content of a memory redacted by a forget (its old versions are erased)."""
+
+    text: str
+    meta: Mapping[str, Any]
+    vector: NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,11 +31,15 @@ def test_facts_told_in_one_session_shape_replies_in_the_next(
     second = Assistant(engine, GenerationSettings(), memory=open_memory())
     answer = chat(second, second.start_conversation(), "Where do I live?")
 
-    # Then the fact is in the prompt and the memory lens says so, with its scores
-    assert "The user lives in Lisbon" in system_prompt(engine)
+    # Then the reply states the fact and the memory lens says why, with its scores
+    assert answer.text == "You live in Lisbon."
     lens = {r.item.text: r.hit for r in answer.memories_used}
     assert "User lives in Lisbon" in lens
     assert lens["User lives in Lisbon"].keyword_score > 0
+
+    # And a message that is not a question about the user puts the fact in the model's prompt
+    chat(second, second.start_conversation(), "Any tips for living in Lisbon?")
+    assert "The user lives in Lisbon" in system_prompt(engine)
 
 
 def test_learned_memories_link_to_the_words_they_came_from(assistant: Assistant) -> None:
@@ -154,7 +158,9 @@ def test_excluded_memory_stays_out_of_this_conversation(
     assistant.exclude_memory(conversation.id, fact.id)
     reply = chat(assistant, conversation, "Where do I live?")
     assert fact.id not in {r.item.id for r in reply.memories_used}
-    assert "Lisbon" not in system_prompt(engine)
+    assert "Lisbon" not in reply.text
+    chat(assistant, conversation, "Tell me about living in Lisbon")
+    assert "The user lives in Lisbon" not in system_prompt(engine)
 
 
 def test_conversations_survive_a_restart(open_memory: Callable[[], MemoryService]) -> None:
@@ -222,8 +228,11 @@ def test_episodes_that_taught_a_superseded_fact_stay_out_of_the_prompt(
     chat(assistant, conversation, "I live in Lisbon.")
     chat(assistant, conversation, "Actually, I moved to Porto.")
 
-    chat(assistant, assistant.start_conversation(), "Where do I live? Lisbon or Porto?")
+    reply = chat(assistant, assistant.start_conversation(), "Where do I live? Lisbon or Porto?")
+    assert reply.text == "You live in Porto."
+    assert all("Lisbon" not in r.item.text for r in reply.memories_used)
 
+    chat(assistant, assistant.start_conversation(), "Good day trips from where I live")
     prompt = system_prompt(engine)
     assert "The user lives in Porto" in prompt
     assert "Lisbon" not in prompt

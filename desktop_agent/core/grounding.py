@@ -1,0 +1,284 @@
+"""Grounded answers: when the user asks about themselves, the reply states what is remembered.
+
+The bundled 135M model, shown "The user is allergic to peanuts" and asked "What am I allergic
+to?", answered "What's the most common allergy in your area?". So for questions about the user
+the core picks the facts that answer the question (current values after corrections; the
+superseded ones with their dates for questions about the past) and composes a short sentence
+from them. A capable model may answer instead, but its answer must name the remembered value and
+no superseded one, or the composed answer is used (``check_answer``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from desktop_agent.core.memory_model import MemoryItem
+from desktop_agent.core.memory_service import Recollection
+from desktop_agent.core.questions import SLOT_WORDS, AboutUser
+from desktop_agent.search.tokenize import STOPWORDS
+
+# The people and animals a fact can be about ("User's sister is called Ana").
+RELATIONS: Final = frozenset(
+    "sister sisters brother brothers mother mum mom father dad parents wife husband partner "
+    "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
+    "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
+    "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
+    "horse rabbit hamster parrot family".split()
+)
+_WORD = re.compile(r"[^\W_][\w'’-]*")
+_QUESTION_FRAME: Final = frozenset(
+    "what what's whats where where's when who who's whom whose which how do does did is are am "
+    "was were my mine me i i'm im you your know remember tell now currently again still anymore "
+    "name's".split()
+)
+# Above this cosine a fact answers a question even with no slot or word in common.
+_CLOSE: Final = 0.55
+
+
+@dataclass(frozen=True, slots=True)
+class GroundedAnswer:
+    """The composed reply, the memories it states, and the words a model's answer is held to."""
+
+    text: str
+    facts: tuple[Recollection, ...]
+    past: tuple[MemoryItem, ...] = ()
+    values: tuple[str, ...] = ()  # words of the current values: a model's answer names one
+    stale: tuple[str, ...] = ()  # words only superseded values have: an answer names none
+
+    @property
+    def known(self) -> bool:
+        return bool(self.facts or self.past)
+
+
+def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Recollection]:
+    """Among recalled semantic memories, those that answer ``question``."""
+    if question.everything:
+        return list(found)
+    asked = question.text.casefold()
+    relation = _relation_in(asked)
+    families = {
+        family
+        for family, words in SLOT_WORDS.items()
+        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words)
+    }
+    words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
+    words -= {_stem(w) for w in STOPWORDS}
+    strong, medium, close = [], [], []
+    for recollection in found:
+        item = recollection.item
+        text = item.text.casefold()
+        someone = _about_someone(item.text)
+        if relation and relation not in {_stem(w) for w in _WORD.findall(text)}:
+            continue
+        if not relation and someone:
+            continue
+        key_parts = set(re.split(r"[:_\s]+", item.subject_key.casefold()))
+        if families & key_parts:
+            strong.append(recollection)
+        elif words & {_stem(w) for w in _WORD.findall(text)} - {_stem(relation or "")}:
+            medium.append(recollection)
+        elif relation or recollection.hit.vector_score >= _CLOSE:
+            close.append(recollection)
+    return strong or medium or close[:2]
+
+
+def compose(
+    question: AboutUser,
+    facts: Sequence[Recollection],
+    past: Sequence[MemoryItem] = (),
+) -> GroundedAnswer:
+    """A short natural answer stating ``facts`` (and ``past`` ones for a question about the
+    past); when nothing is known it says so instead of guessing."""
+    current = [second_person(r.item.text) for r in facts]
+    values = _values([r.item for r in facts])
+    stale = tuple(sorted(set(_values(past)) - set(values)))
+    if question.past:
+        if past:
+            before = "; ".join(
+                f"{_used_to(item.text)}{_until(item)}" for item in _newest_first(past)
+            )
+            text = f"Before that, {before}."
+            if current:
+                text += f" Now {_lower_first(_joined(current))}."
+            return GroundedAnswer(text, tuple(facts), tuple(past), values, stale)
+        if current:
+            return GroundedAnswer(
+                f"I have nothing earlier on record. As far as I know, {_lower_first(_joined(current))}.",
+                tuple(facts),
+                (),
+                values,
+            )
+    if not current:
+        if question.everything:
+            text = (
+                "I don't know anything about you yet. Tell me about yourself and I'll remember it."
+            )
+        else:
+            text = "I don't know that yet: you haven't told me."
+        return GroundedAnswer(text, (), (), (), stale)
+    lead = "Here's what I know about you: " if question.everything else ""
+    return GroundedAnswer(f"{lead}{_joined(current)}.", tuple(facts), (), values, stale)
+
+
+def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
+    """A model's answer is kept when it names a remembered value and no superseded one."""
+    said = {_stem(w) for w in _WORD.findall(answer.casefold())}
+    if grounded.stale and said & {_stem(w) for w in grounded.stale}:
+        return False
+    if not grounded.values:
+        return not grounded.known
+    return bool(said & {_stem(w) for w in grounded.values})
+
+
+# --- third person to second ------------------------------------------------------------------
+
+_IRREGULAR: Final = {
+    "is": "are",
+    "was": "were",
+    "has": "have",
+    "does": "do",
+    "doesn't": "don't",
+    "isn't": "aren't",
+    "wasn't": "weren't",
+    "hasn't": "haven't",
+}
+_BASE: Final = {"is": "be", "are": "be", "was": "be", "has": "have", "does": "do"}
+
+
+def second_person(text: str) -> str:
+    """ "User is allergic to peanuts" -> "You are allergic to peanuts";
+    "User's sister is called Ana" -> "Your sister is called Ana"."""
+    text = " ".join(text.split()).rstrip(".")
+    if text.startswith(("User's ", "User’s ")):
+        rest = text[7:]
+        return "Your " + _you_inside(rest)
+    if text.startswith("User "):
+        verb, _, rest = text[5:].partition(" ")
+        return f"You {_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
+    return f"You told me: “{text}”"
+
+
+def _present(verb: str) -> str:
+    lowered = verb.casefold()
+    if lowered in _IRREGULAR:
+        return _IRREGULAR[lowered]
+    return _base(lowered)
+
+
+def _base(verb: str) -> str:
+    if verb in _BASE:
+        return _BASE[verb]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def _used_to(text: str) -> str:
+    """ "User lives in Lisbon" -> "you used to live in Lisbon"."""
+    text = " ".join(text.split()).rstrip(".")
+    if text.startswith("User "):
+        verb, _, rest = text[5:].partition(" ")
+        return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")
+    return _lower_first(second_person(text))
+
+
+def _you_inside(text: str) -> str:
+    text = re.sub(r"\bUser['’]s\b", "your", text)
+    return re.sub(r"\bUser\b", "you", text)
+
+
+def _joined(sentences: Sequence[str]) -> str:
+    """Sentences sharing their opening words become one: "You are allergic to peanuts and
+    penicillin"."""
+    groups: list[list[str]] = []
+    for sentence in sentences:
+        for group in groups:
+            if len(_common(group[0], sentence)) >= 3:
+                group.append(sentence)
+                break
+        else:
+            groups.append([sentence])
+    parts = []
+    for group in groups:
+        if len(group) == 1:
+            parts.append(group[0])
+            continue
+        head = _common(*group)
+        tails = [" ".join(s.split()[len(head) :]) for s in group]
+        parts.append(" ".join(head) + " " + _and(tails))
+    return "; ".join(parts[:1] + [_lower_first(p) for p in parts[1:]])
+
+
+def _common(*sentences: str) -> list[str]:
+    split = [s.split() for s in sentences]
+    head = []
+    for words in zip(*split, strict=False):
+        if len({w.casefold() for w in words}) != 1:
+            break
+        head.append(words[0])
+    # Never swallow a whole sentence: each keeps a tail of its own.
+    return head[: min(len(s) for s in split) - 1]
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _lower_first(text: str) -> str:
+    if text.startswith(("You ", "Your ")):
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _until(item: MemoryItem) -> str:
+    return f" (until {item.valid_to:%-d %B %Y})" if item.valid_to else ""
+
+
+def _newest_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
+    return sorted(items, key=lambda i: i.valid_to or i.created_at, reverse=True)
+
+
+def _values(items: Sequence[MemoryItem]) -> tuple[str, ...]:
+    """The words that carry each fact's value ("Porto", "peanuts"): not the frame around it."""
+    frame = {"user", "user's", "your", "you"} | _VERB_WORDS | set(STOPWORDS) | RELATIONS
+    found: list[str] = []
+    for item in items:
+        for word in _WORD.findall(item.text.casefold()):
+            if len(word) >= 3 and word not in frame and word not in found:
+                found.append(word)
+    return tuple(found)
+
+
+_VERB_WORDS: Final = frozenset(
+    "lives live works work likes like loves love enjoys enjoy hates hate prefers prefer called "
+    "named name allergic is are was has have does not doesn't don't eat eats speaks speak "
+    "favourite favorite born grew from plans plan going wants want".split()
+)
+
+
+def _about_someone(text: str) -> bool:
+    """ "User's sister ...": a fact about one of the user's people, not the user."""
+    found = re.match(r"User['’]s\s+(\w+)", text)
+    return bool(found) and found.group(1).casefold() in RELATIONS
+
+
+def _relation_in(text: str) -> str | None:
+    for word in _WORD.findall(text):
+        stem = _stem(re.sub(r"['’]s$", "", word))
+        if stem in {_stem(r) for r in RELATIONS}:
+            return stem
+    return None
+
+
+def _stem(word: str) -> str:
+    word = re.sub(r"['’]s$", "", word.casefold())
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -1,0 +1,117 @@
+"""Questions: telling a message that only asks from one that tells, and what a question about
+the user asks for.
+
+A stored question is history, not knowledge: "What is my name?" asked last week matches "What
+is my name?" today better than "My name is Dana" does, but only the statement answers it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from desktop_agent.core.memory_model import MemoryItem
+
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+_ASKING = re.compile(
+    r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"
+    r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|which|do|does|did|"
+    r"can|could|would|will|should|shall|is|are|am|was|were|have|has|may|might|tell me|"
+    r"remind me (?:what|when|where|who|how|of)|any idea|guess)\b",
+    re.IGNORECASE,
+)
+_GREETING = re.compile(
+    r"^\s*(?:hi|hey|hello|thanks|thank you|ok|okay|yes|no|sure|great|cool|hmm+|so)[\s!.,]*$",
+    re.IGNORECASE,
+)
+
+
+def asks_only(message: str) -> bool:
+    """True when every sentence of ``message`` asks something (greetings aside)."""
+    sentences = [s.strip() for s in _SENTENCES.findall(message) if s.strip()]
+    asking = [s for s in sentences if not _GREETING.match(s)]
+    return bool(asking) and all(s.endswith("?") or _ASKING.match(s) for s in asking)
+
+
+def question_only(item: MemoryItem) -> bool:
+    """An episode whose user message only asks: kept for history, never evidence."""
+    meta = item.meta or {}
+    if "question_only" in meta:
+        return bool(meta["question_only"])
+    if meta.get("source") == "chat":
+        return asks_only(item.user_text)
+    return False
+
+
+# --- questions about the user ---------------------------------------------------------------
+
+# "my", "me", "I" in a question: it asks about the user (or their people).
+_ABOUT_ME = re.compile(
+    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.IGNORECASE
+)
+_EVERYTHING = re.compile(
+    r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b|\bwhat have i told you\b|"
+    r"\btell me (?:about me|about myself|what you (?:know|remember))\b|"
+    r"\bwho am i\b|\bwhat do you know\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(
+    r"\b(?:before|used to|previously|formerly|originally|at first|earlier|in the past|"
+    r"old|former|last (?:job|city|address|place)|did i (?:live|work)|where did i|"
+    r"what did i (?:do|use to))\b",
+    re.IGNORECASE,
+)
+# Requests that only mention the user ("help me write...", "can you tell me a joke") are not
+# questions about the user.
+_NOT_ABOUT_ME = re.compile(
+    r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
+    r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
+    r"how (?:do|can|should) i|what should i|what can i|could i|can i|do i need|"
+    r"i (?:could|can|should|might|would|need|want))\b",
+    re.IGNORECASE,
+)
+
+# Words of a question -> the subject_key families that answer it. Used to pick, among the
+# recalled facts, those that answer this question rather than merely share a word with it.
+SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
+    "name": ("name", "called", "call"),
+    "home_city": ("live", "living", "city", "town", "from", "home", "where", "move", "moved"),
+    "origin": ("from", "born", "grow", "grew", "originally"),
+    "age": ("old", "age"),
+    "birthday": ("birthday", "born"),
+    "job": ("job", "work", "do for a living", "profession", "occupation", "career"),
+    "employer": ("work", "company", "employer", "job"),
+    "diet": ("eat", "diet", "food", "vegetarian", "vegan"),
+    "allergy": ("allergic", "allergy", "allergies", "avoid", "eat", "food"),
+    "condition": ("condition", "health", "medical"),
+    "speaks": ("speak", "language", "languages"),
+    "likes": ("like", "love", "enjoy", "favourite", "favorite", "hobby", "hobbies", "into"),
+    "dislikes": ("dislike", "hate", "like", "can't stand"),
+    "favorite": ("favourite", "favorite", "like", "best"),
+    "prefers": ("prefer", "preference", "like"),
+    "name_of": ("name", "called", "who"),
+    "plan": ("plan", "plans", "going to", "next", "trip", "when"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AboutUser:
+    """A question about the user: what it asks for, and whether about the past."""
+
+    text: str
+    everything: bool  # "what do you know about me?"
+    past: bool  # "where did I live before I moved?"
+
+
+def about_user(message: str) -> AboutUser | None:
+    """The question about the user in ``message``, or None if it asks something else."""
+    text = message.strip()
+    if not asks_only(text):
+        return None
+    if _EVERYTHING.search(text):
+        return AboutUser(text, everything=True, past=False)
+    if not _ABOUT_ME.search(text) or _NOT_ABOUT_ME.search(text):
+        return None
+    return AboutUser(text, everything=False, past=bool(_PAST.search(text)))

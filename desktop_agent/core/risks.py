@@ -1,0 +1,221 @@
+"""Risks: a reply must never recommend what a remembered allergy, diet or condition rules out.
+
+Told "Keep in mind my peanut allergy", the bundled model suggested peanut butter sandwiches. A
+small model cannot be trusted to respect a risk, so the core checks the reply before it is
+shown: each remembered risk names the things it rules out (the allergen and what commonly
+contains it, the foods a diet excludes), and a sentence that recommends one of them without
+a negation ("no", "without", "avoid", "-free", ...) breaks it. The assistant then regenerates
+with the risk stated first; if that reply breaks it too, a one-line warning naming the memory
+is appended.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from desktop_agent.core.memory_model import MemoryItem
+
+# What a named allergen or diet rules out, besides its own words.
+EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
+    "peanut": ("peanut", "peanuts", "peanut butter", "groundnut", "satay", "goober"),
+    "nut": (
+        "nut",
+        "nuts",
+        "almond",
+        "walnut",
+        "cashew",
+        "pecan",
+        "hazelnut",
+        "pistachio",
+        "macadamia",
+        "praline",
+        "marzipan",
+        "nutella",
+        "pesto",
+    ),
+    "tree nut": ("almond", "walnut", "cashew", "pecan", "hazelnut", "pistachio", "macadamia"),
+    "shellfish": (
+        "shellfish",
+        "shrimp",
+        "prawn",
+        "prawns",
+        "crab",
+        "lobster",
+        "mussel",
+        "mussels",
+        "oyster",
+        "oysters",
+        "scallop",
+        "scallops",
+        "clam",
+        "clams",
+        "crayfish",
+    ),
+    "fish": ("fish", "salmon", "tuna", "cod", "anchovy", "anchovies", "sardine", "trout"),
+    "egg": ("egg", "eggs", "omelette", "omelet", "mayonnaise", "meringue", "frittata"),
+    "milk": ("milk", "cheese", "butter", "cream", "yogurt", "yoghurt", "ice cream"),
+    "dairy": ("milk", "cheese", "butter", "cream", "yogurt", "yoghurt", "dairy"),
+    "lactose": ("milk", "cheese", "cream", "yogurt", "yoghurt", "ice cream"),
+    "gluten": ("gluten", "wheat", "bread", "pasta", "flour", "barley", "rye", "couscous"),
+    "wheat": ("wheat", "bread", "pasta", "flour", "couscous"),
+    "soy": ("soy", "soya", "tofu", "edamame", "tempeh", "miso"),
+    "sesame": ("sesame", "tahini", "hummus"),
+    "penicillin": ("penicillin", "amoxicillin", "ampicillin"),
+    "pork": ("pork", "bacon", "ham", "sausage", "prosciutto", "chorizo", "pepperoni", "lard"),
+    "beef": ("beef", "steak", "burger", "mince"),
+    "meat": (
+        "meat",
+        "chicken",
+        "beef",
+        "pork",
+        "bacon",
+        "ham",
+        "lamb",
+        "turkey",
+        "sausage",
+        "steak",
+        "veal",
+        "duck",
+        "chorizo",
+        "pepperoni",
+        "prosciutto",
+        "burger",
+    ),
+    "alcohol": ("alcohol", "wine", "beer", "vodka", "whisky", "whiskey", "rum", "gin", "cocktail"),
+}
+_DIETS: Final[dict[str, tuple[str, ...]]] = {
+    "vegetarian": ("meat", "fish", "shellfish"),
+    "veggie": ("meat", "fish", "shellfish"),
+    "pescatarian": ("meat",),
+    "vegan": ("meat", "fish", "shellfish", "egg", "dairy", "honey"),
+    "halal": ("pork", "alcohol"),
+    "kosher": ("pork", "shellfish"),
+    "celiac": ("gluten",),
+    "coeliac": ("gluten",),
+}
+_RISK_TEXT = re.compile(
+    r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
+    r"\bkosher\b|\bc[o]?eliac\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
+    r"(?:eat|drink|have|take)\b|\bavoids?\b",
+    re.IGNORECASE,
+)
+_AFTER_ALLERGY = re.compile(
+    r"(?:allergic|allergy|allergies|intolerant|intolerance)\s+(?:to\s+)?(.+)$", re.IGNORECASE
+)
+_AFTER_AVOID = re.compile(
+    r"(?:does not|doesn't|do not|don't|never|cannot|can't)\s+(?:eat|drink|have|take)\s+(.+)$|"
+    r"\bavoids?\s+(.+)$",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(?:no|not|without|avoid|avoiding|skip|free|instead of|replace|swap|substitute|"
+    r"allerg\w*|never|don't|do not|leave out|omit|except)\b|-free\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_WORD = re.compile(r"[^\W_][\w'-]*")
+# Requests where a risk matters: food and drink, and medicine for a drug allergy.
+_FOOD = re.compile(
+    r"\b(?:cook|cooking|recipe|recipes|eat|eating|food|meal|meals|dinner|lunch|breakfast|"
+    r"snack|snacks|bake|baking|dish|dishes|restaurant|menu|order|drink|dessert|cake|"
+    r"sandwich|grocer\w*|shopping list|ingredients?|hungry|tonight)\b",
+    re.IGNORECASE,
+)
+_MEDICINE = re.compile(
+    r"\b(?:medicine|medication|drug|drugs|antibiotic\w*|pill|pills|prescription|infection|"
+    r"doctor|pharmacy|treat|treatment)\b",
+    re.IGNORECASE,
+)
+_DRUGS: Final = frozenset({"penicillin", "amoxicillin", "aspirin", "ibuprofen", "sulfa", "codeine"})
+
+
+@dataclass(frozen=True, slots=True)
+class Risk:
+    """One remembered risk and the words a reply may not recommend."""
+
+    memory: MemoryItem
+    terms: tuple[str, ...]
+    medical: bool  # a drug allergy: it matters for medicine, not for food
+
+    def describe(self) -> str:
+        return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
+
+
+def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
+    """The risks among active semantic memories (allergies, diets, foods never eaten)."""
+    found = []
+    for item in items:
+        if not item.active or not (item.type == "risk" or _RISK_TEXT.search(item.text)):
+            continue
+        terms = _terms(item.text)
+        if terms:
+            medical = bool(set(terms) & _DRUGS)
+            found.append(Risk(item, tuple(sorted(terms)), medical))
+    return found
+
+
+def relevant_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
+    """Risks that matter for ``message``: food requests for food risks, medicine for drugs,
+    and any risk whose words the message names."""
+    food, medicine = bool(_FOOD.search(message)), bool(_MEDICINE.search(message))
+    said = {w.casefold() for w in _WORD.findall(message)}
+    return [
+        r
+        for r in risks
+        if (medicine if r.medical else food) or said & {t for t in r.terms if " " not in t}
+    ]
+
+
+def violations(reply: str, risks: Sequence[Risk]) -> list[Risk]:
+    """Risks the reply breaks: a sentence names what they rule out, without a negation."""
+    broken = []
+    for risk in risks:
+        for sentence in _SENTENCE.findall(reply):
+            lowered = sentence.casefold()
+            if _NEGATION.search(lowered):
+                continue
+            if any(re.search(rf"\b{re.escape(term)}\b", lowered) for term in risk.terms):
+                broken.append(risk)
+                break
+    return broken
+
+
+def risk_instruction(risks: Sequence[Risk]) -> str:
+    """Stated first in the system prompt of a regenerated reply."""
+    lines = [f"- {r.describe()}: never suggest {', '.join(r.terms[:6])}." for r in risks]
+    return "Important, the user's safety:\n" + "\n".join(lines)
+
+
+def warning(risks: Sequence[Risk]) -> str:
+    """The one line appended when a reply still breaks a risk."""
+    named = "; ".join(f"“{r.memory.text}”" for r in risks)
+    return f"⚠ Careful: this suggests something you told me to avoid ({named})."
+
+
+def _terms(text: str) -> set[str]:
+    lowered = text.casefold()
+    objects = []
+    for pattern in (_AFTER_ALLERGY, _AFTER_AVOID):
+        found = pattern.search(lowered)
+        if found:
+            objects.append(next(g for g in found.groups() if g))
+    words = {w for obj in objects for w in _WORD.findall(obj)}
+    terms: set[str] = set()
+    for diet, ruled_out in _DIETS.items():
+        if re.search(rf"\b{diet}\b", lowered):
+            for family in ruled_out:
+                terms.update(EXPANSIONS.get(family, (family,)))
+    for word in words:
+        singular = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        if word in {"and", "or", "to", "the", "a", "an", "any", "all", "of", "other", "foods"}:
+            continue
+        terms.update({word, singular})
+        for family in (word, singular):
+            terms.update(EXPANSIONS.get(family, ()))
+    for phrase in ("tree nut", "peanut butter"):
+        if phrase in lowered:
+            terms.update(EXPANSIONS.get(phrase, (phrase,)))
+    return terms
