@@ -37,6 +37,9 @@ class MemoryFacts:
     neighbours: tuple[str, ...] = ()
     # Who said it (imported history: the line's speaker); a question naming them favours it.
     speaker: str | None = None
+    # An episode whose user message only asks something: history, not knowledge. It never
+    # outranks a memory that states something (see ``Recaller.rank``).
+    question: bool = False
 
 
 FactsLookup = Callable[[str], MemoryFacts | None]
@@ -85,6 +88,7 @@ class RecallHit:
     superseded: bool
     pinned: bool
     kind: str
+    question: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +210,9 @@ class Recaller:
             if len(hits) >= limit or depth >= len(vector):
                 break
             depth *= 4
-        hits.sort(key=lambda hit: hit.score, reverse=True)
+        # Statements first, then questions: "What is my name?" asked last week matches "What is
+        # my name?" better than "My name is Dana" does, but only the statement answers it.
+        hits.sort(key=lambda hit: (not hit.question, hit.score), reverse=True)
         return hits[:limit]
 
     def _fuse(
@@ -342,6 +348,7 @@ class _Scoring:
             superseded=facts.superseded,
             pinned=facts.pinned,
             kind=facts.kind,
+            question=facts.question,
         )
 
 
