@@ -572,7 +572,7 @@ class MemoryService:
                 MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
             )
         if rebuild_topics and any(k == SEMANTIC for k in receipt.kinds):
-            self._rebuild_topics()
+            self._rebuild_topics(had_topics=bool(preview.topics))
         return receipt
 
     def forget_preview(self, memory_ids: Iterable[str]) -> ForgetPreview:
@@ -601,12 +601,12 @@ class MemoryService:
 
         return plan_redactions(semantic, survivors, episode)
 
-    def _rebuild_topics(self) -> None:
+    def _rebuild_topics(self, *, had_topics: bool = False) -> None:
         """Topic summaries after a forget or an edit: the "About you" summary must not keep
         saying what the user took back."""
         from desktop_agent.core.consolidation import refresh_topics
 
-        if not self.vault.list(TOPIC):
+        if not had_topics and not self.vault.list(TOPIC):
             return  # none yet: the first consolidation run makes them
         try:
             refresh_topics(self)

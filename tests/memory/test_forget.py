@@ -110,3 +110,41 @@ def test_a_crash_mid_forget_is_finished_on_the_next_unlock(
         assert vault.audit_entries()[-2].action == "recover"
         assert len(vault._store.versions()) == 1
     assert not any(CANARY.encode() in p for p in decryptable_texts(vault_dir, key_source))
+
+
+def test_a_rewrite_erases_every_old_version_of_the_memory_it_keeps(
+    vault_dir: Path, key_source: KeyringKeySource, tmp_path: Path
+) -> None:
+    from desktop_agent.memory.model import Rewrite
+
+    with Vault.open(vault_dir, key_source) as vault:
+        sibling = vault.add(
+            "episodic", "another turn of the chat", vector=unit(1), conversation_id="c1"
+        )
+        kept = vault.add("episodic", f"I said {CANARY} here", vector=unit(2), conversation_id="c1")
+        vault.update(kept.id, meta={"note": "a second version, same words"})
+        fact = vault.add("semantic", f"User said {CANARY}", vector=unit(3))
+        before = tmp_path / "copy-before-forget"
+        shutil.copytree(vault_dir, before, ignore=shutil.ignore_patterns("LOCK"))
+
+        receipt = vault.forget(
+            [fact.id],
+            rewrite={kept.id: Rewrite("I said [forgotten] here", {"redacted": 1}, unit(2))},
+        )
+
+        assert receipt.ids == (fact.id,) and receipt.redacted == (kept.id,)
+        assert vault.get(kept.id).text == "I said [forgotten] here"
+        assert [v.text for v in vault.history(kept.id)] == ["I said [forgotten] here"]
+        assert vault.get(sibling.id).text == "another turn of the chat"
+        assert len(vault._store.versions()) == 1
+    assert CANARY.encode() not in all_bytes(vault_dir)
+    assert all(CANARY.encode() not in p for p in decryptable_texts(vault_dir, key_source))
+    # a copy taken before the forget opens with nothing we hold
+    keys = KeyStore.unlock(vault_dir, read_header(vault_dir), key_source)
+    for row in lance.dataset(Store(before).uri).to_table().to_pylist():
+        plain = open_row(keys, row["memory_id"], row["version"], row["key_id"], row["blob"])
+        assert plain is None or CANARY.encode() not in plain
+    with Vault.open(vault_dir, key_source) as reopened:
+        assert reopened.get(kept.id).text == "I said [forgotten] here"
+        assert reopened.get(sibling.id).text == "another turn of the chat"
+        assert reopened.verify_audit().ok
