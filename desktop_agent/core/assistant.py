@@ -421,12 +421,17 @@ class Assistant:
         if pending is not None:
             answer = stripped.casefold().rstrip(".!")
             if answer in CONFIRM_WORDS:
+                from desktop_agent.core.memory_service import also_touched
+
                 receipt = self.memory.forget(pending.ids)
+                asked = len(pending.ids)
+                also = also_touched(len(receipt.redacted))
                 return self._canned(
                     conversation,
                     text,
-                    f"Forgotten: {len(receipt.ids)} memor{'y' if len(receipt.ids) == 1 else 'ies'} "
-                    f"(keys destroyed, epoch {receipt.epoch}).",
+                    f"Forgotten: {asked} memor{'y' if asked == 1 else 'ies'}"
+                    + (f" {also}" if also else "")
+                    + f" (keys destroyed, epoch {receipt.epoch}).",
                     receipt=receipt,
                 )
             if answer in CANCEL_WORDS:
@@ -452,12 +457,17 @@ class Assistant:
                 return self._canned(
                     conversation, text, f"I don't remember anything about “{intent.argument}”."
                 )
-            self._pending[conversation.id] = PendingForget(tuple(r.item.id for r in matches))
+            ids = tuple(r.item.id for r in matches)
+            self._pending[conversation.id] = PendingForget(ids)
             lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
+            also = self.memory.forget_preview(ids).describe()
+            also_line = (
+                f"\nThis also erases the words they were learned from ({also[4:]})." if also else ""
+            )
             return self._canned(
                 conversation,
                 text,
-                f"I found these memories:\n{lines}\nForget them? Answer yes or no.",
+                f"I found these memories:\n{lines}{also_line}\nForget them? Answer yes or no.",
             )
         return None
 
