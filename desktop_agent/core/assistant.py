@@ -461,9 +461,7 @@ class Assistant:
             self._pending[conversation.id] = PendingForget(ids)
             lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
             also = self.memory.forget_preview(ids).describe()
-            also_line = (
-                f"\nThis also erases the words they were learned from ({also[4:]})." if also else ""
-            )
+            also_line = f"\nThis also erases {also[4:]}." if also else ""
             return self._canned(
                 conversation,
                 text,

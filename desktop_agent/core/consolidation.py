@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -129,6 +130,13 @@ def consolidate(
 ) -> ConsolidationReport:
     """One consolidation run. Cheap when nothing semantic changed since the last run in this
     process (the app calls it every few turns): it returns a ``skipped`` report at once."""
+    with _watch(memory).running:
+        return _consolidate(memory, now=now, force=force)
+
+
+def _consolidate(
+    memory: MemoryService, *, now: datetime | None = None, force: bool = False
+) -> ConsolidationReport:
     now = now or datetime.now(UTC)
     watch = _watch(memory)
     run_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
@@ -165,9 +173,10 @@ def consolidate(
 def refresh_topics(memory: MemoryService, *, now: datetime | None = None) -> ConsolidationReport:
     """Only step (d): rebuild topic summaries and memberships (logged and undoable too)."""
     now = now or datetime.now(UTC)
-    run = _Run(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
-    _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
-    run.notify()
+    with _watch(memory).running:
+        run = _Run(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
+        _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
+        run.notify()
     return ConsolidationReport(run.run_id, tuple(run.changes))
 
 
@@ -477,6 +486,9 @@ class _Watch:
 
     def __init__(self, memory: MemoryService) -> None:
         self.clean = False
+        # One run at a time per service: a background run and a rebuild after a forget would
+        # otherwise both create the same missing topic.
+        self.running = threading.RLock()
         # Semantic and topic ids at the end of the last run: an edit may turn one into an episode.
         self.known: frozenset[str] = frozenset()
         self.own = False

@@ -119,8 +119,11 @@ def compose(
         else:
             text = "I don't know that yet: you haven't told me."
         return GroundedAnswer(text, (), (), (), stale)
-    lead = "Here's what I know about you: " if question.everything else ""
-    return GroundedAnswer(f"{lead}{_joined(current)}.", tuple(facts), (), values, stale)
+    if question.everything:
+        text = f"Here's what I know about you: {_lower_first(_joined(current))}."
+    else:
+        text = f"{_joined(current)}."
+    return GroundedAnswer(text, tuple(facts), (), values, stale)
 
 
 def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
