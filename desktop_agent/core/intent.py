@@ -1,28 +1,38 @@
-"""Perceive: what kind of message the user sent, by deterministic rules.
+"""Perceive: what kind of message the user sent.
 
 The kind steers the turn: a question recalls harder, a preference or task gets extracted, feedback
-updates the procedural statistics of the previous reply, a command is executed, not answered.
+updates the outcome of the previous reply (and, when it is about length or style, which answer
+style wins), a command is executed, not answered. Deterministic rules decide; given the app's
+embedder, a classifier also reads the short messages the rules leave alone as feedback or not
+(core/feedback.py).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from desktop_agent.core.extraction import extract
+from desktop_agent.core.feedback import Reading, read_by_model, read_by_rules
 
 IntentKind = Literal["question", "preference", "task", "feedback", "command", "statement"]
+FeedbackAbout = Literal["content", "style"]
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
     kind: IntentKind
-    # Feedback only: True for "thanks, that worked", False for "that's wrong".
+    # Feedback only: True for "thanks, that worked", False for "that's wrong" or "too long".
     positive: bool | None = None
     # Command only: "remember" or "forget", and its argument ("/forget my old address").
     command: str | None = None
     argument: str = ""
+    # Feedback only: about the reply's content (right, helpful) or its length or style.
+    feedback_about: FeedbackAbout | None = None
+    # Style feedback: the style wanted ("too long" -> "concise"); a stated preference ("keep it
+    # short"): the style it asks for from now on.
+    style: str | None = None
 
 
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
@@ -32,22 +42,6 @@ _FORGET = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
-# Feedback is short and about the last reply; a thanks at the start or a verdict anywhere counts.
-_THANKS = re.compile(r"^\s*(?:thanks|thank you|thx|ty|cheers|much appreciated)\b", re.IGNORECASE)
-_PRAISE = re.compile(
-    r"^\s*(?:great|perfect|awesome|nice|excellent|brilliant|cool|spot on|exactly)\b[!. ]*$|"
-    r"\b(?:that|it|this)\s+(?:worked|works|helped|helps|fixed it|did the trick)\b|"
-    r"\b(?:that'?s|that is|this is|you'?re|you are)\s+(?:right|correct|perfect|helpful|great|"
-    r"spot on|exactly what i (?:needed|wanted))\b|\bexactly what i (?:needed|wanted)\b",
-    re.IGNORECASE,
-)
-_NEGATIVE = re.compile(
-    r"^\s*(?:(?:no[,.!]?\s+)?(?:that'?s|that is|this is|it'?s|you'?re)\s+(?:wrong|not right|"
-    r"incorrect|not correct|not what i (?:asked|meant|wanted)|not true|false|useless|unhelpful)|"
-    r"(?:that|it|this)\s+(?:didn'?t|did not|doesn'?t|does not)\s+(?:work|help)|"
-    r"wrong(?: answer)?|not helpful|that'?s not it|nope,? that'?s not)\b",
-    re.IGNORECASE,
-)
 _QUESTION_START = re.compile(
     r"^\s*(?:what|what's|where|when|who|whom|whose|why|how|which|do|does|did|can|could|would|"
     r"will|should|shall|is|are|am|was|were|have|has|may|might|tell me|explain|remind me (?:what|"
@@ -62,8 +56,13 @@ _TASK = re.compile(
 )
 
 
-def perceive(message: str) -> Intent:
-    """Classify one user message (commands first, then feedback, questions, tasks, facts)."""
+_WH_START = re.compile(r"^\s*(?:what|where|when|who|why|how|which)\b", re.IGNORECASE)
+
+
+def perceive(message: str, embedder: Any = None) -> Intent:
+    """Classify one user message (commands first, then feedback, style preferences, questions,
+    tasks, facts). ``embedder``, the app's, lets a classifier read short messages as feedback;
+    without it the rules alone decide."""
     text = message.strip()
     slash = _SLASH.match(text)
     if slash:
@@ -71,20 +70,52 @@ def perceive(message: str) -> Intent:
     forget = _FORGET.match(text)
     if forget:
         return Intent("command", command="forget", argument=forget.group(1).strip(" .!"))
-    if _NEGATIVE.match(text):
-        return Intent("feedback", positive=False)
-    if len(text) < 80 and not text.endswith("?") and (_THANKS.match(text) or _PRAISE.search(text)):
-        return Intent("feedback", positive=True)
+    reading = read_by_rules(text)
+    if reading.label == "none" and embedder is not None and _may_be_feedback(text):
+        reading = read_by_model(text, embedder)
+    # "Thanks! Now convert it to Python" is a request first.
+    if reading.is_feedback and not (reading.positive and _has_task(text)):
+        return Intent(
+            "feedback", positive=reading.positive, feedback_about=reading.about, style=reading.style
+        )
+    if reading.label == "preference" and not _WH_START.match(text) and not _has_task(text):
+        return Intent("preference", style=reading.style)
     if text.endswith("?") or _QUESTION_START.match(text):
         return Intent("question")
     facts = extract(text)
-    # "Great idea, now write a haiku": the request may follow a short remark.
-    clauses = (
-        re.sub(r"^\s*(?:now|then|ok|okay|so|and)\b[\s,]*", "", c) for c in re.split(r"[,.!;]", text)
-    )
-    if any(fact.type == "task" for fact in facts) or any(_TASK.match(c) for c in clauses):
+    if any(fact.type == "task" for fact in facts) or _has_task(text):
         return Intent("task")
     # Facts about oneself ("my name is...") are statements: extraction stores them either way.
     if any(fact.type == "preference" for fact in facts):
         return Intent("preference")
     return Intent("statement")
+
+
+def _has_task(text: str) -> bool:
+    # "Great idea, now write a haiku": the request may follow a short remark.
+    clauses = (
+        re.sub(r"^\s*(?:now|then|ok|okay|so|and)\b[\s,]*", "", c) for c in re.split(r"[,.!;]", text)
+    )
+    return any(_TASK.match(c) for c in clauses)
+
+
+_POLITE = re.compile(r"^\s*(?:can|could|would) you\b", re.IGNORECASE)
+
+
+def _may_be_feedback(text: str) -> bool:
+    """Whether the classifier should look: feedback is not a question or a request (but "could
+    you go into more detail" may be)."""
+    question = _QUESTION_START.match(text) and not _POLITE.match(text)
+    return not (question or _has_task(text))
+
+
+def reading_of(intent: Intent) -> Reading:
+    """The feedback reading an intent carries (for benches and tests)."""
+    if intent.kind == "feedback":
+        label = "positive" if intent.positive else "content"
+        if intent.feedback_about == "style":
+            label = {"concise": "shorter", "detailed": "longer"}.get(intent.style or "", label)
+        return Reading(label, style=intent.style)
+    if intent.kind == "preference" and intent.style:
+        return Reading("preference", style=intent.style)
+    return Reading("none")

@@ -2,7 +2,8 @@
 
 Facts come from the user's message only (never the assistant's reply: a tiny model's guesses
 must not become "memories"), each linked to the episode and the span it came from. Feedback
-on the previous reply updates the procedural memory of how that reply was made.
+on the previous reply marks its outcome and, when it is about length or style, updates the
+procedural memory of how it was made; a stated answer style becomes a semantic preference.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def reflect(
     extractor: Extractor | None = None,
 ) -> tuple[str, tuple[MemoryItem, ...]]:
     """Store the exchange, learn from it; returns the episode id and what was learned."""
-    from desktop_agent.core.procedures import record_outcome
+    from desktop_agent.core.procedures import record_feedback, remember_style
 
     previous = _last_episode(memory, conversation.id)
     episode = memory.record_episode(
@@ -59,23 +60,39 @@ def reflect(
     if intent.kind == "task":
         conversation.goal = text.strip()
     if intent.kind == "feedback" and previous is not None:
-        positive = bool(getattr(intent, "positive", False))
-        meta = previous.meta or {}
-        memory.set_outcome(previous.id, "positive" if positive else "negative")
-        if meta.get("intent") and meta.get("action"):
-            record_outcome(memory, str(meta["intent"]), str(meta["action"]), positive)
-    learned = learn(memory, episode, text, extractor)
+        record_feedback(
+            memory,
+            previous.id,
+            bool(getattr(intent, "positive", False)),
+            about=getattr(intent, "feedback_about", None) or "content",
+            style=getattr(intent, "style", None),
+        )
+    style = getattr(intent, "style", None) if intent.kind == "preference" else None
+    learned: list[MemoryItem] = []
+    if style:
+        source = Provenance(episode.id, episode.conversation_id, 0, len(text))
+        learned.append(remember_style(memory, style, (source,), episode.conversation_id))
+    learned += learn(memory, episode, text, extractor, skip_style=bool(style))
     return episode.id, tuple(learned)
 
 
 def learn(
-    memory: MemoryService, episode: MemoryItem, text: str, extractor: Extractor | None = None
+    memory: MemoryService,
+    episode: MemoryItem,
+    text: str,
+    extractor: Extractor | None = None,
+    *,
+    skip_style: bool = False,
 ) -> list[MemoryItem]:
-    """Extract facts and preferences from the user's ``text`` and remember them."""
+    """Extract facts and preferences from the user's ``text`` and remember them.
+    ``skip_style``: the answer-style preference was stored already, as such."""
     from desktop_agent.core.extraction import extract
+    from desktop_agent.core.feedback import style_named
 
     learned = []
     for fact in (extractor.extract if extractor is not None else extract)(text):
+        if skip_style and fact.type == "preference" and style_named(fact.text):
+            continue
         start, end = fact.span
         learned.append(
             memory.remember(

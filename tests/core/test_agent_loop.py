@@ -128,26 +128,24 @@ def test_forget_command_cancelled_keeps_everything(assistant: Assistant) -> None
     assert fact.id in assistant.memory.vault
 
 
-def test_negative_feedback_teaches_another_answer_style(
+def test_length_feedback_teaches_another_answer_style(
     assistant: Assistant, engine: ScriptedEngine
 ) -> None:
     conversation = assistant.start_conversation()
     chat(assistant, conversation, "How do I boil an egg?")
     assert "Answer briefly and directly." in system_prompt(engine)
 
-    chat(assistant, conversation, "That's wrong, not helpful at all.")
+    # about the length, not the content: "that's wrong" would leave the styles alone
+    chat(assistant, conversation, "That's far too short, not helpful at all.")
     chat(assistant, conversation, "How do I make tea?")
 
-    (strategy,) = assistant.memory.strategies()
-    assert (strategy.context, strategy.action, strategy.successes, strategy.total) == (
-        "question",
-        "concise",
-        0,
-        1,
-    )
-    assert "Answer briefly and directly." not in system_prompt(engine)
+    assert {(s.context, s.action, s.successes, s.total) for s in assistant.memory.strategies()} == {
+        ("question", "concise", 0, 1),
+        ("question", "detailed", 1, 1),
+    }
+    assert "Answer thoroughly, with explanations and examples." in system_prompt(engine)
     first_episode = assistant.memory.episodes(conversation.id)[0]
-    assert (first_episode.meta or {}).get("outcome") == "negative"
+    assert (first_episode.meta or {}).get("outcome") == "too_short"
 
 
 def test_excluded_memory_stays_out_of_this_conversation(

@@ -40,7 +40,91 @@ def test_kinds(message: str, kind: str) -> None:
     ],
 )
 def test_feedback_has_a_polarity(message: str, positive: bool) -> None:
-    assert perceive(message) == Intent("feedback", positive=positive)
+    intent = perceive(message)
+    assert (intent.kind, intent.positive, intent.feedback_about) == (
+        "feedback",
+        positive,
+        "content",
+    )
+
+
+# --- feedback people actually give, read by the rules alone (no embedder) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "positive"),
+    [
+        ("👍", True),
+        ("🙏🙏", True),
+        ("❤️", True),
+        ("👍🏽", True),
+        ("perfect ty", True),
+        ("Thanks!! 😊", True),
+        ("👎", False),
+        ("😡", False),
+        ("meh", False),
+        ("nah that's not it", False),
+        ("that was wrong", False),
+        ("Nope.", False),
+        ("you got it wrong", False),
+    ],
+)
+def test_content_feedback_without_an_embedder(message: str, positive: bool) -> None:
+    assert perceive(message) == Intent("feedback", positive=positive, feedback_about="content")
+
+
+@pytest.mark.parametrize(
+    ("message", "wanted"),
+    [
+        ("too long", "concise"),
+        ("way too long", "concise"),
+        ("That's way too long!", "concise"),
+        ("too wordy", "concise"),
+        ("just the answer please", "concise"),
+        ("tl;dr", "concise"),
+        ("too short", "detailed"),
+        ("more detail", "detailed"),
+        ("more detail please", "detailed"),
+        ("that's a bit thin", "detailed"),
+        ("could you elaborate", "detailed"),
+    ],
+)
+def test_length_feedback_says_which_style_is_wanted(message: str, wanted: str) -> None:
+    assert perceive(message) == Intent(
+        "feedback", positive=False, feedback_about="style", style=wanted
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "style"),
+    [
+        ("keep it short", "concise"),
+        ("Please keep answers brief.", "concise"),
+        ("from now on, be concise", "concise"),
+        ("I prefer detailed explanations", "detailed"),
+        ("I'd like thorough answers", "detailed"),
+        ("use bullet points", "step_by_step"),
+    ],
+)
+def test_a_stated_answer_style_is_a_preference(message: str, style: str) -> None:
+    assert perceive(message) == Intent("preference", style=style)
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("thanks, also what about Spain?", "question"),
+        ("What does tl;dr mean", "question"),
+        ("Is that too long?", "question"),
+        ("long story short, I got the job", "statement"),
+        ("the report is too long for the journal, help me cut it", "task"),
+        ("Write a short poem about autumn", "task"),
+        ("ok", "statement"),
+        ("I'm allergic to peanuts", "statement"),
+    ],
+)
+def test_messages_that_are_not_feedback(message: str, kind: str) -> None:
+    assert perceive(message).kind == kind
 
 
 def test_a_question_about_correctness_is_not_feedback() -> None:
