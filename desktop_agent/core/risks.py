@@ -110,12 +110,15 @@ _AFTER_AVOID = re.compile(
     r"\bavoids?\s+(.+)$",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(
-    r"\b(?:no|not|without|avoid|avoiding|skip|free|instead of|replace|swap|substitute|"
-    r"allerg\w*|never|don't|do not|leave out|omit|except)\b|-free\b",
+# Words just before a term that exclude it rather than recommend it ("no peanuts", "allergic to
+# peanuts", "free of nuts"), and just after it ("peanut-free", "peanut allergy").
+_EXCLUDED_BEFORE = re.compile(
+    r"\b(?:no|not|non|without|avoid|avoiding|skip|free of|instead of|replace|replacing|swap|"
+    r"substitute|allergic to|allergy to|allergies to|intolerant to|never|don't|do not|"
+    r"leave out|omit|except|nor|or any)(?: \w+){0,1}$",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_EXCLUDED_AFTER = re.compile(r"[\s-]*(?:free|allerg\w*|intoleran\w*)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_][\w'-]*")
 # Requests where a risk matters: food and drink, and medicine for a drug allergy.
 _FOOD = re.compile(
@@ -170,17 +173,22 @@ def relevant_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
 
 
 def violations(reply: str, risks: Sequence[Risk]) -> list[Risk]:
-    """Risks the reply breaks: a sentence names what they rule out, without a negation."""
-    broken = []
-    for risk in risks:
-        for sentence in _SENTENCE.findall(reply):
-            lowered = sentence.casefold()
-            if _NEGATION.search(lowered):
-                continue
-            if any(re.search(rf"\b{re.escape(term)}\b", lowered) for term in risk.terms):
-                broken.append(risk)
-                break
-    return broken
+    """Risks the reply breaks: it names something they rule out, other than to exclude it."""
+    lowered = reply.casefold()
+    return [r for r in risks if any(_recommends(lowered, term) for term in r.terms)]
+
+
+def _recommends(text: str, term: str) -> bool:
+    """Whether ``term`` occurs in ``text`` other than negated or as the allergy itself: "no
+    peanuts", "peanut-free", "allergic to peanuts" are fine; "peanut butter sandwiches" is not,
+    even in a sentence that also says "if you're allergic to peanuts"."""
+    for found in re.finditer(rf"\b{re.escape(term)}\b", text):
+        before = " ".join(_WORD.findall(text[max(0, found.start() - 40) : found.start()])[-4:])
+        after = text[found.end() : found.end() + 12]
+        if _EXCLUDED_BEFORE.search(before) or _EXCLUDED_AFTER.match(after):
+            continue
+        return True
+    return False
 
 
 def risk_instruction(risks: Sequence[Risk]) -> str:
