@@ -121,7 +121,7 @@ _EXACT: Final = {
 # Acknowledgements and small talk: no verdict on the reply, and not for the classifier either.
 _NEUTRAL: Final = {
     "ok", "okay", "k", "kk", "ok then", "alright", "right then", "sure", "yes", "no", "hmm",
-    "hm", "lol", "haha", "brb", "hi", "hello", "hey", "bye", "good night", "i see",
+    "hm", "lol", "haha", "brb", "hi", "hello", "hey", "bye", "i see",
 }
 # fmt: on
 _EXACT_LABEL: Final = {phrase: label for label, phrases in _EXACT.items() for phrase in phrases}

@@ -24,9 +24,10 @@ from desktop_agent.llm.fake import ScriptedEngine
 from tests.core.conftest import chat
 
 DATA = Path(__file__).parents[1] / "data" / "feedback_labelled.jsonl"
-# Measured on the scored part, which is never trained or tuned on: 0.93 with the classifier
-# (bench/feedback_quality.py), 0.87 with the rules alone. The floors leave a little room.
-SCORED_FLOOR = 0.90
+# Measured on the scored part (97 messages), which is never trained or tuned on
+# (bench/feedback_quality.py): 0.959 with the classifier, 0.866 with the rules alone. The floors
+# allow about three more misses.
+SCORED_FLOOR = 0.93
 RULES_FLOOR = 0.83
 
 
