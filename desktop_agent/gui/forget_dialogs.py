@@ -84,9 +84,15 @@ class ReceiptDialog(QDialog):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         layout = QVBoxLayout(self)
         count = len(receipt.ids)
+        redacted = len(receipt.redacted)
         when = receipt.at.astimezone().strftime("%d %b %Y, %H:%M:%S")
+        also = (
+            f" and {redacted} message{'s' if redacted != 1 else ''} it came from (its words erased)"
+            if redacted
+            else ""
+        )
         summary = QLabel(
-            f"<b>Forgotten: {count} memor{'y' if count == 1 else 'ies'}</b><br>"
+            f"<b>Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}</b><br>"
             f"at {when} · keys destroyed, key epoch now <b>{receipt.epoch}</b>"
             + (f" · {receipt.rekeyed} related memories re-keyed" if receipt.rekeyed else "")
             + "<br><span style='color:gray'>The text cannot be read from any file, old "
@@ -118,7 +124,11 @@ class ReceiptDialog(QDialog):
             for r in range(self.table.rowCount())
         ]
         r = self.receipt
-        return f"{len(r.ids)} forgotten at {r.at.isoformat()} epoch {r.epoch}\n" + "\n".join(rows)
+        n = len(r.redacted)
+        also = f" ({n} message{'s' if n != 1 else ''} redacted)" if n else ""
+        return f"{len(r.ids)} forgotten{also} at {r.at.isoformat()} epoch {r.epoch}\n" + "\n".join(
+            rows
+        )
 
 
 def show_receipt(receipt: ForgetReceipt, parent: QWidget | None) -> ReceiptDialog:

@@ -373,19 +373,29 @@ class MemoryInspector(MemoryPanel):
         self.forget(self.selected_ids())
 
     def forget(self, memory_ids: list[str]) -> None:
+        """Ask first, saying what else goes with them (read on the memory lane), then forget."""
         if not memory_ids:
             return
+        self.read(
+            lambda m: m.forget_preview(memory_ids),
+            lambda preview: self._confirm_forget(memory_ids, preview),
+        )
+
+    def _confirm_forget(self, memory_ids: list[str], preview: Any) -> None:
         count = len(memory_ids)
         rows = [r for r in (self.model.row_of(i) for i in memory_ids[:3]) if r >= 0]
         texts = [self.model.item_at(r).text for r in rows]
         listed = "".join(f"<br>• {html.escape(t[:80])}" for t in texts) + (
             "<br>…" if count > 3 else ""
         )
+        also = preview.describe()
+        also_line = f"<br><br>This also erases {html.escape(also[4:])}." if also else ""
+        self.last_forget_question = f"Forget {count} {also}".strip()
         if not forget_dialogs.confirm(
             self,
             "Forget memories",
-            f"<b>Forget {count} memor{'y' if count == 1 else 'ies'}?</b>{listed}<br><br>"
-            "Their keys are destroyed: no file, old version or backup can bring them back.",
+            f"<b>Forget {count} memor{'y' if count == 1 else 'ies'}?</b>{listed}{also_line}"
+            "<br><br>Their keys are destroyed: no file, old version or backup can bring them back.",
         ):
             return
         self.write(lambda m: m.forget(memory_ids), self._forgotten, name="forget")
@@ -402,8 +412,14 @@ class MemoryInspector(MemoryPanel):
         self.last_receipt = receipt
         self.receipt_dialog = forget_dialogs.show_receipt(receipt, self)
         count = len(receipt.ids)
+        redacted = len(getattr(receipt, "redacted", ()))
+        also = (
+            f" and {redacted} message{'s' if redacted != 1 else ''} it came from"
+            if redacted
+            else ""
+        )
         self.panel_did_report.emit(
-            f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}, key epoch {receipt.epoch}"
+            f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}, key epoch {receipt.epoch}"
         )
 
     @Slot("QPoint")

@@ -250,3 +250,44 @@ def test_delete_key_forgets_the_selection(qtbot: Any, make_window: Any, monkeypa
 
     assert tea.id not in window.session.memory.vault
     assert porto.id in window.session.memory.vault
+
+
+def test_forgetting_a_learned_fact_says_it_erases_the_message_it_came_from(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    # Given a fact learned from a message, and another fact from the same message
+    from desktop_agent.core.memory_model import Provenance
+
+    window = make_window(load_model=False)
+    memory = window.session.memory
+    said = "I work as a vet nurse and I live in Porto."
+    episode = memory.record_episode("c1", said, "Nice!")
+    job = memory.remember(
+        "User works as a vet nurse",
+        subject_key="job",
+        provenance=[Provenance(episode.id, "c1", 0, said.index(" and"))],
+    )
+    memory.remember(
+        "User lives in Porto",
+        subject_key="home_city",
+        provenance=[Provenance(episode.id, "c1", said.index("I live"), len(said) - 1)],
+    )
+    window.inspector_dock.show()
+    settle_memory(qtbot, window)
+    inspector = window.inspector
+    inspector.select_memory(job.id)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        forget_dialogs, "confirm", lambda _p, _t, text, *a: asked.append(text) or True
+    )
+
+    # When the user forgets the job
+    with qtbot.waitSignal(inspector.model.rowsRemoved, timeout=30_000):
+        qtbot.mouseClick(inspector.forget_button, Qt.MouseButton.LeftButton)
+    settle_memory(qtbot, window)
+
+    # Then the question said what else goes, the receipt says it went, and the words are gone
+    assert "This also erases 1 message it came from" in asked[0]
+    assert "1 message redacted" in inspector.receipt_dialog.text()
+    text = memory.item(episode.id).text
+    assert "nurse" not in text and "I live in Porto" in text
