@@ -62,8 +62,8 @@ def style_for(memory: MemoryService, context: str) -> str:
     return choose_action(memory.strategies(), context, remembered_style(memory))
 
 
-# The preference is looked up on every turn; listing every semantic memory is linear in the
-# vault, so the answer is kept until a semantic memory changes.
+# The preference is looked up on every turn; listing the semantic memories decodes the whole
+# vault, so the answer is kept until an answer-style memory is written or something forgotten.
 _UNKNOWN: Final = object()
 _styles: weakref.WeakKeyDictionary[MemoryService, object] = weakref.WeakKeyDictionary()
 _watched: weakref.WeakSet[MemoryService] = weakref.WeakSet()
@@ -92,11 +92,16 @@ def remembered_style(memory: MemoryService) -> str | None:
 
 
 def _forget_style(memory: MemoryService, change: MemoryChange) -> None:
+    """Drop the cached style when an answer-style memory was written, or anything forgotten
+    (rare; the forgotten one's subject is gone with it)."""
     vault = memory.vault
-    touched = bool(change.forgotten) or any(
-        i in vault and vault.kind_of(i) == SEMANTIC for i in (*change.added, *change.edited)
-    )
-    if touched:
+
+    def names_style(memory_id: str) -> bool:
+        if memory_id not in vault or vault.kind_of(memory_id) != SEMANTIC:
+            return False
+        return vault.get(memory_id).meta.get("subject_key") == STYLE_KEY
+
+    if change.forgotten or any(names_style(i) for i in (*change.added, *change.edited)):
         with _styles_lock:
             _styles.pop(memory, None)
 
