@@ -154,3 +154,35 @@ def test_memory_add_embeds_with_the_real_model(
         assert hits[0].memory.text.startswith("My sister's birthday")
     finally:
         app.close()
+
+
+def test_forget_says_what_else_it_erases_before_and_after(cli) -> None:
+    from desktop_agent.core.memory_model import Provenance
+
+    # Given a fact learned from a chat message
+    app = App()
+    try:
+        said = "I work as a vet nurse."
+        episode = app.memory.record_episode("c1", said, "A vet nurse, how nice!")
+        fact = app.memory.remember(
+            "User works as a vet nurse",
+            subject_key="job",
+            provenance=[Provenance(episode.id, "c1", 0, len(said) - 1)],
+        )
+    finally:
+        app.close()
+
+    # When the user asks first, then forgets
+    code, out, _ = cli("forget", fact.id, "--dry-run")
+    assert code == 0
+    assert out.strip() == ("would forget 1 memory and 1 message it came from; nothing was changed")
+    code, out, _ = cli("forget", fact.id, "--json")
+    receipt = json.loads(out)
+
+    # Then the receipt names the redacted message, and the message no longer holds the words
+    assert receipt["redacted"] == [episode.id]
+    code, out, _ = cli("show", episode.id, "--json")
+    shown = json.dumps(json.loads(out))
+    assert "nurse" not in shown and "[forgotten]" in shown
+    code, out, err = cli("forget", fact.id)
+    assert code != 0 and "no memory with id" in err and "Traceback" not in err
