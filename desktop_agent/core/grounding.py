@@ -26,8 +26,36 @@ RELATIONS: Final = frozenset(
     "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
     "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
-    "horse rabbit hamster parrot family".split()
+    "horse rabbit hamster parrot family sibling siblings".split()
 )
+# A question about one of these is answered by facts naming any of its kin ("my pets" -> the
+# dog called Pickle).
+_KIN: Final[dict[str, set[str]]] = {
+    "pet": {"pet", "dog", "cat", "puppy", "kitten", "horse", "rabbit", "hamster", "parrot"},
+    "kid": {"kid", "child", "children", "son", "daughter", "baby"},
+    "child": {"kid", "child", "children", "son", "daughter", "baby"},
+    "children": {"kid", "child", "children", "son", "daughter", "baby"},
+    "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
+    "sibling": {"sibling", "sister", "brother"},
+    "family": {
+        "family",
+        "sister",
+        "brother",
+        "mother",
+        "mum",
+        "mom",
+        "father",
+        "dad",
+        "wife",
+        "husband",
+        "partner",
+        "son",
+        "daughter",
+        "kid",
+        "child",
+        "children",
+    },
+}
 _WORD = re.compile(r"[^\W_][\w'’-]*")
 _QUESTION_FRAME: Final = frozenset(
     "what what's whats where where's when who who's whom whose which how do does did is are am "
@@ -66,23 +94,25 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     }
     words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
     words -= {_stem(w) for w in STOPWORDS}
-    strong, medium, close = [], [], []
+    kin = _KIN.get(relation, {relation}) if relation else set()
+    # Best first: the slot and a word in common, the slot alone, a word alone, close meaning.
+    tiers: list[list[Recollection]] = [[], [], [], []]
     for recollection in found:
         item = recollection.item
-        text = item.text.casefold()
-        someone = _about_someone(item.text)
-        if relation and relation not in {_stem(w) for w in _WORD.findall(text)}:
-            continue
-        if not relation and someone:
-            continue
         key_parts = set(re.split(r"[:_\s]+", item.subject_key.casefold()))
+        said = {_stem(w) for w in _WORD.findall(item.text.casefold())}
+        if relation and not (kin & (said | key_parts)):
+            continue
+        if not relation and _about_someone(item.text):
+            continue
+        shared = words & said - kin
         if families & key_parts:
-            strong.append(recollection)
-        elif words & {_stem(w) for w in _WORD.findall(text)} - {_stem(relation or "")}:
-            medium.append(recollection)
+            tiers[0 if shared else 1].append(recollection)
+        elif shared:
+            tiers[2].append(recollection)
         elif relation or recollection.hit.vector_score >= _CLOSE:
-            close.append(recollection)
-    return strong or medium or close[:2]
+            tiers[3].append(recollection)
+    return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
 def compose(

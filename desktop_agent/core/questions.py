@@ -32,7 +32,22 @@ def asks_only(message: str) -> bool:
     """True when every sentence of ``message`` asks something (greetings aside)."""
     sentences = [s.strip() for s in _SENTENCES.findall(message) if s.strip()]
     asking = [s for s in sentences if not _GREETING.match(s)]
-    return bool(asking) and all(s.endswith("?") or _ASKING.match(s) for s in asking)
+    return bool(asking) and all(_asks(s) for s in asking)
+
+
+def _asks(sentence: str) -> bool:
+    if not (sentence.endswith("?") or _ASKING.match(sentence)):
+        return False
+    # "I live in Ghent, do you know any bakeries there?" tells something before it asks.
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    return not any(_TELLING.match(c) for c in clauses[:-1])
+
+
+_CLAUSE = re.compile(r"[,;:]|\s[-–—]\s")
+_TELLING = re.compile(
+    r"^\s*(?:(?:so|well|hi|hey|ok|okay|btw|also)[\s,]+)*(?:i|i'm|im|i've|my|we|we're|our)\b",
+    re.IGNORECASE,
+)
 
 
 def question_only(item: MemoryItem) -> bool:
@@ -48,9 +63,7 @@ def question_only(item: MemoryItem) -> bool:
 # --- questions about the user ---------------------------------------------------------------
 
 # "my", "me", "I" in a question: it asks about the user (or their people).
-_ABOUT_ME = re.compile(
-    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.IGNORECASE
-)
+_ABOUT_ME = re.compile(r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.IGNORECASE)
 _EVERYTHING = re.compile(
     r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b|\bwhat have i told you\b|"
     r"\btell me (?:about me|about myself|what you (?:know|remember))\b|"
@@ -83,8 +96,8 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "birthday": ("birthday", "born"),
     "job": ("job", "work", "do for a living", "profession", "occupation", "career"),
     "employer": ("work", "company", "employer", "job"),
-    "diet": ("eat", "diet", "food", "vegetarian", "vegan"),
-    "allergy": ("allergic", "allergy", "allergies", "avoid", "eat", "food"),
+    "diet": ("eat", "diet", "vegetarian", "vegan"),
+    "allergy": ("allergic", "allergy", "allergies", "avoid"),
     "condition": ("condition", "health", "medical"),
     "speaks": ("speak", "language", "languages"),
     "likes": ("like", "love", "enjoy", "favourite", "favorite", "hobby", "hobbies", "into"),
