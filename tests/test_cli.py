@@ -89,6 +89,26 @@ def test_piped_chat_answers_each_line_and_ends_at_end_of_input() -> None:
     assert len(replies) >= 2
 
 
+def test_jsonl_chat_prints_one_json_reply_per_message_in_one_conversation() -> None:
+    lines = ['"Hello"', "not json", '{"message": "What is the capital of France?"}', ""]
+    result = run_cli("chat", "--jsonl", stdin="\n".join(lines) + "\n")
+
+    assert result.returncode == 1, result.stderr  # one line was not a message
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["line"] for r in replies] == [1, 2, 3]
+    assert "not a JSON line" in replies[1]["error"]
+    first, third = replies[0], replies[2]
+    assert first["reply"].strip() and third["reply"].strip()
+    assert first["conversation_id"] == third["conversation_id"]
+    assert isinstance(third["memories_used"], list)
+
+
+def test_jsonl_and_once_do_not_mix() -> None:
+    result = run_cli("chat", "--jsonl", "--once", "Hello")
+    assert result.returncode == 2
+    assert "--jsonl reads its messages from standard input" in result.stderr
+
+
 def test_quit_command_leaves_the_chat() -> None:
     result = run_cli("chat", stdin="/quit\nHello\n")
     assert result.returncode == 0

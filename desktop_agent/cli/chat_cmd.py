@@ -27,6 +27,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--once", metavar="MESSAGE", help="send one message, print the reply, exit")
     parser.add_argument("--json", action="store_true", help="with --once: print the reply as JSON")
     parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read messages from standard input, one JSON line each ("text" or '
+        '{"message": "text"}), and print one JSON reply per line, all in one conversation',
+    )
+    parser.add_argument(
         "--model", metavar="PATH", default=argparse.SUPPRESS, help="chat model (.gguf) to use"
     )
     parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
@@ -41,6 +47,8 @@ def make_app(args: argparse.Namespace) -> App:
 def run(args: argparse.Namespace) -> int:
     if args.json and args.once is None:
         raise InputError("--json needs --once MESSAGE")
+    if args.jsonl and args.once is not None:
+        raise InputError("--jsonl reads its messages from standard input: drop --once")
     if args.once is not None and not args.once.strip():
         raise InputError("the message is empty: type something to send")
     app = make_app(args)
@@ -53,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.once is not None:
             return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
+        if args.jsonl:
+            return run_jsonl(assistant, sys.stdin, sys.stdout, incognito=args.incognito)
         return run_interactive(assistant, incognito=args.incognito)
     finally:
         app.close()
@@ -69,6 +79,44 @@ def run_once(assistant: Assistant, message: str, *, as_json: bool, incognito: bo
         return 0
     stream_reply(turn, sys.stdout)
     return 0
+
+
+def run_jsonl(assistant: Assistant, lines: TextIO, out: TextIO, *, incognito: bool) -> int:
+    """One conversation driven by JSON lines, for scripts: one JSON object out per message in.
+
+    A line that is not a message, or a message the assistant refuses, prints
+    ``{"line": n, "error": text}`` and the conversation goes on; the exit code is then 1.
+    """
+    from desktop_agent.errors import UserError
+
+    conversation = assistant.start_conversation(incognito=incognito)
+    failed = False
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            message = _jsonl_message(line)
+            turn = assistant.send(conversation, message)
+            for _ in turn:
+                pass
+            result: dict[str, Any] = {"line": number, **reply_json(turn.finish(), assistant)}
+        except UserError as error:
+            failed = True
+            result = {"line": number, "error": str(error)}
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+    return 1 if failed else 0
+
+
+def _jsonl_message(line: str) -> str:
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError:
+        raise InputError('not a JSON line: give "text" or {"message": "text"}') from None
+    message = item.get("message") if isinstance(item, dict) else item
+    if not isinstance(message, str) or not message.strip():
+        raise InputError('a line needs a non-empty "text" or {"message": "text"}')
+    return message
 
 
 def reply_json(reply: Reply, assistant: Assistant) -> dict[str, Any]:
