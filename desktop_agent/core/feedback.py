@@ -95,7 +95,7 @@ def _strip_emoji(text: str) -> str:
 _EXACT: Final = {
     "positive": {
         "thanks", "thank you", "thx", "ty", "tysm", "ta", "cheers", "perfect", "great",
-        "awesome", "nice", "excellent", "brilliant", "spot on", "exactly", "correct", "right",
+        "awesome", "nice", "excellent", "brilliant", "spot on", "exactly", "correct",
         "nailed it", "perfect ty", "perfect thanks", "great thanks", "good answer", "love it",
         "that works", "it works", "works", "that helped", "helpful", "very helpful", "legend",
         "good stuff", "wonderful", "amazing", "sorted", "yes that's it", "that's it",
@@ -120,7 +120,7 @@ _EXACT: Final = {
 }
 # Acknowledgements and small talk: no verdict on the reply, and not for the classifier either.
 _NEUTRAL: Final = {
-    "ok", "okay", "k", "kk", "ok then", "alright", "right then", "sure", "yes", "no", "hmm",
+    "ok", "okay", "k", "kk", "ok then", "alright", "right", "right then", "sure", "yes", "no", "hmm",
     "hm", "lol", "haha", "brb", "hi", "hello", "hey", "bye", "i see",
 }
 # fmt: on

@@ -25,9 +25,9 @@ from tests.core.conftest import chat
 
 DATA = Path(__file__).parents[1] / "data" / "feedback_labelled.jsonl"
 # Measured on the scored part (97 messages), which is never trained or tuned on
-# (bench/feedback_quality.py): 0.959 with the classifier, 0.866 with the rules alone. The floors
-# allow about three more misses.
-SCORED_FLOOR = 0.93
+# (bench/feedback_quality.py): 0.948 with the classifier, 0.866 with the rules alone. The floors
+# allow two or three more misses.
+SCORED_FLOOR = 0.92
 RULES_FLOOR = 0.83
 
 
