@@ -26,12 +26,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from desktop_agent.core.feedback import (  # noqa: E402
-    LABELS,
+from desktop_agent.core.feedback import LABELS, is_short, read_by_rules  # noqa: E402
+from desktop_agent.core.feedback_model import (  # noqa: E402
     PROBE,
     FeedbackModel,
-    is_short,
-    read_by_rules,
+    examples_digest,
     train,
 )
 from desktop_agent.core.intent import perceive, reading_of  # noqa: E402
@@ -139,7 +138,8 @@ def fit(embedder: Any) -> dict[str, Any]:
     grid = [{"l2": l2, "threshold": t} for l2 in (1e-4, 1e-3, 1e-2) for t in (0.3, 0.4, 0.5, 0.6)]
     scored = [(cross_validate(vectors, labels, probe, **p), p) for p in grid]
     best_cv, best = max(scored, key=lambda s: (s[0], -s[1]["l2"], s[1]["threshold"]))
-    model = train(vectors, labels, probe_vector=probe, **best)
+    digest = examples_digest((r["label"], r["text"]) for r in load("tune"))
+    model = train(vectors, labels, probe_vector=probe, trained_on=digest, **best)
     write_weights(model)
     return {"examples": len(rows), "cv_accuracy": round(best_cv, 3), **best}
 

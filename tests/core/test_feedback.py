@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.feedback import model_for, read_by_model
+from desktop_agent.core.feedback import read_by_model
+from desktop_agent.core.feedback_model import examples_digest, model_for
+from desktop_agent.core.feedback_weights import MODEL
 from desktop_agent.core.intent import perceive, reading_of
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.procedures import (
@@ -181,6 +183,11 @@ def test_the_labelled_set_is_large_and_split() -> None:
     assert len(tune) + len(scored) >= 150
     assert not {r["text"] for r in tune} & {r["text"] for r in scored}
     assert sum(r["label"] == "none" for r in scored) >= 20
+
+
+def test_the_shipped_classifier_was_trained_on_the_tune_part_as_it_is() -> None:
+    # after editing the tune part: python bench/feedback_quality.py --train
+    assert MODEL["trained_on"] == examples_digest((r["label"], r["text"]) for r in labelled("tune"))
 
 
 def test_rules_alone_on_the_scored_part() -> None:
