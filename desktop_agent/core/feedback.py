@@ -11,6 +11,7 @@ MiniLM reads every emoji as [UNK], hence the emoji table.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from typing import Any, Final
 import numpy as np
 
 from desktop_agent.core.feedback_model import model_for
+
+logger = logging.getLogger(__name__)
 
 # What a message can say about the previous reply. "shorter"/"longer" are about its length or
 # style; "preference" is a standing instruction about every later answer.
@@ -279,7 +282,12 @@ def read_by_model(message: str, embedder: Any) -> Reading:
     model = model_for(embedder)
     if model is None:
         return NONE
-    vector = np.asarray(embedder.embed([text])[0], dtype=np.float32)
+    try:
+        vector = np.asarray(embedder.embed([text])[0], dtype=np.float32)
+    except Exception:
+        # Reading feedback is a refinement: a failing embedder must not fail the turn.
+        logger.exception("feedback classifier skipped: the embedder failed")
+        return NONE
     label, confidence = model.label_of(vector)
     if label == "none":
         return Reading("none", source="model", confidence=confidence)
