@@ -256,15 +256,18 @@ class Cli:
     def forget(self, query: str, match: Sequence[str]) -> dict[str, Any]:
         """Forget like a user: search, then forget the hits that say the thing."""
         found = self.run(["memory", "search", query, "--json", "--limit", "20"])
-        if found.returncode != 0:
-            return {"forget": query, "forgotten": 0, "error": _last_line(found.stderr)}
-        hits = json.loads(found.stdout)["hits"]
-        ids, fallback = choose_forget(hits, match)
+        lines = [line for line in found.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            cause = _stderr_cause(found.stderr)
+            return {"forget": query, "forgotten": 0, "error": f"search failed: {cause}"}
+        ids, fallback = choose_forget(json.loads(lines[0])["hits"], match)
         note: dict[str, Any] = {"forget": query, "forgotten": len(ids), "episodes_only": fallback}
+        if found.returncode != 0:  # answered, then failed (a crash at exit)
+            note["search_exit"] = f"exited {found.returncode}: {_stderr_cause(found.stderr)}"
         if ids:
             done = self.run(["memory", "forget", *ids, "--json"])
             if done.returncode != 0:
-                note["error"] = _last_line(done.stderr)
+                note["error"] = f"forget exited {done.returncode}: {_stderr_cause(done.stderr)}"
         return note
 
 
@@ -284,7 +287,7 @@ def _last_line(text: str) -> str:
 
 def _stderr_cause(text: str) -> str:
     """The line of a crash's stderr that names it, not the backtrace's last frame."""
-    for marker in ("terminate called", "Segmentation fault", "Traceback", "error:"):
+    for marker in ("terminate called", "Segmentation fault", "Fatal Python error", "error:"):
         for line in text.splitlines():
             if marker in line:
                 return line.strip()
@@ -435,7 +438,7 @@ def print_table(body: dict[str, Any]) -> None:
         )
 
     print(f"{body['scenarios']} scenarios, {body['questions']} questions, {body['seconds']} s")
-    print(f"{'':<18} {'n':>4}  {'answer_correct':<15} {'stale_leak':<8} injected_correct")
+    print(f"{'':<18} {'n':>4}  {'correct':<11}  {'stale':<7} injected (of checked)")
     print(row("overall", body["overall"]))
     for part, figures in body["by_part"].items():
         print(row(part, figures["overall"]))
