@@ -53,7 +53,7 @@ class Reading:
 
     @property
     def about(self) -> str | None:
-        """ "style" for length or style, "content" for everything else said about a reply."""
+        """The aspect: "style" for length or style, "content" for the rest (right, helpful)."""
         if not self.is_feedback:
             return None
         return "style" if self.label in WANTED_STYLE else "content"
@@ -124,9 +124,10 @@ _REPLY = r"(?:(?:that|it|this|the answer|your answer|the reply|your reply)\s*(?:
 _DEGREE = r"(?:(?:a bit|a little|way|far|much|so|waa*y|really|overly|kind of|kinda)\s+)"
 _SHORTER = re.compile(
     rf"^{_REPLY}?{_DEGREE}?(?:too|overly)\s+(?:long|wordy|verbose|detailed|lengthy|"
-    r"much(?:\s+(?:text|detail|info|information))?|many words)\b|"
+    r"much(?:\s+(?:text|detail|info|information))?|many words)\b(?!\s+(?:ago|since))|"
     rf"^{_REPLY}?{_DEGREE}?(?:a\s+)?(?:wall of text|lot of (?:rambling|waffle|text))\b|"
-    r"^(?:please\s+)?(?:just\s+)?(?:give me|tell me|want)?\s*(?:just\s+)?the answer\b|"
+    r"^(?:please\s+)?(?:just\s+|(?:just\s+)?(?:give me|tell me)\s+(?:just\s+)?)the answer"
+    r"(?=\s*(?:please)?\s*(?:[,.!]|$))|"
     r"^(?:less|fewer)\s+(?:detail|details|text|words|waffle|fluff)\b|"
     r"^(?:please\s+)?(?:get|cut) to the point\b|^(?:stop|no) rambling\b|"
     r"^(?:please\s+)?(?:can you\s+|could you\s+)?make it (?:shorter|briefer|more concise)\b|"

@@ -120,6 +120,8 @@ def test_a_stated_answer_style_is_a_preference(message: str, style: str) -> None
         ("the report is too long for the journal, help me cut it", "task"),
         ("Write a short poem about autumn", "task"),
         ("ok", "statement"),
+        ("the answer is 42 in the book", "statement"),
+        ("too long ago to remember", "statement"),
         ("I'm allergic to peanuts", "statement"),
     ],
 )
