@@ -1,10 +1,19 @@
-"""Deterministic extraction of explicit statements from the user's own words.
+"""Deterministic extraction of what the user says about themselves and their people.
 
-Only what the user plainly says about themselves is taken: "my name is...", "I live in...",
-"I love / hate / prefer...", "I'm allergic to...", "I work as...", "remind me to...", plans,
-decisions and corrections. Precision matters more than recall: a wrong memory is worse than a
-missed one, so questions, hypotheticals, reported speech, past tense and pronoun objects ("I like
-that idea") yield nothing.
+Three readers over the user's own words, after informal words and typos are normalised
+(``extraction_normalise``: "im alergic to penicilin" -> "I'm allergic to penicillin"):
+
+1. patterns for the common openings ("my name is...", "I live in...", "I'm allergic to...",
+   "remind me to..."; ``extraction_rules``, ``extraction_plans``);
+2. a dependency parse (spaCy, ``extraction_parse``) for everything else: the user's people and
+   pets ("my sister Ana lives in Rome"), habits with their times, plans with their dates,
+   negations ("I don't eat pork"), likes said without "I like", several facts in one message;
+3. when a statement is plainly about the user but fits no slot ("I grew up on a farm"), the
+   sentence itself in the third person (``extraction_fallback``), if a classifier over the
+   app's embedder (or, without one, its grammar) says it is a lasting fact, not small talk.
+
+Precision matters more than recall: a wrong memory is worse than a missed one, so questions,
+hypotheticals, requests, reported speech and pronoun objects ("I like that idea") yield nothing.
 
 Each item's ``text`` is a normalised third-person statement ("User lives in Lisbon"), so it reads
 the same in the memory panel and in a prompt whoever wrote it. ``subject_key`` names the slot a
@@ -15,10 +24,12 @@ later correction supersedes ("home_city", "likes:coffee"); the same slot for "I 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
+from desktop_agent.core import extraction_fallback, extraction_parse
+from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
@@ -41,12 +52,15 @@ class ExtractedFact:
     span: tuple[int, int]  # of the clause in the message
     is_correction: bool = False
     negated: bool = False
+    person: str = ""  # whose fact, when not the user's: "sister", "dog"
+    when: str = ""  # a plan's or habit's time: "the 12th, 2026-12-12", "every Tuesday at 7"
 
 
 # Said before a statement, these mark it as correcting something said earlier.
 _CORRECTION = re.compile(
-    r"^\s*(?:actually|no|nope|correction|sorry,? i meant|i meant|wait)\b"
-    r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b",
+    r"^\s*(?:actually|no|nope|correction|sorry,? i meant|i meant|wait|oh wait|scratch that)\b"
+    r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b|\bafter all\b"
+    r"|\bturns out\b|\bended up\b|\binstead\b|\bscratch that\b|,\s*not\s+(?:\d+|[A-Z]\w+)\b",
     re.IGNORECASE,
 )
 # Discourse markers that may precede the "I ..." of a statement.
@@ -81,16 +95,71 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^']*'(?!\
 
 
 def extract(message: str) -> list[ExtractedFact]:
-    """Explicit statements the user makes about themselves in ``message`` (their own words)."""
-    correction = bool(_CORRECTION.search(message))
+    """Statements the user makes about themselves and their people in ``message``."""
+    normalised = normalise(message)
+    text = _mask_quotes(normalised.text)
+    correction = bool(_CORRECTION.search(text))
     found: list[ExtractedFact] = []
+    for start, clause in _clauses(text):
+        found.extend(_extract_clause(clause, start, correction))
+    parsed = extraction_parse.read(doc) if (doc := _parse(text)) is not None else []
+    by_patterns = list(found)
+    for item in parsed:
+        if not any(_covers(fact, item) for fact in by_patterns):
+            found.append(_from_parse(item, correction))
+    if doc is not None:
+        found.extend(
+            _fact(match, span, correction)
+            for match, span in extraction_fallback.statements(doc, found)
+        )
+    return _dedupe(_to_original(fact, normalised) for fact in found)
+
+
+def _parse(text: str) -> Any:
+    from desktop_agent import nlp
+
+    return nlp.parse(text)
+
+
+def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
+    """Whether a pattern already read what the parse found (same slot, or the same clause)."""
+    if fact.subject_key == item.key:
+        return True
+    overlap = fact.span[0] < item.span[1] and item.span[0] < fact.span[1]
+    if overlap and item.confidence <= 0.65:
+        return True  # a generic reading ("can't stand" as a negated verb) of a read clause
+    family, other = fact.subject_key.split(":")[0], item.key.split(":")[0]
+    free = ("plan", "goal", "task", "decision", "note", "routine", "learning")
+    return overlap and (family == other or (family in free and other in free))
+
+
+def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact:
+    return ExtractedFact(
+        text=item.text,
+        type=item.type,  # type: ignore[arg-type]
+        subject_key=item.key,
+        value=item.value,
+        confidence=item.confidence,
+        span=item.span,
+        is_correction=correction or item.correction,
+        negated=item.negated,
+        person=item.person,
+        when=item.when,
+    )
+
+
+def _to_original(fact: ExtractedFact, normalised: Normalised) -> ExtractedFact:
+    return replace(fact, span=normalised.original_span(*fact.span))
+
+
+def _dedupe(facts: Iterable[ExtractedFact]) -> list[ExtractedFact]:
     seen: set[tuple[str, str]] = set()
-    for start, clause in _clauses(_mask_quotes(message)):
-        for fact in _extract_clause(clause, start, correction):
-            if (fact.subject_key, fact.value.casefold()) not in seen:
-                seen.add((fact.subject_key, fact.value.casefold()))
-                found.append(fact)
-    return found
+    kept = []
+    for fact in facts:
+        if (fact.subject_key, fact.value.casefold()) not in seen:
+            seen.add((fact.subject_key, fact.value.casefold()))
+            kept.append(fact)
+    return kept
 
 
 def extract_from_turn(role: str, text: str) -> list[ExtractedFact]:
@@ -153,7 +222,9 @@ def _extract_clause(clause: str, offset: int, correction: bool) -> Iterator[Extr
 
 
 def _fact(match: Match, span: tuple[int, int], correction: bool) -> ExtractedFact:
+    person = match.key.split(":", 1)[1] if match.key.startswith("name_of:") else ""
     return ExtractedFact(
+        person=person,
         text=match.text,
         type=match.type,
         subject_key=match.key,

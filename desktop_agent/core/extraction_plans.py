@@ -52,7 +52,8 @@ _LIKE_VERBS = {
 _LIKE = _compile(
     rf"i\s+(?:(?P<neg>don't|don’t|do\s+not|no\s+longer|never)\s+)?{ADVERBS}"
     rf"(?P<verb>{'|'.join(sorted(_LIKE_VERBS, key=len, reverse=True))})\s+"
-    rf"|{I_AM}\s+(?:a\s+)?(?:(?:big|huge|massive|great)\s+)?(?P<fan>not\s+a\s+|no\s+)?fan\s+of\s+"
+    rf"|{I_AM}\s+(?:a\s+)?(?P<fan>not\s+(?:a\s+|the\s+)?|no\s+)?(?:(?:big|huge|massive|great)\s+)?"
+    r"fan\s+of\s+"
 )
 
 
@@ -135,7 +136,7 @@ _IMMEDIATE = re.compile(
     re.IGNORECASE,
 )
 _PLAN = _compile(
-    rf"(?:{I_AM}\s+(?:planning|going|intending|hoping|aiming)\s+to|i\s+(?:plan|intend|aim)\s+to|"
+    rf"(?:{I_AM}\s+(?:planning|going|intending)\s+to|i\s+(?:plan|intend)\s+to|"
     r"i'?ll\s+be|i\s+will\s+be|my\s+plan\s+is\s+to|i've\s+got\s+plans\s+to)\s+(.+)$"
 )
 

@@ -71,7 +71,8 @@ def proper_noun(rest: str, clause: str) -> str | None:
     found = re.match(_PLACE, rest)
     if found:
         return found.group(1)
-    if clause != clause.casefold():
+    # "I" and "I'm" are capitalised by normalisation; the rest of the message may be lower case.
+    if re.sub(r"\bI(?=\b|'|’)", "i", clause) != clause.casefold():
         return None
     words = _OBJECT_END.sub("", rest.strip()).split()
     if not words or len(words) > 3 or words[0] in STOPWORDS:

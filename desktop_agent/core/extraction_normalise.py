@@ -1,0 +1,194 @@
+"""Informal words and typos, normalised before extraction reads a message.
+
+"im alergic to penicilin" becomes "I'm allergic to penicillin", "fav film is prob Alien" becomes
+"favourite film is probably Alien", "can't stand jazz" becomes "I can't stand jazz". Two
+sources: a table of chat spellings and short forms, and a spelling fix by edit distance against
+the words extraction keys on (allergens, conditions, diets, relations, days) for words of six
+letters or more, which is where typos change a stored key. ``Normalised.original_span`` maps a
+span of the normalised text back to the user's own words, so provenance still points at what
+they typed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Chat spellings and short forms -> standard words. Only words with a single reading in a
+# personal statement: "bro" (also a form of address) and "id" (an identifier) are left alone.
+INFORMAL = {
+    "im": "I'm",
+    "i": "I",
+    "i'm": "I'm",
+    "i've": "I've",
+    "i'd": "I'd",
+    "i'll": "I'll",
+    "ive": "I've",
+    "dont": "don't",
+    "cant": "can't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "isnt": "isn't",
+    "veggie": "vegetarian",
+    "veggies": "vegetables",
+    "fav": "favourite",
+    "fave": "favourite",
+    "favs": "favourites",
+    "prob": "probably",
+    "probs": "probably",
+    "def": "definitely",
+    "defo": "definitely",
+    "deffo": "definitely",
+    "luv": "love",
+    "h8": "hate",
+    "gf": "girlfriend",
+    "bf": "boyfriend",
+    "hubby": "husband",
+    "wifey": "wife",
+    "sis": "sister",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "wknd": "weekend",
+    "bday": "birthday",
+    "yrs": "years",
+    "wanna": "want to",
+    "gonna": "going to",
+    "thx": "thanks",
+    "pls": "please",
+    "plz": "please",
+    "ppl": "people",
+    "w/": "with",
+}
+# The words extraction keys on; a typo of one of them is corrected to it.
+VOCABULARY = frozenset(
+    """allergic allergy allergies penicillin amoxicillin ibuprofen aspirin shellfish peanut
+    peanuts sesame gluten lactose intolerant intolerance vegetarian vegan pescatarian diabetic
+    diabetes asthma epilepsy coeliac celiac migraines strawberries tomatoes mushrooms seafood
+    eggs dairy latex pollen girlfriend boyfriend husband daughter grandmother grandfather
+    grandma grandad brother sister partner cousin nephew flatmate roommate favourite favorite
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays january february march april june july august
+    september october november december weekend morning evening married divorced engaged
+    birthday teacher engineer nurse doctor married hospital""".split()
+)
+# Messages that start with a verb or an adjective phrase and leave out "I" / "I'm".
+_SUBJECTLESS = re.compile(
+    r"^(?P<verb>(?:really\s+|absolutely\s+)?(?:love|like|hate|adore|enjoy|prefer|work\s+(?:as|at|for|in)|"
+    r"live\s+in|can't\s+stand|cannot\s+stand|can’t\s+stand|speak|teach|study)\b)"
+    r"|^(?P<adj>(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|not\s+(?:a|the)\s+(?:big\s+|huge\s+)?fan\s+of|"
+    r"allergic\s+to|not\s+(?:vegetarian|vegan|pescatarian)|obsessed\s+with|"
+    r"originally\s+from)\b)"
+    r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[A-Za-z0-9'’/]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    text: str
+    # For each character of ``text`` (and one past the end), its offset in the original.
+    origin: tuple[int, ...]
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        if end <= start:
+            return self.origin[start], self.origin[start]
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+def normalise(message: str) -> Normalised:
+    """``message`` with chat spellings expanded, key words' typos fixed and a missing subject
+    restored at the start of each sentence."""
+    pieces: list[tuple[str, int, int]] = []  # (text, original start, original end)
+    position = 0
+    for match in _WORD.finditer(message):
+        if match.start() > position:
+            pieces.append((message[position : match.start()], position, match.start()))
+        word = match.group(0)
+        pieces.append((_fix(word, message, match.start()), match.start(), match.end()))
+        position = match.end()
+    if position < len(message):
+        pieces.append((message[position:], position, len(message)))
+    text, origin = _join(pieces, len(message))
+    return _restore_subjects(Normalised(text, origin))
+
+
+def _fix(word: str, message: str, at: int) -> str:
+    lower = word.casefold().replace("’", "'")
+    if lower == "names" and re.search(r"(?i:\bmy\s+)$", message[:at]):
+        return "name's"
+    if lower == "i":
+        return "I"
+    if lower in INFORMAL:
+        return INFORMAL[lower]
+    if lower.isalpha() and len(lower) >= 6 and lower not in VOCABULARY:
+        fixed = spelling(lower)
+        if fixed:
+            return fixed.capitalize() if word[:1].isupper() else fixed
+    return word
+
+
+@lru_cache(maxsize=4096)
+def spelling(word: str) -> str | None:
+    """The vocabulary word ``word`` is a typo of (one edit; two for long words), or None."""
+    limit = 2 if len(word) >= 9 else 1
+    best = None
+    for known in VOCABULARY:
+        if abs(len(known) - len(word)) > limit or known[0] != word[0]:
+            continue
+        distance = _distance(word, known, limit)
+        if distance <= limit and (best is None or distance < best[0]):
+            best = (distance, known)
+    return best[1] if best else None
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance with adjacent transpositions, stopping early past ``limit``."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, previous2[j - 2] + 1)
+            current.append(value)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _join(pieces: list[tuple[str, int, int]], length: int) -> tuple[str, tuple[int, ...]]:
+    text: list[str] = []
+    origin: list[int] = []
+    for piece, start, end in pieces:
+        text.append(piece)
+        if len(piece) == end - start:
+            origin.extend(range(start, end))
+        else:  # a replaced word: every character maps into the original word
+            origin.extend(min(start + k, end - 1) for k in range(len(piece)))
+    origin.append(length)
+    return "".join(text), tuple(origin)
+
+
+def _restore_subjects(normalised: Normalised) -> Normalised:
+    """ "can't stand jazz" -> "I can't stand jazz"; "big fan of Tolkien" -> "I'm a big fan..."."""
+    text, origin = normalised.text, list(normalised.origin)
+    for sentence in reversed(list(re.finditer(r"(?:^|(?<=[.!?\n]))\s*([^.!?\n]+)", text))):
+        start = sentence.start(1)
+        found = _SUBJECTLESS.match(text[start:])
+        if not found:
+            continue
+        insert = "I " if found.group("verb") else "my " if found.group("my") else "I'm "
+        rest = text[start:]
+        if rest[:1].isupper() and not rest.startswith(("I ", "I'")):
+            rest = rest[:1].lower() + rest[1:]
+        text = text[:start] + insert + rest
+        origin[start:start] = [origin[start]] * len(insert)
+    return Normalised(text, tuple(origin))
+
+
+__all__ = ["INFORMAL", "VOCABULARY", "Normalised", "normalise", "spelling"]

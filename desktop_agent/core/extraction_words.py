@@ -1,0 +1,148 @@
+"""Word lists the parse-based extraction reads: who a noun is, which verbs are habits, which
+adjectives are feelings. Kept apart so the rules read as grammar, not as vocabulary.
+"""
+
+from __future__ import annotations
+
+# Words for the user's people -> the relation a subject key names ("mum" and "mother" share one).
+RELATIONS = {
+    **dict.fromkeys(("mum", "mom", "mother", "mam", "ma"), "mother"),
+    **dict.fromkeys(("dad", "father", "pa"), "father"),
+    **dict.fromkeys(("grandma", "gran", "granny", "nan", "nana", "grandmother"), "grandmother"),
+    **dict.fromkeys(("grandpa", "grandad", "granddad", "grandfather"), "grandfather"),
+    **dict.fromkeys(("husband", "hubby"), "husband"),
+    **dict.fromkeys(("wife",), "wife"),
+    **dict.fromkeys(("partner", "spouse", "fiance", "fiancé", "fiancee", "fiancée"), "partner"),
+    **dict.fromkeys(("girlfriend",), "girlfriend"),
+    **dict.fromkeys(("boyfriend",), "boyfriend"),
+    **dict.fromkeys(("sister", "sis"), "sister"),
+    **dict.fromkeys(("brother",), "brother"),
+    **dict.fromkeys(("son",), "son"),
+    **dict.fromkeys(("daughter",), "daughter"),
+    **dict.fromkeys(("kid", "kids", "child", "children"), "kids"),
+    **dict.fromkeys(("twin", "twins"), "twins"),
+    **dict.fromkeys(("friend", "mate", "pal", "buddy"), "friend"),
+    **dict.fromkeys(("aunt", "auntie", "aunty"), "aunt"),
+    **dict.fromkeys(("uncle",), "uncle"),
+    **dict.fromkeys(("cousin",), "cousin"),
+    **dict.fromkeys(("niece",), "niece"),
+    **dict.fromkeys(("nephew",), "nephew"),
+    **dict.fromkeys(("boss", "manager"), "boss"),
+    **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
+    **dict.fromkeys(("colleague", "coworker"), "colleague"),
+    **dict.fromkeys(("neighbour", "neighbor"), "neighbour"),
+    **dict.fromkeys(("parents",), "parents"),
+    **dict.fromkeys(("baby",), "baby"),
+    **dict.fromkeys(("stepson",), "stepson"),
+    **dict.fromkeys(("stepdaughter",), "stepdaughter"),
+    **dict.fromkeys(("mother-in-law",), "mother-in-law"),
+    **dict.fromkeys(("father-in-law",), "father-in-law"),
+}
+# Animals and breeds -> the species a pet's subject key names ("greyhound" -> "dog").
+PETS = {
+    **dict.fromkeys(
+        """dog puppy pup greyhound labrador lab retriever spaniel terrier collie poodle
+        dachshund beagle husky pug whippet lurcher corgi bulldog boxer rottweiler alsatian
+        shepherd schnauzer chihuahua sheepdog cockapoo labradoodle cavapoo doodle""".split(),
+        "dog",
+    ),
+    **dict.fromkeys("cat kitten kitty tabby moggy siamese persian ragdoll".split(), "cat"),
+    **dict.fromkeys("rabbit bunny".split(), "rabbit"),
+    **dict.fromkeys("hamster".split(), "hamster"),
+    **dict.fromkeys("guinea".split(), "guinea pig"),
+    **dict.fromkeys("parrot budgie cockatiel".split(), "parrot"),
+    **dict.fromkeys("horse pony".split(), "horse"),
+    **dict.fromkeys("tortoise turtle".split(), "tortoise"),
+    **dict.fromkeys("goldfish fish".split(), "fish"),
+    **dict.fromkeys("snake lizard gecko".split(), "reptile"),
+    **dict.fromkeys("chicken chickens hen hens".split(), "chicken"),
+}
+KIDS = frozenset("kid kids child children son sons daughter daughters boy boys girl girls".split())
+MARITAL = frozenset("married single divorced engaged widowed separated".split())
+DIETS = {
+    "vegetarian": "vegetarian",
+    "vegan": "vegan",
+    "pescatarian": "pescatarian",
+    "pescetarian": "pescatarian",
+    "teetotal": "teetotal",
+}
+# Verbs whose present simple with "I" states a habit even without "every ...".
+ACTIVITIES = frozenset(
+    """swim run jog cycle bike walk hike climb commute train practise practice meditate
+    volunteer cook bake play drive row skate ski surf dance sing paint knit garden read""".split()
+)
+# States, not habits: present simple of these is never a routine.
+STATIVE = frozenset(
+    """be have like love hate prefer enjoy adore know think believe want need mean seem feel
+    live work speak understand remember forget wish hope agree own use study teach find
+    guess suppose mind care see hear get can will would could should may might must""".split()
+)
+# Adverbs and nouns that make a present simple a habit: "I swim every Tuesday at 7".
+FREQUENCY = frozenset(
+    """every each usually always often normally regularly daily weekly monthly nightly
+    sometimes generally typically twice thrice""".split()
+)
+PLURAL_TIMES = frozenset(
+    """mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends weekdays
+    mornings evenings nights afternoons""".split()
+)
+# Negated verbs that say nothing lasting: "I don't know", "I can't wait", "I never said that".
+NOT_A_HABIT = frozenset(
+    """know think mind worry care remember understand wait believe get see want need mean agree
+    say tell feel imagine guess suppose ask try find hear stop help decide expect recall follow
+    bother matter go make do buy read stand""".split()
+)
+# Things the user wants that are not goals: "I want to know", "I'd like to ask".
+NOT_A_GOAL = frozenset(
+    """know ask see say check talk understand try find hear tell confirm point mention add
+    clarify share thank apologise apologize go sleep eat rest""".split()
+)
+# "X is my weakness": nouns that make the subject something the user likes.
+LIKED_ROLES = frozenset(
+    """weakness thing jam passion obsession addiction love favourite favorite vice""".split()
+)
+# "X scares me" / "X relaxes me".
+DISLIKE_VERBS = frozenset("scare bore annoy irritate disgust terrify frustrate stress".split())
+LIKE_VERBS = frozenset("relax calm delight fascinate excite inspire".split())
+POSITIVE_ADJ = frozenset(
+    """fun relaxing amazing fascinating great brilliant lovely interesting calming beautiful
+    wonderful delicious exciting satisfying soothing""".split()
+)
+NEGATIVE_ADJ = frozenset(
+    """boring dull annoying tedious stressful pointless overrated awful terrible horrible
+    disgusting gross tiresome exhausting unbearable""".split()
+)
+# Things the user is that mean their work: "I'm retired".
+WORK_STATES = frozenset("retired unemployed self-employed freelance".split())
+EVENTS = frozenset(
+    """appointment interview exam exams test wedding flight trip holiday vacation meeting
+    surgery operation party gig concert match deadline presentation viva graduation move
+    checkup check-up""".split()
+)
+# Words of time that make a statement about now, not about the person: "I'm tired today".
+TRANSIENT = frozenset("today tonight now currently moment later yet".split())
+# "this week", "this month": a visit, not a fact about the person.
+TRANSIENT_AFTER_THIS = frozenset("week month weekend evening afternoon morning year".split())
+
+__all__ = [
+    "ACTIVITIES",
+    "DIETS",
+    "DISLIKE_VERBS",
+    "EVENTS",
+    "FREQUENCY",
+    "KIDS",
+    "LIKED_ROLES",
+    "LIKE_VERBS",
+    "MARITAL",
+    "NEGATIVE_ADJ",
+    "NOT_A_GOAL",
+    "NOT_A_HABIT",
+    "PETS",
+    "PLURAL_TIMES",
+    "POSITIVE_ADJ",
+    "RELATIONS",
+    "STATIVE",
+    "TRANSIENT",
+    "TRANSIENT_AFTER_THIS",
+    "WORK_STATES",
+]
