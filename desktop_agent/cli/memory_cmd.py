@@ -251,11 +251,11 @@ def run_forget(args: argparse.Namespace) -> int:
                 _emit(args, {"dry_run": True, **preview.to_json()}, lines)
                 return 0
             receipt = app.memory.forget(args.ids)
-    count = len(receipt.ids)
-    also = also_touched(len(receipt.redacted))
+    count = sum(1 for kind in receipt.kinds if kind != "topic") or len(receipt.ids)
+    also = also_touched(len(receipt.redacted), sum(1 for k in receipt.kinds if k == "topic"))
     lines = [
         f"forgot {count} memor{'y' if count == 1 else 'ies'}"
-        + (f" {also} (its words erased)" if also else "")
+        + (f" {also}" if also else "")
         + f"; keys now at epoch {receipt.epoch}"
     ]
     _emit(args, receipt.to_json(), lines)

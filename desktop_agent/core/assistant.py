@@ -123,11 +123,16 @@ def _run(generation: Generation, cancel: threading.Event) -> GenerationResult:
     return generation.result()
 
 
-def canned_generation(text: str) -> Generation:
-    """A finished Generation holding ``text``: replies the model does not write (commands)."""
+# finish_reason of a reply the core wrote from memory (a grounded answer), not the model.
+FROM_MEMORY = "memory"
+
+
+def canned_generation(text: str, finish_reason: str = "stop") -> Generation:
+    """A finished Generation holding ``text``: replies the model does not write (commands,
+    answers composed from memory)."""
     generation = Generation()
     generation._emit(text)
-    generation._finish(GenerationResult(text, 0, 0, 0, False, "stop", 0.0, 0.0))
+    generation._finish(GenerationResult(text, 0, 0, 0, False, finish_reason, 0.0, 0.0))
     return generation
 
 
@@ -311,7 +316,7 @@ class Assistant:
     def _answer_about_user(self, messages: list[ChatMessage], answer: GroundedAnswer) -> Generation:
         """The composed answer; or the model's, when it is capable and its answer holds."""
         if self.answer_mode != "model" or not answer.known:
-            return canned_generation(answer.text)
+            return canned_generation(answer.text, FROM_MEMORY)
         from desktop_agent.core.grounding import check_answer
         from desktop_agent.core.guarded import guarded_generation
 

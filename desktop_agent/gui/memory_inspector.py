@@ -411,7 +411,7 @@ class MemoryInspector(MemoryPanel):
         self._update_count()
         self.last_receipt = receipt
         self.receipt_dialog = forget_dialogs.show_receipt(receipt, self)
-        count = len(receipt.ids)
+        count = sum(1 for kind in receipt.kinds if kind != "topic") or len(receipt.ids)
         redacted = len(getattr(receipt, "redacted", ()))
         also = (
             f" and {redacted} message{'s' if redacted != 1 else ''} it came from"

@@ -277,7 +277,10 @@ class MessageView(QFrame):
         self.reply = reply
         self.memories = reply.memories_used
         result = reply.result
-        parts = [f"{result.completion_tokens} tokens"]
+        if result.finish_reason == "memory":
+            parts = ["answered from memory"]
+        else:
+            parts = [f"{result.completion_tokens} tokens"]
         if result.tokens_per_second:
             parts.append(f"{result.tokens_per_second:.1f} tok/s")
         if result.cancelled:
