@@ -68,6 +68,8 @@ _UNKNOWN: Final = object()
 _styles: weakref.WeakKeyDictionary[MemoryService, object] = weakref.WeakKeyDictionary()
 _watched: weakref.WeakSet[MemoryService] = weakref.WeakSet()
 _styles_lock = threading.Lock()
+# Bumped by every invalidation: a lookup that raced with a write does not cache its answer.
+_generation = 0
 
 
 def remembered_style(memory: MemoryService) -> str | None:
@@ -75,6 +77,7 @@ def remembered_style(memory: MemoryService) -> str | None:
     first, so that an edit in What I know counts)."""
     with _styles_lock:
         cached = _styles.get(memory, _UNKNOWN)
+        generation = _generation
         if memory not in _watched:
             _watched.add(memory)
             memory.subscribe(lambda change: _forget_style(memory, change))
@@ -87,7 +90,8 @@ def remembered_style(memory: MemoryService) -> str | None:
             style = named if named in ACTIONS else None
             break
     with _styles_lock:
-        _styles[memory] = style
+        if generation == _generation:
+            _styles[memory] = style
     return style
 
 
@@ -101,9 +105,11 @@ def _forget_style(memory: MemoryService, change: MemoryChange) -> None:
             return False
         return vault.get(memory_id).meta.get("subject_key") == STYLE_KEY
 
+    global _generation
     if change.forgotten or any(names_style(i) for i in (*change.added, *change.edited)):
         with _styles_lock:
             _styles.pop(memory, None)
+            _generation += 1
 
 
 def remember_style(

@@ -101,6 +101,19 @@ def test_a_stated_style_wins_over_the_statistics(memory: MemoryService) -> None:
     assert old.text.startswith("User prefers detailed")
 
 
+def test_the_style_follows_edits_and_forgetting_in_what_i_know(memory: MemoryService) -> None:
+    style = memory.remember(
+        "User prefers short, direct answers", type="preference", subject_key=STYLE_KEY
+    )
+    assert remembered_style(memory) == "concise"
+
+    memory.edit(style.id, text="User prefers detailed answers")
+    assert remembered_style(memory) == "detailed"
+
+    memory.forget([style.id])
+    assert remembered_style(memory) is None
+
+
 # --- through the agent loop (the assistant as it is wired today: rules, no embedder) -------------
 
 
