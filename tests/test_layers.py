@@ -23,6 +23,8 @@ OWNERS = {
     "jeepney": "secrets",
     "sentence_transformers": "embed",
     "torch": "embed",
+    "spacy": "nlp",
+    "thinc": "nlp",
 }
 # packages that must stay free of other app layers
 CORE_MAY_NOT_IMPORT = ("desktop_agent.gui", "desktop_agent.cli")
@@ -53,9 +55,15 @@ def violations() -> list[str]:
             owner = OWNERS.get(top)
             if owner is not None and owner != layer:
                 found.append(f"{path.relative_to(PACKAGE)} imports {name} (only {owner}/ may)")
-            if layer in ("core", "memory", "llm", "embed", "secrets", "search") and name.startswith(
-                CORE_MAY_NOT_IMPORT
-            ):
+            if layer in (
+                "core",
+                "memory",
+                "llm",
+                "embed",
+                "secrets",
+                "search",
+                "nlp",
+            ) and name.startswith(CORE_MAY_NOT_IMPORT):
                 found.append(f"{path.relative_to(PACKAGE)} imports {name} (a lower layer)")
     return found
 
@@ -84,7 +92,7 @@ def test_importing_the_core_loads_no_qt_or_native_engines() -> None:
 
     code = (
         "import sys, desktop_agent.core.assistant, desktop_agent.app, desktop_agent.cli;"
-        "bad = [m for m in ('PySide6', 'llama_cpp', 'lancedb', 'keyring', 'torch') if m in sys.modules];"
+        "bad = [m for m in ('PySide6', 'llama_cpp', 'lancedb', 'keyring', 'torch', 'spacy') if m in sys.modules];"
         "print(','.join(bad))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
