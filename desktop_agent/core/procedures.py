@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from typing import Final
+from typing import Any, Final
 
 from desktop_agent.core.feedback import style_named
 from desktop_agent.core.memory_model import (
@@ -54,6 +54,18 @@ def choose_action(strategies: list[Strategy], context: str, preferred: str | Non
         if strategy.context == context and strategy.action in rates:
             rates[strategy.action] = strategy.success_rate
     return max(ACTIONS, key=lambda action: (rates[action], action == DEFAULT_ACTION))
+
+
+def choose_style(memory: MemoryService | None, intent: Any) -> str:
+    """The answer style for this turn: the one a length complaint asks for ("more detail
+    please" is answered in detail), else the remembered preference, else the statistics for
+    the kind of request; the default without memory."""
+    wanted = getattr(intent, "style", None)
+    if intent.kind == "feedback" and wanted in ACTIONS:
+        return str(wanted)
+    if memory is None:
+        return DEFAULT_ACTION
+    return style_for(memory, intent.kind)
 
 
 def style_for(memory: MemoryService, context: str) -> str:
