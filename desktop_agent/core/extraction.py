@@ -60,7 +60,8 @@ class ExtractedFact:
 _CORRECTION = re.compile(
     r"^\s*(?:actually|no|nope|correction|sorry,? i meant|i meant|wait|oh wait|scratch that)\b"
     r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b|\bafter all\b"
-    r"|\bturns out\b|\bended up\b|\binstead\b|\bscratch that\b|,\s*not\s+(?:\d+|[A-Z]\w+)\b",
+    r"|\bturns out\b|\bended up\b|\binstead\b|\bscratch that\b|,\s*not\s+(?:\d+|[A-Z]\w+)\b"
+    r"|\bnow\s*[.!]*\s*$",
     re.IGNORECASE,
 )
 # Discourse markers that may precede the "I ..." of a statement.

@@ -95,12 +95,15 @@ def _is_statement(sentence: Any) -> bool:
     if root.tag_ == "VB" and not _subject(root) and first.i == root.i:
         return False
     # Inverted auxiliary: "Would my sister like this book" (without the question mark).
-    return not (first.dep_ in ("aux", "auxpass") and first.i < _first_subject_index(root))
+    second = first.nbor() if first.i + 1 < len(first.doc) else None
+    inverted = first.lower_ in _INVERTING and second is not None
+    return not (inverted and second.pos_ in ("PRON", "DET", "PROPN", "NOUN"))
 
 
-def _first_subject_index(root: Token) -> int:
-    subject = _subject(root)
-    return subject.i if subject is not None else -1
+_INVERTING = frozenset(
+    """would could should can will shall do does did is are am was were have has may might
+    must""".split()
+)
 
 
 # --- clause structure -------------------------------------------------------------------------
@@ -534,6 +537,11 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             yield _make(who, tokens, "preference", f"likes:{normalise_object(_phrase(thing))}",
                         _phrase(thing), f"User loves {_phrase(thing)}")  # fmt: skip
         return
+    employer = _prep_object(head, "at", "for") if lemma == "work" and not negated else None
+    if employer is not None and employer.lemma_ not in _NOT_A_WORKPLACE and not _is_time(employer):
+        value = _words(list(employer.subtree))
+        yield _make(who, tokens, "fact", "employer", value, f"User works at {value}")
+        return
     if lemma == "work" and not negated and _prep_object(head, "at", "for", "as") is None:
         field = _prep_object(head, "in")
         place = field is not None and field.ent_type_ in ("GPE", "LOC", "FAC")
@@ -642,9 +650,9 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         kind = next((c for c in attr.children if c.dep_ in ("compound", "amod")), None)
         if kind is not None:
             thing = normalise_object(kind.text)
-            verb = "doesn't like" if negated else "likes"
-            yield _make(who, tokens, "preference", f"likes:{thing}", kind.text,
-                        f"User {verb} {kind.text}", negated=negated)  # fmt: skip
+            text = f"User is {'not ' if negated else ''}a {kind.text} person"
+            yield _make(who, tokens, "preference", f"likes:{thing}", kind.text, text,
+                        negated=negated)  # fmt: skip
         return
     for extra in _conjuncts(acomp)[1:] if acomp is not None else []:
         allergen = _prep_object(extra, "to")
@@ -849,6 +857,7 @@ def _activity(head: Token) -> str:
     return _slug(" ".join(parts), 3)
 
 
+_NOT_A_WORKPLACE = frozenset("home night nights weekend weekends moment".split())
 _TRANSPORT = frozenset("bus train tube metro tram ferry subway underground car bike".split())
 
 

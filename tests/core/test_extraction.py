@@ -30,16 +30,29 @@ def only(message: str) -> ExtractedFact:
     return facts[0]
 
 
-def test_the_labelled_set_meets_its_targets() -> None:
+def bench() -> Any:
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        from extraction_quality import score
+        import extraction_quality
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    result = score()
-    assert result["n_messages"] >= 80
-    assert result["precision"] >= 0.9
-    assert result["recall"] >= 0.8
+    return extraction_quality
+
+
+def test_the_tuning_part_meets_its_targets() -> None:
+    result = bench().score(bench().PARTS["tune"])
+    assert result["n_messages"] >= 200
+    assert result["precision"] >= 0.95
+    assert result["recall"] >= 0.95
+
+
+def test_the_scored_part_meets_the_issue_targets() -> None:
+    """Scored only: written with the tuning part, before the rules, and never tuned on."""
+    result = bench().score(bench().PARTS["scored"])
+    assert result["n_messages"] >= 120
+    assert result["precision"] >= 0.90
+    assert result["recall"] >= 0.85
+    assert result["extraction_ms_p50"] <= 50
 
 
 # Phrasings written after the rules, not in the labelled set: a check that they generalise.
@@ -74,8 +87,6 @@ def test_unseen_phrasings(message: str, expected: list[tuple[str, str]]) -> None
         "I love how you explain things",
         "I hate to say it but you are right",
         "I'm going to try that",
-        "I'm a morning person",
-        "I was a nurse",
         "remember when we talked about Rome?",
         "Can you tell me what I like?",
         'He said "I live in Paris" once',
