@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from desktop_agent.core.extraction_words import PETS, RELATIONS
+
 # Chat spellings and short forms -> standard words. Only words with a single reading in a
 # personal statement: "bro" (also a form of address) and "id" (an identifier) are left alone.
 INFORMAL = {
@@ -78,11 +80,17 @@ _SUBJECTLESS = re.compile(
     r"live\s+in|can't\s+stand|cannot\s+stand|can’t\s+stand|speak|teach|study)\b)"
     r"|^(?P<adj>(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|not\s+(?:a|the)\s+(?:big\s+|huge\s+)?fan\s+of|"
     r"allergic\s+to|not\s+(?:vegetarian|vegan|pescatarian)|obsessed\s+with|"
+    r"(?:not\s+)?(?:really\s+)?into|"
     r"originally\s+from)\b)"
     r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z0-9'’/]+")
+_IS_AFTER = re.compile(
+    r"\s+(?:from|a|an|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
+    r"retired|\d)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +126,11 @@ def _fix(word: str, message: str, at: int) -> str:
     lower = word.casefold().replace("’", "'")
     if lower == "names" and re.search(r"(?i:\bmy\s+)$", message[:at]):
         return "name's"
+    if lower.endswith("'s") and _IS_AFTER.match(message[at + len(word) :]):
+        # "my husband's from Nairobi": "'s" is "is" after one of the user's people.
+        if lower[:-2] in RELATIONS or lower[:-2] in PETS:
+            if re.search(r"(?i:\b(?:my|our)\s+(?:\w+\s+)?)$", message[:at]):
+                return f"{word[:-2]} is"
     if lower == "i":
         return "I"
     if lower in INFORMAL:

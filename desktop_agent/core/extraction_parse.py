@@ -114,7 +114,9 @@ def _clause_heads(sentence: Any) -> Iterator[Token]:
         if token.dep_ in _CLAUSE and token.pos_ in ("VERB", "AUX"):
             if token.dep_ == "xcomp" and token.head.pos_ in ("VERB", "AUX"):
                 continue  # read with its head: "want to run", "ended up moving"
-            if token.dep_ == "relcl":
+            if token.dep_ == "relcl" or any(
+                c.dep_ == "mark" and c.lower_ in ("if", "whether", "unless") for c in token.children
+            ):
                 continue
             yield token
 
@@ -130,6 +132,9 @@ def _find_subject(verb: Token) -> Token | None:
     subject = _subject(verb)
     if subject is not None:
         return subject
+    for aux in verb.children:  # "my wife loves gardening", parsed with "loves" as an auxiliary
+        if aux.dep_ == "aux" and (found := _subject(aux)) is not None:
+            return found
     if verb.dep_ in ("xcomp", "advcl") and verb.head is not verb:
         return _subject(verb.head)
     if verb.dep_ == "conj":
@@ -174,6 +179,12 @@ def _who(subject: Token, context: _Context) -> Who | None:
             noun, name = described, subject.text
     relation = _relation_of(noun)
     owned = _possessor(noun) or _possessor(subject)
+    holder = next((c for c in noun.children if c.dep_ == "poss" and _relation_of(c)), None)
+    if holder is not None and _possessor(holder) and not relation:
+        # "my dad's birthday is on 2 March": an attribute of one of the user's people.
+        who = Who("attribute", subject, _relation_of(holder), said=_relation_words(holder))
+        context.last = Who("person", holder, who.relation, said=who.said)
+        return who
     bare = not any(c.dep_ == "det" for c in noun.children) and noun.i == noun.sent.start
     if relation and (owned or (bare and noun.lower_ in words.RELATIONS)):
         if not name:
@@ -192,6 +203,8 @@ def _who(subject: Token, context: _Context) -> Who | None:
 def _relation_of(noun: Token) -> str:
     lower = noun.lower_
     lemma = noun.lemma_.casefold()
+    if _in_law(noun):
+        return f"{lower}-in-law"
     if lower in words.RELATIONS or lemma in words.RELATIONS:
         relation = words.RELATIONS.get(lower) or words.RELATIONS[lemma]
         if relation == "friend" and any(c.lower_ == "best" for c in noun.children):
@@ -200,9 +213,14 @@ def _relation_of(noun: Token) -> str:
     return words.PETS.get(lower) or words.PETS.get(lemma) or ""
 
 
+def _in_law(noun: Token) -> bool:
+    return noun.doc[noun.i + 1 : noun.i + 5].text.replace(" ", "") == "-in-law"
+
+
 def _relation_words(noun: Token) -> str:
     modifiers = [c.text for c in noun.children if c.dep_ in ("amod", "compound") and c.i < noun.i]
-    return " ".join([*modifiers, noun.text]).casefold()
+    said = " ".join([*modifiers, noun.text]).casefold()
+    return f"{said}-in-law" if _in_law(noun) else said
 
 
 def _clause_tokens(head: Token) -> list[Token]:
@@ -347,6 +365,8 @@ def _clause(head: Token, context: _Context) -> Iterator[Found]:
         yield from _person(head, who, tokens, context)
     elif who.kind == "user":
         yield from _user(head, who, tokens)
+    elif who.kind == "attribute":
+        yield from _attribute(head, who, tokens)
     elif who.kind == "owned":
         yield from _owned(head, Who("user", who.token), tokens)
     else:
@@ -483,15 +503,32 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
 _LIKING = ("love", "like", "enjoy", "adore", "hate", "dislike", "prefer", "loathe")
 
 
+_LEMMA_REPAIRS = {
+    **dict.fromkeys(("hoping", "hope", "hopes", "hoped"), "hope"),
+    **dict.fromkeys(("hates", "hated", "hating"), "hate"),
+}
+
+
 def _base(token: Token) -> str:
     """The lemma, mended where the small model's lemmatiser slips ("hoping" -> "hop")."""
     lower = token.lower_
-    if lower in ("hoping", "hope", "hopes", "hoped"):
-        return "hope"
+    if lower in _LEMMA_REPAIRS:
+        return _LEMMA_REPAIRS[lower]
     lemma = token.lemma_.casefold()
     if lemma.endswith("s") and lemma[:-1] in _LIKING:
         return lemma[:-1]
     return lemma
+
+
+def _attribute(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
+    """ "My dad's birthday is on 2 March" -> person:father:birthday."""
+    noun = who.token.lemma_.casefold()
+    if head.lemma_ != "be" or noun in ("name",):  # names: the patterns read them
+        return
+    value = _words(tokens[[t.i for t in tokens].index(head.i) + 1 :]) if head in tokens else ""
+    if noun in ("birthday", "job", "age", "name", "address", "phone", "email"):
+        person = Who("person", who.token, who.relation, said=who.said)
+        yield _make(person, tokens, "fact", f"person:{who.relation}:{noun}", value)
 
 
 def _is_job(token: Token) -> bool:
@@ -525,7 +562,8 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma == "be":
         yield from _user_is(head, who, tokens, negated)
         return
-    if lemma in ("have", "get", "adopt") and not _is_aux(head):
+    has_object = any(c.dep_ == "dobj" for c in head.children)
+    if lemma in ("have", "get", "adopt") and not _is_aux(head) and has_object:
         yield from _user_has(head, who, tokens, negated)
         return
     if lemma in ("want", "hope", "aim", "plan", "intend"):
@@ -561,10 +599,22 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma == "find":
         yield from _find(head, who, tokens)
         return
-    if lemma in ("leave", "quit") and not negated:
-        yield from _left_job(head, who, tokens)
-        return
-    if lemma in ("move", "relocate", "end") and not negated:
+    if lemma in ("leave", "quit") and not negated and _object(head) is not None:
+        if _object(head).lemma_ == "job":
+            yield from _left_job(head, who, tokens)
+            return
+    if lemma in ("give", "quit", "stop") and not negated:
+        if lemma != "give" or any(c.dep_ == "prt" and c.lower_ == "up" for c in head.children):
+            yield from _gave_up(head, who, tokens)
+            return
+    if lemma == "switch" and not negated:
+        thing = _prep_object(head, "to")
+        if thing is not None:
+            what = _phrase(thing)
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                        f"User now prefers {what}", correction=True)  # fmt: skip
+            return
+    if lemma in ("move", "relocate", "end", "stay") and not negated:
         yield from _moved(head, who, tokens)
         return
     if lemma == "learn" or (lemma == "study" and head.tag_ != "VBP"):
@@ -642,10 +692,30 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
     attr = next((c for c in children if c.dep_ == "attr"), None)
     acomp = next((c for c in children if c.dep_ == "acomp"), None)
     into = _prep_object(head, "into")
-    if into is not None and not negated:
+    if into is not None:
+        verb = "is not into" if negated else "likes"
         yield _make(who, tokens, "preference", f"likes:{normalise_object(_phrase(into))}",
-                    _phrase(into), f"User likes {_phrase(into)}")  # fmt: skip
+                    _phrase(into), f"User {verb} {_phrase(into)}", negated=negated)  # fmt: skip
         return
+    named = next(
+        (c for c in children if c.dep_ in ("attr", "acomp") and c.ent_type_ == "PERSON"), None
+    )
+    if named is not None and not negated and named.pos_ == "PROPN":
+        # "I'm Sara, 27, and I live in Cork"
+        yield _make(who, tokens, "fact", "name", named.text, f"User's name is {named.text}")
+        for number in named.children:
+            if number.dep_ in ("appos", "conj", "npadvmod") and number.like_num:
+                if 3 <= int(number.text) <= 120 if number.text.isdigit() else False:
+                    yield _make(who, tokens, "fact", "age", number.text,
+                                f"User is {number.text} years old")  # fmt: skip
+        return
+    if attr is not None and attr.lemma_ == "fan" and not negated:
+        team = [c for c in attr.children if c.dep_ == "compound" or c.pos_ == "PROPN"]
+        if team:
+            what = " ".join(t.text for t in team)
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                        f"User is a {what} fan")  # fmt: skip
+            return
     if attr is not None and attr.lemma_ == "person":
         kind = next((c for c in attr.children if c.dep_ in ("compound", "amod")), None)
         if kind is not None:
@@ -719,8 +789,11 @@ def _user_has(head: Token, who: Who, tokens: list[Token], negated: bool) -> Iter
         elif lower in ("pet", "pets") and negated:
             yield _make(who, tokens, "fact", "pet", "pets", "User has no pets", negated=True)
         elif lower in words.KIDS or lemma in words.KIDS:
-            text = "User has no children" if negated else f"User has {_words(list(item.subtree))}"
-            yield _make(who, tokens, "fact", "children", _phrase(item), text, negated=negated)
+            if item.i != thing.i and (thing.lower_ in words.KIDS or thing.lemma_ in words.KIDS):
+                continue  # "a son and two daughters": one fact, read at the first
+            said = _words(list(thing.subtree)) if item.i == thing.i else _words(list(item.subtree))
+            text = "User has no children" if negated else f"User has {said}"
+            yield _make(who, tokens, "fact", "children", said, text, negated=negated)
         elif lemma in words.EVENTS or any(c.lemma_ in words.EVENTS for c in item.children):
             when = _when(tokens)
             if when and not negated:
@@ -748,8 +821,16 @@ def _called(item: Token) -> str:
 
 def _find(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     """ "I find opera boring": the adjective says whether the user likes it."""
-    adjective = next((t for t in head.subtree if t.pos_ == "ADJ" and t.i > head.i), None)
-    thing = next((t for t in head.subtree if t.pos_ in ("NOUN", "PROPN") and t.i > head.i), None)
+    feelings = words.POSITIVE_ADJ | words.NEGATIVE_ADJ
+    adjective = next((t for t in head.subtree if t.i > head.i and t.lower_ in feelings), None)
+    thing = next(
+        (
+            t
+            for t in head.subtree
+            if t.i > head.i and (t.pos_ in ("NOUN", "PROPN") or t.tag_ == "VBG")
+        ),
+        None,
+    )
     if adjective is None or thing is None:
         return
     lower = adjective.lower_
@@ -777,20 +858,44 @@ def _left_job(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
 
 def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     verb = head
-    if head.lemma_ == "end":  # "we ended up moving to Cardiff"
+    if head.lemma_ == "end":  # "we ended up moving to Cardiff", "we ended up staying in Bath"
         verb = next((c for c in head.children if c.dep_ == "xcomp"), None)
-        if verb is None or verb.lemma_ not in ("move", "relocate"):
+        if verb is None or verb.lemma_ not in ("move", "relocate", "stay"):
             return
-    place = _prep_object(verb, "to")
-    if place is None or place.pos_ != "PROPN" or head.tag_ not in ("VBD", "VBN"):
-        if head.lemma_ in ("move", "relocate") and place is not None:
-            when = _when(tokens)
-            if when:  # "I'm moving to Leeds in June"
-                yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}",
-                            _words(tokens), when=when)  # fmt: skip
+    elif head.lemma_ == "stay":
+        return  # "I stayed in Bath" is a visit, unless one "ended up staying"
+    place = _prep_object(verb, "to", "in")
+    past = head.tag_ in ("VBD", "VBN")
+    if place is None or not place.text[:1].isupper() or not past:
+        when = _when(tokens)
+        if head.lemma_ in ("move", "relocate") and not past and when:
+            # "I'm moving to Leeds in June", "we're moving house next month"
+            yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}",
+                        _words(tokens), when=when)  # fmt: skip
         return
     city = _place(place)
     yield _make(who, tokens, "fact", "home_city", city, f"User lives in {city}", correction=True)
+
+
+def _gave_up(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
+    """ "I gave up being vegan", "I quit smoking": the end of a diet or a habit."""
+    for token in head.subtree:
+        if token.lower_ in words.DIETS:
+            diet = words.DIETS[token.lower_]
+            yield _make(who, tokens, "fact", "diet", diet, f"User is no longer {diet}",
+                        negated=True, correction=True)  # fmt: skip
+            return
+    habit = next(
+        (c for c in head.children if c.dep_ in ("xcomp", "dobj") and c.tag_ == "VBG"), None
+    )
+    if habit is None:
+        habit = next(
+            (c for c in head.children if c.dep_ == "dobj" and c.lower_.endswith("ing")), None
+        )
+    if habit is not None:
+        lemma = habit.lemma_.casefold()
+        yield _make(who, tokens, "fact", lemma, habit.text, f"User gave up {habit.text}",
+                    negated=True, correction=True)  # fmt: skip
 
 
 def _never(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
@@ -808,6 +913,8 @@ def _never(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if thing is not None and thing.pos_ == "PRON":
         return
     key = lemma
+    if thing is None and lemma in ("go", "travel", "fly"):
+        thing = _prep_object(head, "to")
     if thing is not None:
         key = f"{lemma}:{normalise_object(_phrase(thing))}"
     yield _make(who, tokens, "fact", key, _words(tokens), negated=True, confidence=0.65)
@@ -900,7 +1007,17 @@ def _when(tokens: list[Token]) -> str:
     "2026-12-12"), else its words of time ("every Tuesday at 7", "in the autumn")."""
     doc = tokens[0].doc
     first, last = tokens[0].i, tokens[-1].i
-    dates = [e.text for e in doc.ents if e.label_ in ("DATE", "TIME") and first <= e.start <= last]
+    dates = [
+        e.text
+        for e in doc.ents
+        if first <= e.start <= last
+        and (
+            e.label_ in ("DATE", "TIME")
+            or e.label_ == "ORDINAL"
+            and e.start
+            and doc[e.start - 1].lower_ == "the"
+        )
+    ]
     resolved = resolve_date(" ".join(dates)) if dates else ""
     if resolved:
         return resolved

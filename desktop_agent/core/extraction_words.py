@@ -90,7 +90,7 @@ PLURAL_TIMES = frozenset(
 NOT_A_HABIT = frozenset(
     """know think mind worry care remember understand wait believe get see want need mean agree
     say tell feel imagine guess suppose ask try find hear stop help decide expect recall follow
-    bother matter go make do buy read stand""".split()
+    bother matter make do buy read stand""".split()
 )
 # Things the user wants that are not goals: "I want to know", "I'd like to ask".
 NOT_A_GOAL = frozenset(
