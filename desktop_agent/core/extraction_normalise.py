@@ -126,11 +126,14 @@ def _fix(word: str, message: str, at: int) -> str:
     lower = word.casefold().replace("’", "'")
     if lower == "names" and re.search(r"(?i:\bmy\s+)$", message[:at]):
         return "name's"
-    if lower.endswith("'s") and _IS_AFTER.match(message[at + len(word) :]):
-        # "my husband's from Nairobi": "'s" is "is" after one of the user's people.
-        if lower[:-2] in RELATIONS or lower[:-2] in PETS:
-            if re.search(r"(?i:\b(?:my|our)\s+(?:\w+\s+)?)$", message[:at]):
-                return f"{word[:-2]} is"
+    # "my husband's from Nairobi": "'s" is "is" after one of the user's people.
+    if (
+        lower.endswith("'s")
+        and (lower[:-2] in RELATIONS or lower[:-2] in PETS)
+        and _IS_AFTER.match(message[at + len(word) :])
+        and re.search(r"(?i:\b(?:my|our)\s+(?:\w+\s+)?)$", message[:at])
+    ):
+        return f"{word[:-2]} is"
     if lower == "i":
         return "I"
     if lower in INFORMAL:

@@ -599,14 +599,14 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma == "find":
         yield from _find(head, who, tokens)
         return
-    if lemma in ("leave", "quit") and not negated and _object(head) is not None:
-        if _object(head).lemma_ == "job":
-            yield from _left_job(head, who, tokens)
-            return
-    if lemma in ("give", "quit", "stop") and not negated:
-        if lemma != "give" or any(c.dep_ == "prt" and c.lower_ == "up" for c in head.children):
-            yield from _gave_up(head, who, tokens)
-            return
+    thing = _object(head)
+    if lemma in ("leave", "quit") and not negated and thing is not None and thing.lemma_ == "job":
+        yield from _left_job(head, who, tokens)
+        return
+    gave_up = lemma == "give" and any(c.dep_ == "prt" and c.lower_ == "up" for c in head.children)
+    if (gave_up or lemma in ("quit", "stop")) and not negated:
+        yield from _gave_up(head, who, tokens)
+        return
     if lemma == "switch" and not negated:
         thing = _prep_object(head, "to")
         if thing is not None:
@@ -704,9 +704,9 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         # "I'm Sara, 27, and I live in Cork"
         yield _make(who, tokens, "fact", "name", named.text, f"User's name is {named.text}")
         for number in named.children:
-            if number.dep_ in ("appos", "conj", "npadvmod") and number.like_num:
-                if 3 <= int(number.text) <= 120 if number.text.isdigit() else False:
-                    yield _make(who, tokens, "fact", "age", number.text,
+            age = number.text.isdigit() and 3 <= int(number.text) <= 120
+            if number.dep_ in ("appos", "conj", "npadvmod") and age:
+                yield _make(who, tokens, "fact", "age", number.text,
                                 f"User is {number.text} years old")  # fmt: skip
         return
     if attr is not None and attr.lemma_ == "fan" and not negated:
