@@ -118,6 +118,9 @@ _EXCLUDED_BEFORE = re.compile(
     r"leave out|omit|except|nor|or any)(?: \w+){0,1}$",
     re.IGNORECASE,
 )
+_CLAUSE_START = re.compile(r"[.!?;:,\n]|\s[-–—]\s|\bbut\b")
+_TURNS: Final = frozenset("but instead try add serve enjoy have top topped swap".split())
+_LOOKBACK: Final = 6
 _EXCLUDED_AFTER = re.compile(r"[\s-]*(?:free|allerg\w*|intoleran\w*)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_][\w'-]*")
 # Requests where a risk matters: food and drink, and medicine for a drug allergy.
@@ -179,15 +182,27 @@ def violations(reply: str, risks: Sequence[Risk]) -> list[Risk]:
 
 
 def _recommends(text: str, term: str) -> bool:
-    """Whether ``term`` occurs in ``text`` other than negated or as the allergy itself: "no
-    peanuts", "peanut-free", "allergic to peanuts" are fine; "peanut butter sandwiches" is not,
-    even in a sentence that also says "if you're allergic to peanuts"."""
+    """Whether ``term`` occurs in ``text`` other than excluded: "no peanuts", "avoid peanut
+    butter or peanuts", "peanut-free", "allergic to peanuts" are fine; "peanut butter
+    sandwiches" is not, even after "if you're allergic to peanuts," in the same sentence."""
     for found in re.finditer(rf"\b{re.escape(term)}\b", text):
-        before = " ".join(_WORD.findall(text[max(0, found.start() - 40) : found.start()])[-4:])
         after = text[found.end() : found.end() + 12]
-        if _EXCLUDED_BEFORE.search(before) or _EXCLUDED_AFTER.match(after):
+        if _EXCLUDED_AFTER.match(after) or _excluded_before(text[: found.start()]):
             continue
         return True
+    return False
+
+
+def _excluded_before(before: str) -> bool:
+    """An exclusion earlier in the same clause, within a few words, with no turn between
+    ("avoid X or Y" excludes Y; "skip X and add Y" does not)."""
+    clause = _CLAUSE_START.split(before)[-1]
+    words = _WORD.findall(clause.casefold())[-_LOOKBACK:]
+    for at in range(len(words) - 1, -1, -1):
+        if words[at] in _TURNS:
+            return False
+        if _EXCLUDED_BEFORE.search(" ".join(words[: at + 1])):
+            return True
     return False
 
 

@@ -29,6 +29,8 @@ PORK = risks_of([fact("User does not eat pork")])
         "If you're allergic to peanuts, the best way to cook is usually peanut butter.",
         "A chicken satay with rice is quick.",
         "Make a Thai noodle salad topped with crushed peanuts.",
+        "No peanuts in the sauce, but add peanut butter to the dressing.",
+        "Skip the satay and have peanut noodles.",
     ],
 )
 def test_replies_that_recommend_the_allergen_break_the_risk(reply: str) -> None:
@@ -42,6 +44,7 @@ def test_replies_that_recommend_the_allergen_break_the_risk(reply: str) -> None:
         "Since you're allergic to peanuts, try a lentil curry.",
         "Make pad thai without peanuts.",
         "Roast vegetables with rice; no peanuts at all.",
+        "- Avoid using peanut butter or peanuts for any dish",
         "Pasta with tomato sauce and basil.",
     ],
 )
