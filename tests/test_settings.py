@@ -37,6 +37,10 @@ def test_int_accepted_for_float_and_unknown_keys_ignored(tmp_path: Path) -> None
         ("[model]\nn_ctx = true\n", "model.n_ctx must be int"),
         ("[model\n", "cannot read settings file"),
         ('model = "x"\n', "must be a table"),
+        (
+            '[memory]\nanswers = "sometimes"\n',
+            "memory.answers must be one of auto, composed, model",
+        ),
     ],
 )
 def test_bad_files_give_one_line_errors(tmp_path: Path, text: str, message: str) -> None:
@@ -60,3 +64,21 @@ def test_model_assisted_extraction_setting_chooses_the_extractor(tmp_path: Path)
     assert app.extractor() is None  # off by default: the bundled model's JSON is unreliable
     app.settings = app.settings.replace("memory", model_assisted_extraction=True)
     assert isinstance(app.extractor(), ModelAssistedExtractor)
+
+
+def test_who_answers_questions_about_the_user(tmp_path: Path) -> None:
+    from desktop_agent.app import App
+
+    # The bundled 135M model is far below the size that answers reliably: the core composes.
+    app = App()
+    assert app.answer_mode() == "composed"
+    app.settings = app.settings.replace("memory", answers="model")
+    assert app.answer_mode() == "model"
+    # A large GGUF (a sparse file of the size of a ~3B model at 4 bits) lets the model answer.
+    big = tmp_path / "big.gguf"
+    with open(big, "wb") as handle:
+        handle.truncate(2_000_000_000)
+    large = App(model_override=big)
+    assert large.answer_mode() == "model"
+    large.settings = large.settings.replace("memory", answers="composed")
+    assert large.answer_mode() == "composed"
