@@ -3,15 +3,17 @@ the issue's done-when checks through the assistant, learned into a real vault.""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
-from desktop_agent.core import extraction
+from desktop_agent.core import extraction, extraction_parse
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction import ExtractedFact, extract
 from desktop_agent.core.extraction_dates import resolve_date
 from desktop_agent.core.extraction_normalise import normalise, spelling
+from desktop_agent.core.history_import import HistoryMessage
+from desktop_agent.core.memory_service import MemoryService
 from tests.core.conftest import chat
 
 
@@ -204,3 +206,37 @@ def test_dates_resolve_forward() -> None:
     assert resolve_date("Thursday", now) == "2026-11-26"
     assert resolve_date("next year", now) == "2027"
     assert resolve_date("every Tuesday", now) == ""
+
+
+def test_history_import_stores_episodes_without_extracting(
+    memory: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10k imported messages must stay minutes, not a parse each: import never extracts."""
+
+    def fail(*args: object) -> None:
+        raise AssertionError("history import ran extraction")
+
+    monkeypatch.setattr(extraction, "extract", fail)
+    monkeypatch.setattr(extraction_parse, "read", fail)
+    when = datetime(2026, 1, 5, tzinfo=UTC)
+    messages = [
+        HistoryMessage("c1", str(n), "user", f"my sister Ana lives in Rome {n}", when, n)
+        for n in range(20)
+    ]
+    imported = memory.import_history(messages)
+    assert len(imported) == 20
+    assert memory.items("semantic") == []
+
+
+@pytest.mark.slow
+def test_the_statement_classifier_keeps_lasting_facts_not_small_talk() -> None:
+    from desktop_agent.core.extraction_fallback import use_embedder
+    from desktop_agent.embed.embedder import SentenceEmbedder
+
+    use_embedder(SentenceEmbedder(threads=1))
+    try:
+        assert [f.text for f in extract("I'm dyslexic")] == ["User is dyslexic"]
+        assert extract("I'm so bored") == []
+        assert extract("I'm sorry about that") == []
+    finally:
+        use_embedder(None)
