@@ -60,6 +60,7 @@ class EmptyState(QWidget):
         )
         for label in (title, hint):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setWordWrap(True)  # a narrow chat (800-pixel window, a dock open) wraps it
             layout.addWidget(label)
         layout.addStretch(3)
 

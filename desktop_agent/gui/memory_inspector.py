@@ -113,6 +113,11 @@ class MemoryInspector(MemoryPanel):
         self.superseded_check.setChecked(True)
         for combo in (self.kind_combo, self.topic_combo, self.date_combo):
             combo.currentIndexChanged.connect(self._filters_changed)
+            # Shrinkable, so the inspector fits beside the chat in an 800-pixel window.
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(5)
         self.superseded_check.toggled.connect(self._filters_changed)
 
         self.table = QTableView(objectName="memoryTable")
@@ -161,11 +166,10 @@ class MemoryInspector(MemoryPanel):
         search_row = QHBoxLayout()
         search_row.addWidget(self.search_edit, 1)
         search_row.addWidget(self.semantic_check)
+        search_row.addWidget(self.superseded_check)
         filter_row = QHBoxLayout()
         for widget in (self.kind_combo, self.topic_combo, self.date_combo):
-            filter_row.addWidget(widget)
-        filter_row.addWidget(self.superseded_check)
-        filter_row.addStretch(1)
+            filter_row.addWidget(widget, 1)
         actions = QHBoxLayout()
         actions.addWidget(self.count_label, 1)
         actions.addWidget(self.forget_button)
