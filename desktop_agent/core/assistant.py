@@ -237,11 +237,11 @@ class Assistant:
             raise InputError("the message is empty: type something to send")
         from desktop_agent.core.intent import perceive
 
-        intent = perceive(text)
+        intent = perceive(text, self.memory.embedder if self.memory is not None else None)
         command = self._command(conversation, text, intent)
         if command is not None:
             return command
-        action = self._choose_action(intent.kind)
+        action = self._choose_action(intent)
         grounded = self._grounded(conversation, text)
         if grounded is not None:
             injected = grounded.facts + grounded.past_recollections
@@ -357,12 +357,10 @@ class Assistant:
 
         return guarded_generation(produce)
 
-    def _choose_action(self, context: str) -> str:
-        from desktop_agent.core.procedures import DEFAULT_ACTION, choose_action
+    def _choose_action(self, intent) -> str:  # noqa: ANN001
+        from desktop_agent.core.procedures import choose_style
 
-        if not self._remembering():
-            return DEFAULT_ACTION
-        return choose_action(self.memory.strategies(), context)
+        return choose_style(self.memory if self._remembering() else None, intent)
 
     def _prompt(
         self,

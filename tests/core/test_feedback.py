@@ -160,10 +160,6 @@ def test_too_long_teaches_concise_answers(assistant: Assistant, engine: Scripted
     assert assistant.memory.episodes(conversation.id)[0].meta["outcome"] == "too_long"
 
 
-WIRING = "needs Assistant._choose_action to call procedures.choose_style (the lead's change)"
-
-
-@pytest.mark.xfail(reason=WIRING, strict=False)
 def test_later_turns_use_the_stated_style(assistant: Assistant, engine: ScriptedEngine) -> None:
     conversation = assistant.start_conversation()
     chat(assistant, conversation, "I prefer detailed explanations")
@@ -175,7 +171,6 @@ def test_later_turns_use_the_stated_style(assistant: Assistant, engine: Scripted
     assert "Answer briefly and directly." in system_prompt(engine)
 
 
-@pytest.mark.xfail(reason=WIRING, strict=False)
 def test_more_detail_please_is_answered_in_detail(
     assistant: Assistant, engine: ScriptedEngine
 ) -> None:
@@ -264,7 +259,6 @@ def test_informal_feedback_with_the_real_embedder(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason=WIRING, strict=False)
 def test_the_assistant_reads_informal_feedback_with_its_embedder(
     tmp_path: Path, key_source: KeyringKeySource, real_embedder: object
 ) -> None:
