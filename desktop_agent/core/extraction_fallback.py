@@ -80,8 +80,8 @@ def _lasting_by_grammar(root: Any, tokens: list[Any]) -> bool:
         return True  # "I used to be a teacher"
     if lemma == "grow" and any(c.lower_ == "up" for c in root.children):
         return True
-    if lemma == "bear" and root.tag_ == "VBN":
-        return True  # "I was born in..."
+    if lemma in ("bear", "raise") and root.tag_ == "VBN":
+        return True  # "I was born in...", "I was raised in..."
     if lemma != "be":
         return False
     attr = next((c for c in root.children if c.dep_ == "attr"), None)

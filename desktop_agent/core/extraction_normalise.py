@@ -45,6 +45,8 @@ INFORMAL = {
     "luv": "love",
     "h8": "hate",
     "gf": "girlfriend",
+    "gfs": "girlfriend's",
+    "bfs": "boyfriend's",
     "bf": "boyfriend",
     "hubby": "husband",
     "wifey": "wife",
@@ -80,7 +82,7 @@ _SUBJECTLESS = re.compile(
     r"live\s+in|can't\s+stand|cannot\s+stand|can’t\s+stand|speak|teach|study)\b)"
     r"|^(?P<adj>(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|not\s+(?:a|the)\s+(?:big\s+|huge\s+)?fan\s+of|"
     r"allergic\s+to|not\s+(?:vegetarian|vegan|pescatarian)|obsessed\s+with|"
-    r"(?:not\s+)?(?:really\s+)?into|"
+    r"(?:not\s+)?(?:really\s+)?into|(?:not\s+)?(?:really\s+)?big\s+on|"
     r"originally\s+from)\b)"
     r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)",
     re.IGNORECASE,
@@ -88,7 +90,7 @@ _SUBJECTLESS = re.compile(
 _WORD = re.compile(r"[A-Za-z0-9'’/]+")
 _IS_AFTER = re.compile(
     r"\s+(?:from|a|an|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
-    r"retired|\d)\b",
+    r"retired|\d|\w+ing)\b",
     re.IGNORECASE,
 )
 

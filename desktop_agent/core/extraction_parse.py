@@ -122,10 +122,13 @@ def _clause_heads(sentence: Any) -> Iterator[Token]:
 
 
 def _subject(verb: Token) -> Token | None:
-    for child in verb.children:
-        if child.dep_ in _SUBJECT:
-            return child
-    return None
+    subjects = [child for child in verb.children if child.dep_ in _SUBJECT]
+    if len(subjects) > 1:
+        # "My best mate Dave supports Liverpool": the parser may make both words subjects.
+        owned = [s for s in subjects if _possessor(s)]
+        if owned:
+            return owned[0]
+    return subjects[0] if subjects else None
 
 
 def _find_subject(verb: Token) -> Token | None:
@@ -167,7 +170,9 @@ def _who(subject: Token, context: _Context) -> Who | None:
         return Who("user", subject)
     if lower in _PRONOUNS:
         return context.last if context.last and context.last.kind == "person" else None
-    if subject.pos_ not in ("NOUN", "PROPN"):
+    if lower == "nothing" and subject.head.lemma_ in ("beat", "top"):
+        return Who("thing", subject)  # "nothing beats a good curry"
+    if subject.pos_ not in ("NOUN", "PROPN") and subject.tag_ != "VBG":
         return None
     noun, name = subject, ""
     if subject.pos_ == "PROPN":
@@ -189,8 +194,11 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if relation and (owned or (bare and noun.lower_ in words.RELATIONS)):
         if not name:
             appos = next((c for c in noun.children if c.dep_ == "appos"), None)
+            after = noun.doc[noun.i + 1] if noun.i + 1 < len(noun.doc) else None
             if appos is not None and appos.pos_ == "PROPN":
                 name = appos.text
+            elif after is not None and after.pos_ == "PROPN" and after.head.i == noun.head.i:
+                name = after.text  # "my best mate Dave supports...": both parsed as subjects
         said = _relation_words(noun)
         who = Who("person", subject, relation, name, said)
         context.last = who
@@ -495,9 +503,32 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                 who, tokens, "preference", f"{slot}:likes:{key}", _phrase(thing), negated=against
             )
             return
-    if len(tokens) >= 3 and not _transient(tokens):
+    when = _when(tokens)
+    progressive = head.tag_ == "VBG" and any(c.lemma_ == "be" for c in head.children)
+    dated = re.fullmatch(r"[\d-]+", when) and not _transient(tokens)
+    if (progressive or head.tag_ == "VBZ" and lemma != "be") and dated:
+        yield _make(who, tokens, "plan", f"{slot}:plan:{_slug(_words(tokens))}",
+                    _words(tokens), when=when)  # fmt: skip
+        return
+    if _says_something_lasting(head, tokens):
         yield _make(who, tokens, "fact", f"{slot}:said:{_slug(_words(tokens))}", _words(tokens),
                     negated=negated, confidence=0.6)  # fmt: skip
+
+
+def _says_something_lasting(head: Token, tokens: list[Token]) -> bool:
+    """ "My son is autistic", "my son plays the violin": yes. "My mum says hi", "my budgie died
+    last week", "my sister asked me to...": news and messages, not facts about the person."""
+    if len(tokens) < 3 or _transient(tokens) or _base(head) in words.MESSAGES:
+        return False
+    if any(t.lower_ in ("me", "you", "us") for t in tokens):
+        return False
+    if head.lemma_ == "be":
+        return any(c.dep_ in ("attr", "acomp") for c in head.children)
+    if head.tag_ == "VBG":  # "my sister is studying medicine", not "is cooking dinner"
+        return _base(head) in words.LONG_ACTIVITIES
+    if head.tag_ == "VB":  # "my brother doesn't eat meat"
+        return any(c.dep_ == "aux" and c.lemma_ == "do" for c in head.children)
+    return head.tag_ == "VBZ" or head.tag_ == "VBP" and head.dep_ == "ROOT"
 
 
 _LIKING = ("love", "like", "enjoy", "adore", "hate", "dislike", "prefer", "loathe")
@@ -553,9 +584,39 @@ def _transient(tokens: list[Token]) -> bool:
 # --- the user ---------------------------------------------------------------------------------
 
 
+def _misparsed_verb(head: Token) -> Token | None:
+    """ "I don't eat gluten" parsed with "eat" as an auxiliary of "gluten": the real verb."""
+    for child in head.children:
+        if (
+            child.dep_ == "aux"
+            and child.pos_ in ("AUX", "VERB")
+            and _base(child) not in _AUXILIARIES
+        ):
+            return child
+    return None
+
+
+_AUXILIARIES = frozenset(
+    """be have do will would can could shall should may might must 'd 'll wo ca to get going
+    ought need dare used""".split()
+)
+
+
 def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     lemma = _base(head)
     negated = _negated(head)
+    verb = _misparsed_verb(head)
+    if verb is not None:
+        negated = _negated(verb)
+        thing = _words([t for t in head.subtree if t.i > verb.i])
+        if _base(verb) in _LIKING:
+            against = negated or _base(verb) in ("hate", "dislike", "loathe")
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(thing)}", thing,
+                        negated=against)  # fmt: skip
+        elif negated and _base(verb) not in words.NOT_A_HABIT:
+            yield _make(who, tokens, "fact", f"{_base(verb)}:{normalise_object(thing)}", thing,
+                        negated=True, confidence=0.65)  # fmt: skip
+        return
     if _modal(head):
         yield from _wish(head, who, tokens)
         return
@@ -593,7 +654,7 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             return
     if lemma == "eat" and any(c.lower_ in ("again", "back") for c in head.children):
         thing = _object(head)
-        if thing is not None and thing.lemma_ in ("meat", "fish", "chicken", "beef", "pork"):
+        if thing is not None and thing.lemma_ in _MEAT:
             yield _make(who, tokens, "fact", "diet", f"eats {thing.text}", correction=True)
             return
     if lemma == "find":
@@ -709,6 +770,21 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
                 yield _make(who, tokens, "fact", "age", number.text,
                                 f"User is {number.text} years old")  # fmt: skip
         return
+    if attr is not None and attr.like_num and attr.text.isdigit() and 3 <= int(attr.text) <= 120:
+        yield _make(who, tokens, "fact", "age", attr.text, f"User is {attr.text} years old",
+                    when=_when(tokens))  # fmt: skip
+        return
+    if acomp is not None and acomp.lower_ == "big" and _prep_object(acomp, "on") is not None:
+        what = _phrase(_prep_object(acomp, "on"))
+        verb = "is not big on" if negated else "likes"
+        yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                    f"User {verb} {what}", negated=negated)  # fmt: skip
+        return
+    when = _when(tokens)
+    if attr is None and acomp is None and not negated and re.fullmatch(r"[\d-]+", when):
+        # "I'm off to Greece on the 2nd", "I'm in Rome next week"
+        yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens), when=when)
+        return
     if attr is not None and attr.lemma_ == "fan" and not negated:
         team = [c for c in attr.children if c.dep_ == "compound" or c.pos_ == "PROPN"]
         if team:
@@ -766,6 +842,16 @@ def _within(token: Token, head: Token) -> bool:
 
 
 def _user_has(head: Token, who: Who, tokens: list[Token], negated: bool) -> Iterator[Found]:
+    found = list(_user_has_each(head, who, tokens, negated))
+    yield from found
+    when = _when(tokens)
+    ahead = head.tag_ == "VBG" or any(c.lower_ in ("will", "'ll") for c in head.children)
+    if not found and not negated and ahead and re.fullmatch(r"[\d-]+", when):
+        # "We're having a baby in March!"
+        yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens), when=when)
+
+
+def _user_has_each(head: Token, who: Who, tokens: list[Token], negated: bool) -> Iterator[Found]:
     thing = next((c for c in head.children if c.dep_ == "dobj"), None)
     if thing is None:
         return
@@ -892,10 +978,21 @@ def _gave_up(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         habit = next(
             (c for c in head.children if c.dep_ == "dobj" and c.lower_.endswith("ing")), None
         )
-    if habit is not None:
-        lemma = habit.lemma_.casefold()
-        yield _make(who, tokens, "fact", lemma, habit.text, f"User gave up {habit.text}",
-                    negated=True, correction=True)  # fmt: skip
+    if habit is None:
+        return
+    lemma = habit.lemma_.casefold()
+    thing = next((c for c in habit.children if c.dep_ == "dobj"), None)
+    if lemma == "eat" and thing is not None and thing.lemma_ in _MEAT:
+        yield _make(who, tokens, "fact", "diet", f"no {thing.text}",
+                    f"User no longer eats {thing.text}", correction=True)  # fmt: skip
+        return
+    key = f"{lemma}:{normalise_object(_phrase(thing))}" if thing is not None else lemma
+    said = _words(list(habit.subtree))
+    yield _make(who, tokens, "fact", key, said, f"User gave up {said}", negated=True,
+                correction=True)  # fmt: skip
+
+
+_MEAT = frozenset("meat fish chicken beef pork lamb dairy".split())
 
 
 def _never(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
@@ -988,7 +1085,14 @@ def _owned(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
                         _phrase(subject), when=when)  # fmt: skip
 
 
+_DAY_RANGE = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:to|through|-)\s+\w+day", re.I
+)
+
+
 def _habitual(head: Token, tokens: list[Token]) -> bool:
+    if _DAY_RANGE.search(_words(tokens)):
+        return True  # "I work Monday to Friday"
     for token in tokens:
         lower = token.lower_
         if lower in words.FREQUENCY or lower in words.PLURAL_TIMES:
@@ -1055,10 +1159,22 @@ def _is_time(token: Token) -> bool:
 def _thing(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     """ "Chocolate is my weakness", "Cats are my favourite animal", "Horror films scare me"."""
     subject = who.token
-    if subject.pos_ not in ("NOUN", "PROPN") or subject.lower_ in ("it", "that", "this"):
+    lemma = head.lemma_.casefold()
+    if subject.lower_ == "nothing":
+        thing = next((c for c in head.children if c.dep_ == "dobj"), None)
+        if thing is not None and lemma in ("beat", "top"):
+            what = _phrase(thing)
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                        f"User loves {what}")  # fmt: skip
+        return
+    if subject.lower_ in ("it", "that", "this"):
         return
     what = _phrase(subject)
-    lemma = head.lemma_.casefold()
+    life = next((c for c in head.children if c.dep_ == "attr" and c.lower_ == "life"), None)
+    if lemma == "be" and life is not None and not any(c.dep_ == "det" for c in life.children):
+        yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                    f"User loves {what}")  # fmt: skip
+        return
     attr = next((c for c in head.children if c.dep_ in ("attr", "acomp")), None)
     if lemma == "be" and attr is not None and _possessor(attr):
         role = attr.lemma_.casefold()

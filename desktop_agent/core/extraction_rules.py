@@ -68,6 +68,7 @@ _PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon )?[A-ZÀ-Ý][
 def proper_noun(rest: str, clause: str) -> str | None:
     """A capitalised name at the start of ``rest``; in an all-lower-case message, up to three
     plain words (people type "i live in new york")."""
+    rest = re.sub(r"^(?i:actually|really|now|still|just)\s+", "", rest)
     found = re.match(_PLACE, rest)
     if found:
         return found.group(1)

@@ -92,6 +92,13 @@ NOT_A_HABIT = frozenset(
     say tell feel imagine guess suppose ask try find hear stop help decide expect recall follow
     bother matter make do buy read stand""".split()
 )
+# Verbs of news and messages: "my mum says hi", "my sister texted".
+MESSAGES = frozenset(
+    """say text ask tell call message email ring phone write send think reckon want wonder
+    hope feel know die pass visit come arrive leave""".split()
+)
+# Progressive verbs that describe a stretch of life, not a moment: "my sister is studying law".
+LONG_ACTIVITIES = frozenset("study learn train work live teach raise build renovate".split())
 # Things the user wants that are not goals: "I want to know", "I'd like to ask".
 NOT_A_GOAL = frozenset(
     """know ask see say check talk understand try find hear tell confirm point mention add
@@ -132,8 +139,10 @@ __all__ = [
     "FREQUENCY",
     "KIDS",
     "LIKED_ROLES",
+    "LONG_ACTIVITIES",
     "LIKE_VERBS",
     "MARITAL",
+    "MESSAGES",
     "NEGATIVE_ADJ",
     "NOT_A_GOAL",
     "NOT_A_HABIT",
