@@ -101,6 +101,25 @@ class HybridIndex:
     def keyword_scores(self, query: str) -> NDArray[np.float32]:
         return self.keywords.scores(query)
 
+    def feedback_scores(self, doc_ids: Iterable[str], query: str) -> NDArray[np.float32]:
+        """BM25 of the words that the documents ``doc_ids`` hold and ``query`` lacks."""
+        slots = [self._slots[doc_id] for doc_id in doc_ids if doc_id in self._slots]
+        if not slots:
+            return np.zeros(len(self), dtype=np.float32)
+        keywords = self._keyword_index()
+        return keywords.term_scores(keywords.feedback_terms(slots, query))
+
+    def _keyword_index(self) -> KeywordIndex:
+        # A subclass may hold a stand-in that builds the real index on first use (the vault's
+        # LazyKeywords only forwards ``scores``): ask it for the real one.
+        keywords: object = self.keywords
+        if not isinstance(keywords, KeywordIndex):
+            build = getattr(keywords, "build", None)
+            keywords = build() if callable(build) else None
+            if not isinstance(keywords, KeywordIndex):
+                raise TypeError("the keyword index cannot score feedback terms")
+        return keywords
+
     def top(
         self, scores: NDArray[np.float32], k: int, mask: NDArray[np.bool_] | None = None
     ) -> list[ScoredId]:
