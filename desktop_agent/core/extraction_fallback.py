@@ -19,6 +19,9 @@ from desktop_agent.core.extraction_rules import Match, _slug
 
 logger = logging.getLogger(__name__)
 
+# "I need help with my CV", "I think so": requests and opinions of the moment.
+_NOT_ABOUT_THEM = frozenset("need want wonder hope think guess wish try mean feel".split())
+
 _lock = threading.Lock()
 _classifier: Any = None
 
@@ -55,7 +58,7 @@ def statements(doc: Any, found: Sequence[Any]) -> Iterator[tuple[Match, tuple[in
         tokens = parse._clause_tokens(root)
         if len(tokens) < 3 or parse._transient(tokens) or parse._negated(root):
             continue
-        if parse._modal(root):
+        if parse._modal(root) or root.lemma_ in _NOT_ABOUT_THEM:
             continue
         if not _lasting(root, tokens, sentence.text):
             continue
@@ -66,12 +69,14 @@ def statements(doc: Any, found: Sequence[Any]) -> Iterator[tuple[Match, tuple[in
 
 
 def _lasting(root: Any, tokens: list[Any], text: str) -> bool:
+    if _lasting_by_grammar(root, tokens):
+        return True
     if _classifier is not None:
         try:
             return bool(_classifier.is_lasting(text))
         except Exception:  # the embedder failed: fall back to grammar, say so
             logger.exception("statement classifier failed; using grammar alone")
-    return _lasting_by_grammar(root, tokens)
+    return False
 
 
 def _lasting_by_grammar(root: Any, tokens: list[Any]) -> bool:
