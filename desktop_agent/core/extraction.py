@@ -58,15 +58,17 @@ class ExtractedFact:
 
 # Said before a statement, these mark it as correcting something said earlier.
 _CORRECTION = re.compile(
-    r"^\s*(?:actually|no|nope|correction|sorry,? i meant|i meant|wait|oh wait|scratch that)\b"
+    r"^\s*(?:actually|no|nope|correction|update|sorry,? i meant|i meant|wait|oh wait|"
+    r"scratch that)\b"
     r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b|\bafter all\b"
     r"|\bturns out\b|\bended up\b|\binstead\b|\bscratch that\b|,\s*not\s+(?:\d+|[A-Z]\w+)\b"
-    r"|\bnow\s*[.!]*\s*$",
+    r"|\bnow\s*[.!]*\s*$|\bactually\b|\bagain\b|\bchanged my mind\b",
     re.IGNORECASE,
 )
 # Discourse markers that may precede the "I ..." of a statement.
 _PREFIX = re.compile(
     r"^(?:actually|no|nope|oh|well|so|and|but|also|honestly|yes|yeah|ok|okay|hi|hey|hello|"
+    r"omg|ngl|tbh|lol|haha|wow|update|"
     r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
     r"since you asked|for the record|for context|please|oh and|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"

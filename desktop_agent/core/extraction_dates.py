@@ -47,6 +47,11 @@ def resolve_date(phrase: str, now: datetime | None = None) -> str:
         if found["next"] and ahead < 7:
             ahead += 7 if today.weekday() < WEEKDAYS.index(found["weekday"]) else 0
         return (today + timedelta(days=ahead)).isoformat()
+    season = re.search(r"\b(summer|autumn|fall|winter|spring)\b", lower)
+    if season and not re.search(r"\b(?:next|this)\b", lower):
+        start = _SEASONS[season.group(1)]
+        year = today.year if today.month <= start else today.year + 1
+        return f"{year}-{start:02d}"
     found = _RELATIVE.search(lower)
     if found:
         return _relative(today, found["which"], found["unit"])
@@ -56,6 +61,9 @@ def resolve_date(phrase: str, now: datetime | None = None) -> str:
         year = today.year if month >= today.month else today.year + 1
         return f"{year}-{month:02d}"
     return ""
+
+
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 
 
 def _next_day_of_month(today: date, month: int, day: int) -> str:

@@ -79,6 +79,18 @@ def _lasting(root: Any, tokens: list[Any], text: str) -> bool:
     return False
 
 
+_QUALIFICATIONS = frozenset("degree phd masters master diploma doctorate mba qualification".split())
+
+
+def _for_years(root: Any) -> bool:
+    return any(
+        child.dep_ == "prep"
+        and child.lower_ == "for"
+        and any(t.lemma_ in ("year", "decade") for t in child.subtree)
+        for child in root.children
+    )
+
+
 def _lasting_by_grammar(root: Any, tokens: list[Any]) -> bool:
     lemma = root.lemma_.casefold()
     if lemma == "use" and any(c.dep_ == "xcomp" for c in root.children):
@@ -87,6 +99,12 @@ def _lasting_by_grammar(root: Any, tokens: list[Any]) -> bool:
         return True
     if lemma in ("bear", "raise") and root.tag_ == "VBN":
         return True  # "I was born in...", "I was raised in..."
+    if lemma in ("have", "get") and any(
+        c.lemma_.casefold() in _QUALIFICATIONS for c in root.children
+    ):
+        return True  # "I have a degree in history", "I've got a PhD"
+    if _for_years(root):
+        return True  # "I've lived here for ten years", "I was in the army for six years"
     if lemma != "be":
         return False
     attr = next((c for c in root.children if c.dep_ == "attr"), None)

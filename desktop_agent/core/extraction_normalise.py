@@ -155,10 +155,17 @@ def spelling(word: str) -> str | None:
     for known in VOCABULARY:
         if abs(len(known) - len(word)) > limit or known[0] != word[0]:
             continue
+        if _inflection(word, known):
+            return None  # "mornings" is not a typo of "morning"
         distance = _distance(word, known, limit)
         if distance <= limit and (best is None or distance < best[0]):
             best = (distance, known)
     return best[1] if best else None
+
+
+def _inflection(word: str, known: str) -> bool:
+    endings = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
+    return any(word == known + end or known == word + end for end in endings)
 
 
 def _distance(a: str, b: str, limit: int) -> int:

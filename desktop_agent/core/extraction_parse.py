@@ -183,6 +183,9 @@ def _who(subject: Token, context: _Context) -> Who | None:
         if described is not None:
             noun, name = described, subject.text
     relation = _relation_of(noun)
+    partners = {_relation_of(c) for c in noun.conjuncts} | {relation}
+    if partners == {"mother", "father"}:
+        relation = "parents"  # "my mum and dad live in Wales"
     owned = _possessor(noun) or _possessor(subject)
     holder = next((c for c in noun.children if c.dep_ == "poss" and _relation_of(c)), None)
     if holder is not None and _possessor(holder) and not relation:
@@ -466,6 +469,18 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         if acomp.lower_ in words.DIETS:
             yield _make(who, tokens, "fact", f"{slot}:diet", acomp.lower_, negated=negated)
             return
+    if lemma == "be" and attr is not None and attr.lower_ in words.DIETS:
+        yield _make(who, tokens, "fact", f"{slot}:diet", attr.lower_, negated=negated)
+        return
+    allergy = next((c for c in head.children if c.dep_ == "dobj" and c.lemma_ == "allergy"), None)
+    if lemma == "have" and allergy is not None:
+        allergen = [c for c in allergy.children if c.dep_ in ("compound", "amod", "nmod")]
+        allergen = [c for c in allergen if c.lower_ not in ("severe", "mild", "bad", "serious")]
+        if allergen:
+            key = normalise_object(allergen[-1].text)
+            yield _make(who, tokens, "risk", f"{slot}:allergy:{key}", allergen[-1].text,
+                        negated=negated, confidence=0.85)  # fmt: skip
+            return
     liking = next((c for c in head.children if c.dep_ == "aux" and _base(c) in _LIKING), None)
     if liking is not None and head.pos_ == "VERB":  # "my wife loves gardening", misparsed
         against = _base(liking) in ("hate", "dislike", "loathe")
@@ -624,10 +639,26 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         yield from _user_is(head, who, tokens, negated)
         return
     has_object = any(c.dep_ == "dobj" for c in head.children)
+    job = next((c for c in head.children if c.dep_ == "dobj" and c.lemma_ == "job"), None)
+    if lemma in ("get", "land", "accept", "start") and job is not None and not negated:
+        place = _prep_object(job, "at", "with") or _prep_object(head, "at", "with")
+        if place is not None:  # "I got the job at Deloitte"
+            employer = _words(list(place.subtree))
+            yield _make(who, tokens, "fact", "employer", employer, f"User works at {employer}",
+                        correction=True)  # fmt: skip
+            return
+    enough = next((c for c in head.children if c.lower_ == "enough"), None)
+    if lemma == "get" and negated and enough is not None:
+        thing = _prep_object(enough, "of")
+        if thing is not None:  # "I can't get enough of podcasts"
+            what = _phrase(thing)
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                        f"User loves {what}")  # fmt: skip
+        return
     if lemma in ("have", "get", "adopt") and not _is_aux(head) and has_object:
         yield from _user_has(head, who, tokens, negated)
         return
-    if lemma in ("want", "hope", "aim", "plan", "intend"):
+    if lemma in ("want", "hope", "aim", "plan", "intend", "try"):
         yield from _goal(head, who, tokens)
         return
     if lemma == "obsess":
@@ -780,6 +811,22 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                     f"User {verb} {what}", negated=negated)  # fmt: skip
         return
+    place = _prep_object(head, "at", "in")
+    if place is not None and attr is None and acomp is None and _habitual(head, tokens):
+        # "I'm at the gym every day after work"
+        yield _make(who, tokens, "fact", f"routine:{normalise_object(_phrase(place))}",
+                    _words(tokens), confidence=0.7, when=_when(tokens))  # fmt: skip
+        return
+    if (
+        attr is not None
+        and attr.lower_.endswith("er")
+        and any(c.lower_ in ("big", "huge", "keen", "avid") for c in attr.children)
+    ):
+        activity = _activity_of(attr.lower_)  # "I'm not a big reader" -> reading
+        verb = "is not a keen" if negated else "is a keen"
+        yield _make(who, tokens, "preference", f"likes:{activity}", activity,
+                    f"User {verb} {attr.lower_}", negated=negated)  # fmt: skip
+        return
     when = _when(tokens)
     if attr is None and acomp is None and not negated and re.fullmatch(r"[\d-]+", when):
         # "I'm off to Greece on the 2nd", "I'm in Rome next week"
@@ -839,6 +886,11 @@ def _within(token: Token, head: Token) -> bool:
         if token.head.i == token.i:
             return token.i == head.i
     return True
+
+
+def _activity_of(agent: str) -> str:
+    """ "reader" -> "reading", "runner" -> "running", "dancer" -> "dancing"."""
+    return f"{agent[:-2]}ing"
 
 
 def _user_has(head: Token, who: Who, tokens: list[Token], negated: bool) -> Iterator[Found]:
@@ -902,6 +954,8 @@ def _called(item: Token) -> str:
                 return name.text
         if child.dep_ == "appos" and child.pos_ == "PROPN":
             return child.text
+        if child.dep_ == "appos" and (name := _called(child)):
+            return name  # "a dog, a cocker spaniel called Bramble"
     return ""
 
 
@@ -1144,6 +1198,8 @@ def _is_time(token: Token) -> bool:
             return True
         if lower in WEEKDAYS or lower in MONTHS or (item.like_num and token.lower_ in ("at", "by")):
             return True
+        if lower in ("summer", "winter", "spring", "autumn", "fall"):
+            return True
         if (
             lower in ("times", "once")
             or lower in ("day", "week", "month")
@@ -1187,6 +1243,15 @@ def _thing(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         elif role in words.LIKED_ROLES:
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                         f"User loves {what}")  # fmt: skip
+        return
+    feeling = next((c for c in head.children if c.dep_ in ("ccomp", "oprd", "acomp")), None)
+    if lemma == "make" and feeling is not None and any(c.lower_ == "me" for c in head.subtree):
+        lower = feeling.lower_
+        if lower in words.POSITIVE_ADJ or lower in words.NEGATIVE_ADJ:
+            against = lower in words.NEGATIVE_ADJ  # "rainy days make me happy"
+            verb = "dislikes" if against else "likes"
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
+                        f"User {verb} {what}", negated=against)  # fmt: skip
         return
     me = any(c.dep_ == "dobj" and c.lower_ == "me" for c in head.children)
     if me and (lemma in words.DISLIKE_VERBS or lemma in words.LIKE_VERBS):

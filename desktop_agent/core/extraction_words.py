@@ -18,6 +18,9 @@ RELATIONS = {
     **dict.fromkeys(("sister", "sis"), "sister"),
     **dict.fromkeys(("brother",), "brother"),
     **dict.fromkeys(("son",), "son"),
+    **dict.fromkeys(("eldest", "youngest", "oldest"), "child"),
+    **dict.fromkeys(("stepdad", "stepfather"), "stepfather"),
+    **dict.fromkeys(("stepmum", "stepmom", "stepmother"), "stepmother"),
     **dict.fromkeys(("daughter",), "daughter"),
     **dict.fromkeys(("kid", "kids", "child", "children"), "kids"),
     **dict.fromkeys(("twin", "twins"), "twins"),
@@ -106,18 +109,18 @@ NOT_A_GOAL = frozenset(
 )
 # "X is my weakness": nouns that make the subject something the user likes.
 LIKED_ROLES = frozenset(
-    """weakness thing jam passion obsession addiction love favourite favorite vice""".split()
+    """weakness thing jam passion obsession addiction love favourite favorite vice pleasure""".split()
 )
 # "X scares me" / "X relaxes me".
 DISLIKE_VERBS = frozenset("scare bore annoy irritate disgust terrify frustrate stress".split())
 LIKE_VERBS = frozenset("relax calm delight fascinate excite inspire".split())
 POSITIVE_ADJ = frozenset(
     """fun relaxing amazing fascinating great brilliant lovely interesting calming beautiful
-    wonderful delicious exciting satisfying soothing""".split()
+    wonderful delicious exciting satisfying soothing happy glad""".split()
 )
 NEGATIVE_ADJ = frozenset(
     """boring dull annoying tedious stressful pointless overrated awful terrible horrible
-    disgusting gross tiresome exhausting unbearable""".split()
+    disgusting gross tiresome exhausting unbearable sad anxious miserable nervous""".split()
 )
 # Things the user is that mean their work: "I'm retired".
 WORK_STATES = frozenset("retired unemployed self-employed freelance".split())
