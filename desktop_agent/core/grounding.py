@@ -99,7 +99,8 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     tiers: list[list[Recollection]] = [[], [], [], []]
     for recollection in found:
         item = recollection.item
-        key_parts = set(re.split(r"[:_\s]+", item.subject_key.casefold()))
+        key = item.subject_key.casefold()
+        key_parts = set(key.split(":")) | set(re.split(r"[:_\s]+", key))
         said = {_stem(w) for w in _WORD.findall(item.text.casefold())}
         if relation and not (kin & (said | key_parts)):
             continue

@@ -252,3 +252,13 @@ def test_a_reply_that_still_breaks_a_risk_gets_a_warning_naming_the_memory(
 def test_a_reply_that_respects_the_risk_is_shown_as_it_is(memory: MemoryService) -> None:
     text, systems = _cook(memory, ["A peanut-free stir fry: no peanuts at all."])
     assert text == "A peanut-free stir fry: no peanuts at all." and len(systems) == 1
+
+
+def test_a_question_about_someone_else_finds_their_fact(memory: MemoryService) -> None:
+    memory.remember("User lives in Leeds", subject_key="home_city")
+    memory.remember("User's sister Ana lives in Rome", subject_key="sister:home_city")
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
+    sister = chat(assistant, assistant.start_conversation(), "Where does my sister live?")
+    assert sister.text == "Your sister Ana lives in Rome."
+    mine = chat(assistant, assistant.start_conversation(), "Where do I live?")
+    assert mine.text == "You live in Leeds."
