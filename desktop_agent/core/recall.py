@@ -96,6 +96,9 @@ class RecallHit:
     pinned: bool
     kind: str
     question: bool = False
+    # BM25 of the words the best first-pass memories hold beyond the question's (0 when none):
+    # a memory found only this way shares no word with the question itself.
+    feedback_score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +218,8 @@ class Recaller:
             first = self._scored(p, keyword, w.feedback_memories, FIRST_PASS_DEPTH)
             best = [self.index.ids[slot] for _, slot in first[: w.feedback_memories]]
             if best:
-                more = self.index.feedback_scores(best, query)
-                keyword = keyword + w.feedback * more
+                p.feedback = self.index.feedback_scores(best, query)
+                keyword = keyword + w.feedback * p.feedback
         scored = self._scored(p, keyword, limit, max(w.depth, 4 * limit))
         return [p.hit(slot, score) for score, slot in scored[:limit]]
 
@@ -310,6 +313,7 @@ class _Pass:
         self.facts: dict[int, MemoryFacts | None] = {}
         self.weighed: dict[int, _Weighed] = {}
         self.contexts: dict[int, float] = {}
+        self.feedback: NDArray[np.float32] | None = None
 
     def fact(self, slot: int) -> MemoryFacts | None:
         if slot not in self.facts:
@@ -397,6 +401,7 @@ class _Pass:
             pinned=facts.pinned,
             kind=facts.kind,
             question=facts.question,
+            feedback_score=0.0 if self.feedback is None else float(self.feedback[slot]),
         )
 
 

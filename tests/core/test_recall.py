@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from desktop_agent.core.recall import MemoryFacts, Recaller, RecallWeights, neighbour_map
 from desktop_agent.core.timeparse import parse_time_window
@@ -132,6 +135,45 @@ def test_a_question_naming_the_speaker_favours_what_they_said() -> None:
     s.add("rui", "Rui: I finally finished the painting", speaker="Rui")
     hits = s.recaller().recall("what did rui finish?", now=NOW)
     assert [(h.memory_id, h.speaker_named) for h in hits] == [("rui", True), ("ana", False)]
+
+
+class FlatEmbedder:
+    """The same vector for every text: leaves ranking to the keyword signal alone."""
+
+    dim = 8
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return np.ones((len(texts), self.dim), dtype=np.float32)
+
+
+def test_feedback_brings_up_the_second_half_of_a_multi_hop_answer() -> None:
+    # "Where does Ana walk her dog?" matches the dog's memory; the walks are told in another
+    # memory that shares the dog's name with it and no word with the question.
+    s = Store(FlatEmbedder())
+    s.add("dog", "Ana: I adopted a dog, her name is Pixel")
+    s.add("walk", "Rui: since you adopted Pixel she runs on the beach at Cascais every morning")
+    topics = ["jazz", "shoes", "taxes", "a cold", "trains", "rain", "tea", "chess", "bread"]
+    for i, topic in enumerate(topics):
+        s.add(f"ana{i}", f"Ana: I read about {topic}")
+        s.add(f"ana{i}b", f"Ana: I talked about {topic}")
+    question = "Where does Ana walk her dog?"
+    without = [h.memory_id for h in s.recaller(feedback=0).recall(question, now=NOW, limit=5)]
+    assert without[0] == "dog" and "walk" not in without  # Ana's other memories come next
+    hits = s.recaller().recall(question, now=NOW, limit=5)
+    ids = [h.memory_id for h in hits]
+    # Only the first pass's best three (whose own words count again) stay above it.
+    assert ids[0] == "dog" and ids.index("walk") <= 3
+    # Found through the feedback words alone: the raw signals (what the relevance floor and the
+    # memory lens read) still say it shares no word with the question.
+    walk = hits[ids.index("walk")]
+    assert walk.feedback_score > 0
+    assert walk.keyword_score == 0 and walk.keyword_rank is None
+
+
+def test_feedback_leaves_a_single_clear_answer_first(store: Store) -> None:
+    for weights in ({"feedback": 0}, {}):
+        hits = store.recaller(**weights).recall("where does my sister live", now=NOW, limit=4)
+        assert hits[0].memory_id == "lisbon"
 
 
 def test_equal_times_keep_the_input_order() -> None:

@@ -87,3 +87,54 @@ def test_any_sequence_of_changes_scores_like_a_fresh_index(ops: list[tuple[str, 
             index.keyword_scores("red fox tea")[mine], fresh.keyword_scores("red fox tea")[theirs]
         )
         assert np.isclose(index.vector_scores(query)[mine], fresh.vector_scores(query)[theirs])
+
+
+def test_feedback_terms_are_the_documents_words_the_query_lacks() -> None:
+    index = KeywordIndex()
+    texts = ["Ana adopted Pixel", "Ana walks Pixel daily", "Ana likes tea", "Ana reads"]
+    for text in texts + [f"Ana {word}" for word in ("sings", "swims", "cooks", "naps")]:
+        index.append(text)
+    terms = index.feedback_terms([0, 1], "where does Ana walk")
+    # "walk" is asked already; "Ana" is in every document and says nothing; words shared by
+    # both feedback documents weigh more than those of one.
+    assert terms == {"adopt": 0.5, "pixel": 1.0, "daili": 0.5}
+    scores = index.term_scores(terms)
+    assert scores[0] > 0 and scores[1] > 0 and not scores[2:].any()
+
+
+def test_hybrid_feedback_scores_ignore_unknown_ids() -> None:
+    index = HybridIndex(EMBED.dim)
+    texts = ["red fox", "fox den", "blue whale", "grey seal"]
+    index.upsert_many(["a", "b", "c", "d"], texts, EMBED.embed(texts))
+    assert not index.feedback_scores(["gone"], "fox").any()
+    scores = index.feedback_scores(["a", "gone"], "fox")
+    assert scores[0] > 0 and not scores[1:].any()  # "red" is only in "a"
+
+
+@settings(max_examples=40, deadline=None)
+@given(operations)
+def test_scores_between_changes_match_a_fresh_index(ops: list[tuple[str, str, str]]) -> None:
+    # BM25 caches its length norms and posting arrays: scoring after every change must see it.
+    index = KeywordIndex()
+    slots: dict[str, int] = {}
+    final: dict[str, str] = {}
+    for op, doc_id, text in ops:
+        if op == "upsert" and doc_id in slots:
+            index.set(slots[doc_id], text)
+        elif op == "upsert":
+            slots[doc_id] = len(index)
+            index.append(text)
+        elif doc_id in slots:
+            slot, last = slots.pop(doc_id), len(index) - 1
+            index.swap_remove(slot)
+            moved = next((d for d, s in slots.items() if s == last), None)
+            if moved is not None:
+                slots[moved] = slot
+        if doc_id in slots:
+            final[doc_id] = text
+        else:
+            final.pop(doc_id, None)
+        fresh = KeywordIndex()
+        for other in sorted(slots, key=slots.__getitem__):
+            fresh.append(final[other])
+        assert np.allclose(index.scores("red fox tea whale"), fresh.scores("red fox tea whale"))
