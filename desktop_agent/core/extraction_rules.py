@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from desktop_agent.core.extraction_words import PETS, RELATIONS
 from desktop_agent.search.tokenize import STOPWORDS
 
 
@@ -224,10 +225,10 @@ def relation_name(clause: str) -> Iterator[Match]:
     lead = _RELATION_NAME.match(clause)
     value = lead and proper_noun(clause[lead.end() :], clause)
     if value:
-        relation = (lead.group("rel") or lead.group("rel2")).casefold()
-        yield Match(
-            "fact", f"name_of:{relation}", value, f"User's {relation} is named {value}", 0.9
-        )
+        said = (lead.group("rel") or lead.group("rel2")).casefold()
+        # One slot per relation whatever the word: "my mum's name" and "my mother is called".
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        yield Match("fact", f"name_of:{relation}", value, f"User's {said} is named {value}", 0.9)
 
 
 _LANGUAGES = _compile(r"i\s+(?:can\s+)?speak\s+(.+)$")

@@ -101,6 +101,12 @@ def test_a_correction_in_free_form_hits_the_same_slot(before: str, after: str, k
     assert new.is_correction
 
 
+def test_a_relation_has_one_slot_whatever_the_word() -> None:
+    mom, mother = only("my mom is called Jo"), only("my mother's name is Joanne")
+    assert mom.subject_key == mother.subject_key == "name_of:mother"
+    assert mom.text == "User's mom is named Jo"
+
+
 def test_a_job_left_is_a_negation_of_the_employer() -> None:
     fact = only("I left my job at the bank")
     assert (fact.text, fact.negated) == ("User no longer works at the bank", True)
