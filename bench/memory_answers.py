@@ -15,20 +15,23 @@ A step is one of:
   ``memory search QUERY --json``, then ``memory forget ID...`` of the semantic hits whose text
   carries one of the forms (the matching episodes only when no fact matches);
 - ``{"ask": TEXT, "category": C, "expect": [ITEM, ...], "stale": [ITEM, ...]}`` with optional
-  ``"memory": [ITEM, ...]`` (what the injected memories must carry; defaults to expect) and,
-  for risk questions, ``"avoid": [FORM, ...]`` and ``"warn": [FORM, ...]``.
+  ``"forgotten": [ITEM, ...]`` (values the user had forgotten), ``"memory": [ITEM, ...]`` (what
+  the injected memories must carry; defaults to expect) and, for risk questions,
+  ``"avoid": [FORM, ...]`` and ``"warn": [FORM, ...]``.
 
 An ITEM is a form or a list of acceptable forms. Matching is case- and accent-insensitive, on
 whole words after punctuation becomes spaces ("peanut-free" matches "peanut free"; "peanut"
 does not match "peanuts", so list both). Per question:
 
 - ``answer_correct``: every expected item is in the reply. With no expected item (forgotten):
-  the reply carries no stale item. Risk questions: the reply names nothing to avoid, or it
+  the reply carries no forgotten or stale item. Risk questions: the reply names nothing to avoid, or it
   warns (a warn form) — and carries the expected items, if any.
-- ``stale_leak``: a stale item (a forgotten or superseded value) is in the reply or in the text
-  of any memory the reply used (``memories_used``). Its rate is over the questions that list
-  stale items; the target is a count of 0. A superseded value a "past" question expects is not
-  stale for that question.
+- ``stale_leak``: a forgotten value is mentioned, or a superseded ("stale") value is asserted,
+  in the reply or in the text of any memory the reply used (``memories_used``). A superseded
+  value under a negation in the three words before it ("you are not allergic to cats", "I
+  don't live in Lisbon anymore") is not asserted; a forgotten value counts however it is
+  mentioned. The rate is over the questions that list such values; the target is a count of
+  0. A superseded value a "past" question expects is not stale for that question.
 - ``injected_correct``: every item of "memory" (else "expect") is in some injected memory;
   questions with neither are not counted.
 """
@@ -90,6 +93,35 @@ def forms_in(text: str, items: Iterable[str | Sequence[str]]) -> list[str]:
     return [form for form in forms(items) if has_form(text, form)]
 
 
+# "not", "no (longer)", "never", and the "t" of "don't"/"isn't" once punctuation is a space.
+NEGATIONS = {"not", "no", "never", "t", "nor"}
+NEGATION_WINDOW = 3
+
+
+def has_asserted_form(text: str, form: str) -> bool:
+    """The form occurs at least once without a negation in the three words before it in its
+    clause: "you are not allergic to cats" does not assert "cats"; "No, you live in Lisbon"
+    asserts "Lisbon"."""
+    needle = normalise(form)
+    if not needle.strip():
+        return False
+    for clause in re.split(r"[.!?;:,\n]+", text):
+        haystack = normalise(clause)
+        start = haystack.find(needle)
+        while start >= 0:
+            if not NEGATIONS.intersection(haystack[:start].split()[-NEGATION_WINDOW:]):
+                return True
+            start = haystack.find(needle, start + 1)
+    return False
+
+
+def stale_forms_in(text: str, step: dict[str, Any]) -> list[str]:
+    """Forgotten values mentioned at all, and superseded values asserted (not negated)."""
+    gone = forms_in(text, step.get("forgotten", []))
+    superseded = [f for f in forms(step.get("stale", [])) if has_asserted_form(text, f)]
+    return gone + [f for f in superseded if f not in gone]
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     """How one reply (and the memories it used) fares against one question."""
@@ -107,10 +139,9 @@ class Score:
 
 def score_question(step: dict[str, Any], reply: str, memories: Sequence[str]) -> Score:
     expect = step.get("expect", [])
-    stale = step.get("stale", [])
     missing = [item for item in expect if not has_item(reply, item)]
-    stale_in_reply = forms_in(reply, stale)
-    stale_in_memories = sorted({form for text in memories for form in forms_in(text, stale)})
+    stale_in_reply = stale_forms_in(reply, step)
+    stale_in_memories = sorted({form for text in memories for form in stale_forms_in(text, step)})
     risky = forms_in(reply, step.get("avoid", []))
     warned = bool(forms_in(reply, step.get("warn", [])))
     if "avoid" in step:
@@ -126,7 +157,7 @@ def score_question(step: dict[str, Any], reply: str, memories: Sequence[str]) ->
     return Score(
         answer_correct=correct,
         stale_leak=bool(stale_in_reply or stale_in_memories),
-        stale_checked=bool(stale),
+        stale_checked=bool(step.get("stale") or step.get("forgotten")),
         stale_in_reply=stale_in_reply,
         stale_in_memories=stale_in_memories,
         injected_correct=injected,
@@ -249,7 +280,7 @@ class Cli:
                 item = json.loads(line)
                 replies[int(item["line"]) - 1] = item
         problem = None
-        if done.returncode not in (0, 1):
+        if done.returncode not in (0, 1) or len(replies) < len(messages):
             problem = f"chat exited {done.returncode}: {_stderr_cause(done.stderr)}"
         return replies, problem
 
@@ -345,7 +376,8 @@ def question_result(
     memories = [m.get("text", "") for m in reply.get("memories_used", [])]
     score = score_question(step, text, memories)
     if error:  # no reply is never a right answer
-        score = Score(**{**asdict(score), "answer_correct": False, "injected_correct": False})
+        injected = None if score.injected_correct is None else False
+        score = Score(**{**asdict(score), "answer_correct": False, "injected_correct": injected})
     return {
         "scenario": scenario_id,
         "part": part,
@@ -465,9 +497,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--data", type=Path, default=DATA, help="folder of tune.json and scored.json"
     )
+    parser.add_argument(
+        "--rescore",
+        type=Path,
+        metavar="FILE",
+        help="score again the replies of an earlier --json --details output (no chat is run)",
+    )
     args = parser.parse_args(argv)
     parts = PARTS if args.part == "all" else (args.part,)
     try:
+        if args.rescore:
+            return rescore(args)
         return run(args, parts)
     except BenchError as error:
         print(f"memory_answers: error: {error}", file=sys.stderr)
@@ -492,11 +532,45 @@ def run(args: argparse.Namespace, parts: Sequence[str]) -> int:
         print(
             f"[{number}/{len(todo)}] {part} {scenario['id']}: "
             f"{sum(q['answer_correct'] for q in asked)}/{len(asked)} correct, "
-            f"{sum(q['stale_leak'] for q in asked)} stale, {run_['seconds']} s",
+            f"{sum(q['stale_leak'] for q in asked)} stale, "
+            f"{sum(q['error'] is not None for q in asked)} without a reply, {run_['seconds']} s",
             file=sys.stderr,
             flush=True,
         )
     body = report(runs, time.perf_counter() - started, args.details)
+    if args.json:
+        print(json.dumps(body, ensure_ascii=False, indent=1))
+    else:
+        print_table(body)
+    return 0
+
+
+def rescore(args: argparse.Namespace) -> int:
+    """The replies and memories of a saved run, scored with today's data and scorer."""
+    saved = json.loads(args.rescore.read_text(encoding="utf-8"))
+    if "details" not in saved:
+        raise BenchError(f"{args.rescore} has no details: make it with --json --details")
+    steps = {
+        (scenario["id"], step["ask"]): step
+        for part in PARTS
+        for scenario in load_part(part, args.data)
+        for session in scenario["sessions"]
+        for step in session
+        if "ask" in step
+    }
+    runs = []
+    for run_ in saved["details"]:
+        questions = []
+        for q in run_["questions"]:
+            step = steps.get((q["scenario"], q["ask"]))
+            if step is None:
+                raise BenchError(f"{q['scenario']}: no such question now: {q['ask']!r}")
+            reply = {"reply": q["reply"], "model": q["model"]}
+            reply["memories_used"] = [{"text": text} for text in q["memories_used"]]
+            questions.append(question_result(step, reply, q["error"], q["scenario"], q["part"]))
+        runs.append({**run_, "questions": questions})
+    body = report(runs, saved["seconds"], args.details)
+    body["rescored_from"] = str(args.rescore)
     if args.json:
         print(json.dumps(body, ensure_ascii=False, indent=1))
     else:

@@ -66,12 +66,23 @@ def test_forgotten_past_risk_and_several_values(bench: ModuleType) -> None:
         "ask": "What is my job?",
         "category": "forgotten",
         "expect": [],
-        "stale": ["nurse"],
+        "forgotten": ["nurse"],
     }
     assert bench.score_question(forgotten, "I don't know your job.", []).answer_correct
     said = bench.score_question(forgotten, "You are a nurse.", [])
     assert not said.answer_correct and said.stale_leak
     assert bench.score_question(forgotten, "No idea.", []).injected_correct is None
+    # A forgotten value is known however it is said; a superseded one only when asserted.
+    negated = bench.score_question(forgotten, "You're no longer a nurse.", [])
+    assert negated.stale_leak and not negated.answer_correct
+    cats = {"ask": "?", "category": "corrected", "expect": ["dust mites"], "stale": ["cats"]}
+    corrected = bench.score_question(
+        cats, "You are allergic to dust mites, not to cats.", ["User is not allergic to cats"]
+    )
+    assert corrected.answer_correct and not corrected.stale_leak
+    assert bench.score_question(cats, "Dust mites and cats.", []).stale_in_reply == ["cats"]
+    assert bench.score_question(cats, "Not dust mites. Cats!", []).stale_leak
+    assert bench.score_question(cats, "No, you're allergic to cats.", []).stale_leak
 
     past = {"ask": "Where did I live before?", "category": "past", "expect": ["Lisbon"]}
     before = bench.score_question(past, "In Lisbon.", ["User lives in Lisbon"])
@@ -118,13 +129,14 @@ def test_summary_counts_and_rates(bench: ModuleType) -> None:
         result(MOVED, "Lisbon", []),
         result(past, "Lisbon", []),
         bench.question_result(MOVED, {}, "chat exited 1", "s", "tune"),
+        bench.question_result({**past, "expect": []}, {}, "no reply", "s", "tune"),
     ]
     figures = bench.summarise(results)
-    assert figures["n"] == 4 and figures["answer_correct_count"] == 2
-    assert figures["answer_correct"] == 0.5
+    assert figures["n"] == 5 and figures["answer_correct_count"] == 2
+    assert figures["answer_correct"] == 0.4
     assert (figures["stale_leak_count"], figures["stale_checked"]) == (1, 3)
     assert (figures["injected_correct_count"], figures["injected_checked"]) == (1, 4)
-    assert figures["errors"] == 1
+    assert figures["errors"] == 2
     assert list(bench.summarise_by(results, "category")) == ["corrected", "past"]
 
 
@@ -152,10 +164,13 @@ def test_the_scenario_data_is_well_formed(bench: ModuleType, part: str, at_least
         assert len(scenario["sessions"]) >= 3, scenario["id"]
     for ask in asks:
         # A value in the question itself could be echoed back and count for or against.
-        for form in bench.forms(ask.get("expect", []) + ask.get("stale", [])):
+        gone = ask.get("stale", []) + ask.get("forgotten", [])
+        for form in bench.forms(ask.get("expect", []) + gone):
             assert not bench.has_form(ask["ask"], form), (ask["ask"], form)
-        for form in bench.forms(ask.get("stale", [])):
+        for form in bench.forms(gone):
             assert not any(bench.has_item(form, item) for item in ask.get("expect", []))
+        if ask["category"] == "forgotten":
+            assert ask.get("forgotten") and not ask.get("expect"), ask["ask"]
 
 
 @pytest.mark.slow
