@@ -1,8 +1,9 @@
-"""Hybrid recall: exact cosine and BM25 fused by weighted reciprocal rank fusion, then weighted
-by recency, importance, use and the question's time window.
+"""Hybrid recall: exact cosine and BM25 in a convex fusion, widened by pseudo-relevance
+feedback (the words of a first pass's best memories), then weighted by neighbour context,
+recency, importance, use, the speaker and the question's time window.
 
-Everything over all memories is a NumPy vector op (scores, partitions, one sort per signal);
-Python touches only the few hundred candidates, so recall stays a few ms at 100k memories.
+Everything over all memories is a NumPy vector op (scores, partitions, masks); Python touches
+only the few hundred candidates, so recall stays a few ms at 100k memories.
 """
 
 from __future__ import annotations
