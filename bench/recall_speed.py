@@ -12,7 +12,8 @@ it depends on the embedder, not on the number of memories.
 
 For comparison the bare ``Recaller`` over the same index (no vault, facts from a dict) runs
 interleaved with the service path, query by query, so both see the same machine load; medians
-are reported, and minima because the machine is shared. A third of the questions name a time
+are reported, and minima because the machine is shared. So does the bare Recaller without
+pseudo-relevance feedback (``plain_recaller_no_feedback_ms_100k``): what the second pass costs. A third of the questions name a time
 ("last week"). ``recall_after_write_ms_100k`` is the first recall after a new episode is stored
 (what every turn after the first pays).
 
@@ -41,7 +42,12 @@ sys.path.insert(0, str(ROOT))
 from desktop_agent.core.history_import import HistoryMessage  # noqa: E402
 from desktop_agent.core.memory_service import MemoryService  # noqa: E402
 from desktop_agent.core.prompt import build_system_prompt  # noqa: E402
-from desktop_agent.core.recall import MemoryFacts, Recaller, neighbour_map  # noqa: E402
+from desktop_agent.core.recall import (  # noqa: E402
+    MemoryFacts,
+    Recaller,
+    RecallWeights,
+    neighbour_map,
+)
 from desktop_agent.core.timeparse import parse_time_window  # noqa: E402
 from desktop_agent.memory import Vault  # noqa: E402
 from desktop_agent.memory.model import NewMemory  # noqa: E402
@@ -110,7 +116,7 @@ def fill(memory: MemoryService, n: int, rng: np.random.Generator, start: datetim
         memory.vault.add_many(rows[first : first + batch])
 
 
-def plain_recaller(memory: MemoryService) -> Recaller:
+def plain_recaller(memory: MemoryService, weights: RecallWeights | None = None) -> Recaller:
     """The same index with facts from a dict: what recall costs without the service."""
     items = memory.items()
     around = neighbour_map(
@@ -126,7 +132,7 @@ def plain_recaller(memory: MemoryService) -> Recaller:
         )
         for i in items
     }
-    return Recaller(memory.vault.index, memory.embedder, facts.get)
+    return Recaller(memory.vault.index, memory.embedder, facts.get, weights)
 
 
 def measure(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, object]:
@@ -149,11 +155,13 @@ def measure(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, obj
             vault.warm()
             fill_s = time.perf_counter() - t0
             plain = plain_recaller(memory)
+            no_feedback = plain_recaller(memory, RecallWeights(feedback=0.0))
             first_ms = _service_ms(memory, questions[1], now)  # builds neighbours, BM25 caches
-            service, bare = [], []
+            service, bare, bare_no_feedback = [], [], []
             for question in questions:
                 service.append(_service_ms(memory, question, now))
                 bare.append(_plain_ms(plain, memory, question, now))
+                bare_no_feedback.append(_plain_ms(no_feedback, memory, question, now))
             after_write = []
             for k, question in enumerate(questions[:5]):
                 memory.record_episode("live", f"hello {k}", "hi")
@@ -171,6 +179,8 @@ def measure(n: int = 100_000, queries: int = 30, seed: int = 7) -> dict[str, obj
         "first_recall_after_unlock_ms_100k": round(first_ms, 2),
         "plain_recaller_ms_100k": round(statistics.median(bare), 2),
         "plain_recaller_ms_100k_min": round(min(bare), 2),
+        "plain_recaller_no_feedback_ms_100k": round(statistics.median(bare_no_feedback), 2),
+        "plain_recaller_no_feedback_ms_100k_min": round(min(bare_no_feedback), 2),
         "query_embedding_ms": embed_ms,
         "recall_overhead_ms_100k_including_embedding": (
             None if embed_ms is None else round(median + embed_ms, 2)
