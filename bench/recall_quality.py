@@ -55,6 +55,8 @@ the question. recall@5 / recall@10 before -> after, all through MemoryService.se
       context (the turn after a question gains more): 0.694-0.759; BM25 normalised by the
       question's ideal score instead of the best match's: 0.762-0.771
     speaker weight 0.3-0.5 with feedback: 0.781-0.784 (multi-hop up to 0.456, single-hop down)
+    sub-parts for questions naming two people ("what do Jon and Gina both..."): feedback from the
+      best memory of each named person first: no change (multi-hop 0.448 -> 0.451)
     turns embedded without their date / text alone (stored vectors): 0.763 / 0.767, with feedback
       0.785 / 0.775: not worth re-embedding a vault
   Multi-hop stays low: its evidence (a person's activities, books, trips across sessions) each
