@@ -195,7 +195,8 @@ class Recaller:
     ) -> list[RecallHit]:
         """Fuse precomputed index scores into hits (the part timed as recall overhead).
 
-        ``query`` is only read for the names it mentions (the speaker weight).
+        ``query`` gives the names it mentions (the speaker weight) and the words the feedback
+        pass leaves out as already asked; without it there is no feedback pass.
         """
         if len(vector) != len(self.index) or len(keyword) != len(self.index):
             raise ValueError("scores do not match the index (it changed since they were computed)")
