@@ -73,6 +73,7 @@ class Recollection:
             "recency": round(hit.recency, 4),
             "importance": round(hit.importance, 4),
             "use_boost": round(hit.use_boost, 4),
+            "feedback_score": round(hit.feedback_score, 4),
             "in_time_window": hit.in_time_window,
             "superseded": hit.superseded,
             "created_at": self.item.created_at.isoformat(),
