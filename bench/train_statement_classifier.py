@@ -50,9 +50,13 @@ def main() -> None:
         tp, fp, fn = (said & keep).sum(), (said & ~keep).sum(), (~said & keep).sum()
         precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
         f = 1.25 * precision * recall / max(0.25 * precision + recall, 1e-9)
-        print(f"threshold {threshold:.2f}: precision {precision:.3f} recall {recall:.3f} F0.5 {f:.3f}")
+        print(
+            f"threshold {threshold:.2f}: precision {precision:.3f} recall {recall:.3f} F0.5 {f:.3f}"
+        )
         best = max(best, (float(f), float(threshold)))
-    print(f"chosen threshold {best[1]:.2f} (cross-validated F0.5 {best[0]:.3f}), {len(records)} messages")
+    print(
+        f"chosen threshold {best[1]:.2f} (cross-validated F0.5 {best[0]:.3f}), {len(records)} messages"
+    )
     if args.check:
         return
     weights, bias = fit(vectors, labels.tolist(), len(CLASSES))

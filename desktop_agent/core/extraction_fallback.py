@@ -14,8 +14,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from desktop_agent.core import extraction_parse as parse
+from desktop_agent.core import extraction_grammar as parse
 from desktop_agent.core.extraction_rules import Match, _slug
+from desktop_agent.core.extraction_user import _modal
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def statements(doc: Any, found: Sequence[Any]) -> Iterator[tuple[Match, tuple[in
         tokens = parse._clause_tokens(root)
         if len(tokens) < 3 or parse._transient(tokens) or parse._negated(root):
             continue
-        if parse._modal(root) or root.lemma_ in _NOT_ABOUT_THEM:
+        if _modal(root) or root.lemma_ in _NOT_ABOUT_THEM:
             continue
         if not _lasting(root, tokens, sentence.text):
             continue

@@ -1,0 +1,172 @@
+"""Facts about the user's people and pets, read from a clause whose subject is one of them:
+"my sister Ana lives in Rome", "my dad's birthday is on 2 March", "my son plays the violin".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core import extraction_words as words
+from desktop_agent.core.extraction_grammar import (
+    _LIKING,
+    Found,
+    Token,
+    Who,
+    _base,
+    _conjuncts,
+    _Context,
+    _is_job,
+    _make,
+    _negated,
+    _object,
+    _phrase,
+    _place,
+    _prep_object,
+    _transient,
+    _when,
+    _words,
+)
+from desktop_agent.core.extraction_rules import _slug, normalise_object
+
+# --- the user's people and pets ---------------------------------------------------------------
+
+
+def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> Iterator[Found]:
+    relation = who.relation
+    lemma = _base(head)
+    negated = _negated(head)
+    slot = f"person:{relation}"
+    if who.name and relation not in context.named:
+        context.named.add(relation)
+        yield _make(
+            who,
+            tokens,
+            "fact",
+            f"name_of:{relation}",
+            who.name,
+            f"User's {who.said} is named {who.name}",
+            confidence=0.85,
+        )
+    attr = next((c for c in head.children if c.dep_ in ("attr", "oprd")), None)
+    acomp = next((c for c in head.children if c.dep_ == "acomp"), None)
+    if lemma in ("call", "name") and attr is not None and attr.pos_ == "PROPN":
+        if relation not in context.named:
+            context.named.add(relation)
+            yield _make(
+                who, tokens, "fact", f"name_of:{relation}", attr.text,
+                f"User's {who.said} is named {attr.text}", confidence=0.85,
+            )  # fmt: skip
+        return
+    if lemma == "be" and attr is not None:
+        if attr.like_num or attr.pos_ == "NUM":
+            ages = " and ".join(t.text for t in _conjuncts(attr))
+            yield _make(who, tokens, "fact", f"{slot}:age", ages, negated=negated)
+            return
+        if _is_job(attr):
+            yield _make(who, tokens, "fact", f"{slot}:job", _phrase(attr), negated=negated)
+            return
+    if lemma == "turn" and attr is None:
+        number = next((c for c in head.children if c.like_num), None)
+        if number is not None:
+            yield _make(who, tokens, "fact", f"{slot}:age", number.text)
+            return
+    if lemma == "be" and acomp is not None:
+        allergen = _prep_object(acomp, "to")
+        if acomp.lower_ == "allergic" and allergen is not None:
+            for item in _conjuncts(allergen):
+                key = normalise_object(item.lemma_ if item.tag_ == "NNS" else item.text)
+                yield _make(
+                    who, tokens, "risk", f"{slot}:allergy:{key}", item.text,
+                    negated=negated, confidence=0.85,
+                )  # fmt: skip
+            return
+        if acomp.lower_ in words.DIETS:
+            yield _make(who, tokens, "fact", f"{slot}:diet", acomp.lower_, negated=negated)
+            return
+    if lemma == "be" and attr is not None and attr.lower_ in words.DIETS:
+        yield _make(who, tokens, "fact", f"{slot}:diet", attr.lower_, negated=negated)
+        return
+    allergy = next((c for c in head.children if c.dep_ == "dobj" and c.lemma_ == "allergy"), None)
+    if lemma == "have" and allergy is not None:
+        allergen = [c for c in allergy.children if c.dep_ in ("compound", "amod", "nmod")]
+        allergen = [c for c in allergen if c.lower_ not in ("severe", "mild", "bad", "serious")]
+        if allergen:
+            key = normalise_object(allergen[-1].text)
+            yield _make(who, tokens, "risk", f"{slot}:allergy:{key}", allergen[-1].text,
+                        negated=negated, confidence=0.85)  # fmt: skip
+            return
+    liking = next((c for c in head.children if c.dep_ == "aux" and _base(c) in _LIKING), None)
+    if liking is not None and head.pos_ == "VERB":  # "my wife loves gardening", misparsed
+        against = _base(liking) in ("hate", "dislike", "loathe")
+        yield _make(who, tokens, "preference", f"{slot}:likes:{normalise_object(head.text)}",
+                    head.text, negated=against)  # fmt: skip
+        return
+    if lemma in ("live", "move", "relocate"):
+        place = _prep_object(head, "in", "to")
+        if place is not None and (place.pos_ == "PROPN" or place.text[:1].isupper()):
+            yield _make(
+                who, tokens, "fact", f"{slot}:home_city", _place(place),
+                negated=negated, correction=lemma != "live",
+            )  # fmt: skip
+            return
+    if lemma == "be" or lemma == "come":
+        origin = _prep_object(head, "from")
+        if origin is not None and origin.pos_ == "PROPN":
+            yield _make(who, tokens, "fact", f"{slot}:origin", _place(origin), negated=negated)
+            return
+    if lemma == "work":
+        role = _prep_object(head, "as")
+        if role is not None:
+            yield _make(who, tokens, "fact", f"{slot}:job", _phrase(role), negated=negated)
+            return
+        place = _prep_object(head, "at", "for")
+        if place is not None:
+            yield _make(who, tokens, "fact", f"{slot}:employer", _phrase(place), negated=negated)
+            return
+    if lemma in _LIKING:
+        thing = _object(head) or next((c for c in head.children if c.dep_ == "xcomp"), None)
+        if thing is not None:
+            against = lemma in ("hate", "dislike", "loathe") or negated
+            key = normalise_object(_phrase(thing))
+            yield _make(
+                who, tokens, "preference", f"{slot}:likes:{key}", _phrase(thing), negated=against
+            )
+            return
+    when = _when(tokens)
+    progressive = head.tag_ == "VBG" and any(c.lemma_ == "be" for c in head.children)
+    dated = re.fullmatch(r"[\d-]+", when) and not _transient(tokens)
+    if (progressive or head.tag_ == "VBZ" and lemma != "be") and dated:
+        yield _make(who, tokens, "plan", f"{slot}:plan:{_slug(_words(tokens))}",
+                    _words(tokens), when=when)  # fmt: skip
+        return
+    if _says_something_lasting(head, tokens):
+        yield _make(who, tokens, "fact", f"{slot}:said:{_slug(_words(tokens))}", _words(tokens),
+                    negated=negated, confidence=0.6)  # fmt: skip
+
+
+def _says_something_lasting(head: Token, tokens: list[Token]) -> bool:
+    """ "My son is autistic", "my son plays the violin": yes. "My mum says hi", "my budgie died
+    last week", "my sister asked me to...": news and messages, not facts about the person."""
+    if len(tokens) < 3 or _transient(tokens) or _base(head) in words.MESSAGES:
+        return False
+    if any(t.lower_ in ("me", "you", "us") for t in tokens):
+        return False
+    if head.lemma_ == "be":
+        return any(c.dep_ in ("attr", "acomp") for c in head.children)
+    if head.tag_ == "VBG":  # "my sister is studying medicine", not "is cooking dinner"
+        return _base(head) in words.LONG_ACTIVITIES
+    if head.tag_ == "VB":  # "my brother doesn't eat meat"
+        return any(c.dep_ == "aux" and c.lemma_ == "do" for c in head.children)
+    return head.tag_ == "VBZ" or head.tag_ == "VBP" and head.dep_ == "ROOT"
+
+
+def _attribute(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
+    """ "My dad's birthday is on 2 March" -> person:father:birthday."""
+    noun = who.token.lemma_.casefold()
+    if head.lemma_ != "be" or noun in ("name",):  # names: the patterns read them
+        return
+    value = _words(tokens[[t.i for t in tokens].index(head.i) + 1 :]) if head in tokens else ""
+    if noun in ("birthday", "job", "age", "name", "address", "phone", "email"):
+        person = Who("person", who.token, who.relation, said=who.said)
+        yield _make(person, tokens, "fact", f"person:{who.relation}:{noun}", value)
