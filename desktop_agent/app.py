@@ -8,6 +8,7 @@ the same core service through it. Parts are built lazily so that `desktop-agent 
 from __future__ import annotations
 
 import contextlib
+import threading
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +47,8 @@ class App:
         # One torch thread beside the chat engine (see SentenceEmbedder); 0 = all cores, for
         # commands that embed in bulk and never generate (history import).
         self.embedder_threads = 1
+        # Threads that must finish before the process exits (see ``close``).
+        self._background: list[threading.Thread] = []
         # Passphrase mode: the passphrase given to unlock_memory() (None asks on the terminal).
         self._passphrase: str | None = None
 
@@ -163,12 +166,15 @@ class App:
     @cached_property
     def memory(self) -> MemoryService:
         """What the assistant remembers: the unlocked vault seen through the memory model."""
-        import threading
-
+        from desktop_agent.core.extraction_fallback import use_embedder
         from desktop_agent.core.memory_service import MemoryService
 
         memory = MemoryService(self.vault(), self.embedder)
-        threading.Thread(target=_warm, args=(memory,), name="memory-warm", daemon=True).start()
+        # The statement classifier of extraction reads the same embedder.
+        use_embedder(self.embedder)
+        warming = threading.Thread(target=_warm, args=(memory,), name="memory-warm", daemon=True)
+        warming.start()
+        self._background.append(warming)
         return memory
 
     @cached_property
@@ -229,7 +235,15 @@ class App:
         return memory
 
     def close(self) -> None:
-        """Stop the engine's thread and release the vault's writer lock."""
+        """Let background work finish, stop the engine's thread and release the vault's writer
+        lock. A consolidation still writing, or the parser still loading, when the process
+        exits crashed it at interpreter shutdown (SIGABRT, 1 run in 4 after learning)."""
+        assistant = self.__dict__.get("assistant")
+        if assistant is not None:
+            assistant.settle(timeout=BACKGROUND_GRACE_S)
+        for thread in self._background:
+            thread.join(timeout=BACKGROUND_GRACE_S)
+        self._background.clear()
         engine = self.__dict__.pop("engine", None)
         if engine is not None:
             engine.close()
@@ -241,8 +255,17 @@ class App:
 CAPABLE_MODEL_BYTES = 1_500_000_000
 
 
+# How long closing waits for background work (a consolidation run, the parser loading).
+BACKGROUND_GRACE_S = 60.0
+
+
 def _warm(memory: MemoryService) -> None:
     # Only an optimisation: if the vault is locked or closed meanwhile, the first recall after
-    # the next unlock builds what is missing.
+    # the next unlock builds what is missing. The parser loads here too (3-6 s), so the first
+    # turn that learns does not wait for it.
     with contextlib.suppress(Exception):
         memory.warm()
+    from desktop_agent import nlp
+
+    with contextlib.suppress(Exception):
+        nlp.warm()

@@ -169,6 +169,7 @@ class Assistant:
         self._pending: dict[str, PendingForget] = {}
         self._excluded: dict[str, set[str]] = {}
         self._consolidating = threading.Lock()
+        self._consolidation: threading.Thread | None = None
         self.last_consolidation_error: str | None = None
 
     # --- conversations ---------------------------------------------------------------------
@@ -415,7 +416,17 @@ class Assistant:
 
         thread = threading.Thread(target=run, name="consolidation", daemon=True)
         thread.start()
+        self._consolidation = thread
         return thread
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait for the background consolidation run, if any (before the vault closes or the
+        process exits); False if it is still running after ``timeout`` seconds."""
+        thread = self._consolidation
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
 
     # --- chat commands -------------------------------------------------------------------------
     def _command(self, conversation: Conversation, text: str, intent) -> Turn | None:  # noqa: ANN001
