@@ -220,6 +220,21 @@ class App:
         if vault is not None:
             vault.close()
 
+    def load_language(self) -> None:
+        """Load the language parser extraction reads (1-3 s). Importing it holds the GIL for up
+        to ~170 ms at a time, so the window does it at start-up with the embedder (whose torch
+        import stalls as long), never during a reply."""
+        from desktop_agent import nlp
+
+        nlp.warm()
+
+    def settle_background(self, timeout: float | None = None) -> bool:
+        """Wait for start-up work (the keyword index); True when all of it is done."""
+        for thread in list(self._background):
+            thread.join(timeout)
+        self._background = [t for t in self._background if t.is_alive()]
+        return not self._background
+
     def unlock_memory(self, passphrase: str | None = None) -> MemoryService:
         """Open the vault (again) and give it to the assistant. In passphrase mode,
         ``passphrase`` is used if given, else it is asked for on the terminal."""
@@ -241,9 +256,7 @@ class App:
         assistant = self.__dict__.get("assistant")
         if assistant is not None:
             assistant.settle(timeout=BACKGROUND_GRACE_S)
-        for thread in self._background:
-            thread.join(timeout=BACKGROUND_GRACE_S)
-        self._background.clear()
+        self.settle_background(BACKGROUND_GRACE_S)
         engine = self.__dict__.pop("engine", None)
         if engine is not None:
             engine.close()
@@ -261,11 +274,6 @@ BACKGROUND_GRACE_S = 60.0
 
 def _warm(memory: MemoryService) -> None:
     # Only an optimisation: if the vault is locked or closed meanwhile, the first recall after
-    # the next unlock builds what is missing. The parser loads here too (3-6 s), so the first
-    # turn that learns does not wait for it.
+    # the next unlock builds what is missing.
     with contextlib.suppress(Exception):
         memory.warm()
-    from desktop_agent import nlp
-
-    with contextlib.suppress(Exception):
-        nlp.warm()

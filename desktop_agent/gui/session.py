@@ -114,7 +114,12 @@ class Session(QObject):
     def load_embedder(self) -> Task:
         self._set_loading("embedder", "Loading embedder…")
         embedder = self.app.embedder
-        load = getattr(embedder, "load", None) or (lambda: None)  # the hashing one needs none
+        load_embedder = getattr(embedder, "load", None) or (lambda: None)  # hashing: nothing
+
+        def load() -> None:
+            load_embedder()
+            self.app.load_language()
+
         task = run_in_background(
             load,
             on_done=self._embedder_loaded,
