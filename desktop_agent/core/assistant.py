@@ -114,6 +114,14 @@ def relevant(found: list[Recollection]) -> list[Recollection]:
     return [r for r in related if r.hit.score >= floor]
 
 
+def _with_risks(found: list[Recollection], risks: Sequence[Risk]) -> list[Recollection]:
+    from desktop_agent.core.grounding_turn import listed
+
+    have = {r.item.id for r in found}
+    added = [listed(r.memory) for r in risks if r.memory.id not in have]
+    return [*added, *found]
+
+
 def _run(generation: Generation, cancel: threading.Event) -> GenerationResult:
     """Wait for a whole reply, passing a Stop on to it."""
     while not generation.done:
@@ -250,10 +258,14 @@ class Assistant:
             generation = self._answer_about_user(messages, grounded.answer)
         else:
             recollections = self._recall(conversation, text)
-            messages, injected = self._prompt(conversation, text, recollections, action)
             risks = self._risks(conversation, text)
+            # A risk that matters for this request is stated in the prompt (and shown in the
+            # lens) even when recall did not rank it: "what should I cook?" shares no word with
+            # "allergic to peanuts".
+            recollections = _with_risks(recollections, risks)
+            messages, injected = self._prompt(conversation, text, recollections, action)
             if risks:
-                generation = self._guarded(messages, risks)
+                generation = self._guarded(messages, risks, text)
             else:
                 generation = self.engine.chat(messages, self.generation_settings)
 
@@ -336,15 +348,30 @@ class Assistant:
 
         return relevant_risks(text, risks_of(self.memory.items(SEMANTIC, include_inactive=False)))
 
-    def _guarded(self, messages: list[ChatMessage], risks: list[Risk]) -> Generation:
+    def _guarded(self, messages: list[ChatMessage], risks: list[Risk], text: str) -> Generation:
         """A reply checked against the remembered risks before it is shown: regenerated with
-        the risks stated first if it breaks one, else a warning naming the memory appended."""
+        the risks stated first if it breaks one, else a warning naming the memory appended.
+        When the user names what a risk rules out ("would penicillin help?"), a reply that
+        does not mention the risk gets a reminder of it."""
         from desktop_agent.core.guarded import guarded_generation
-        from desktop_agent.core.risks import risk_instruction, violations, warning
+        from desktop_agent.core.risks import (
+            named_risks,
+            reminder,
+            risk_instruction,
+            violations,
+            warning,
+        )
+
+        named = named_risks(text, risks)
 
         def produce(cancel: threading.Event) -> tuple[str, GenerationResult]:
             result = _run(self.engine.chat(messages, self.generation_settings), cancel)
-            if result.cancelled or not violations(result.text, risks):
+            if result.cancelled:
+                return result.text, result
+            if not violations(result.text, risks):
+                missing = [r for r in named if not r.mentioned_in(result.text)]
+                if missing:
+                    return f"{result.text.rstrip()}\n\n{reminder(missing)}", result
                 return result.text, result
             system = f"{risk_instruction(risks)}\n\n{messages[0].content}"
             stated = [ChatMessage("system", system), *messages[1:]]

@@ -61,11 +61,15 @@ def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recoll
         if i.id not in excluded and i.type != "task"
     ]
     items.sort(key=lambda i: (not i.pinned, -i.importance, i.created_at))
-    return [Recollection(i, _listed(i)) for i in items[:EVERYTHING_LIMIT]]
+    return [listed(i) for i in items[:EVERYTHING_LIMIT]]
 
 
-def _listed(item: MemoryItem) -> RecallHit:
-    """A hit for a memory taken because the user asked for everything, not by search."""
+def listed(item: MemoryItem) -> Recollection:
+    """A memory taken without search (the user asked for everything; a risk that matters)."""
+    return Recollection(item, _listed_hit(item))
+
+
+def _listed_hit(item: MemoryItem) -> RecallHit:
     return RecallHit(
         memory_id=item.id,
         score=item.importance,

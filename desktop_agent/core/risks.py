@@ -149,6 +149,10 @@ class Risk:
     def describe(self) -> str:
         return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
 
+    def mentioned_in(self, reply: str) -> bool:
+        """Whether a reply speaks of this risk (the allergy or diet itself)."""
+        return bool(_RISK_TEXT.search(reply))
+
 
 def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
     """The risks among active semantic memories (allergies, diets, foods never eaten)."""
@@ -204,6 +208,18 @@ def _excluded_before(before: str) -> bool:
         if _EXCLUDED_BEFORE.search(" ".join(words[: at + 1])):
             return True
     return False
+
+
+def named_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
+    """Risks whose ruled-out things the message names ("would penicillin help?")."""
+    lowered = message.casefold()
+    return [r for r in risks if any(re.search(rf"\b{re.escape(t)}\b", lowered) for t in r.terms)]
+
+
+def reminder(risks: Sequence[Risk]) -> str:
+    """The line added when the user asks about something a risk rules out."""
+    named = "; ".join(f"“{r.memory.text}”" for r in risks)
+    return f"⚠ Remember: you told me to avoid this ({named})."
 
 
 def risk_instruction(risks: Sequence[Risk]) -> str:

@@ -262,3 +262,22 @@ def test_a_question_about_someone_else_finds_their_fact(memory: MemoryService) -
     assert sister.text == "Your sister Ana lives in Rome."
     mine = chat(assistant, assistant.start_conversation(), "Where do I live?")
     assert mine.text == "You live in Leeds."
+
+
+def test_a_risk_that_matters_is_in_the_prompt_and_the_lens(memory: MemoryService) -> None:
+    text, systems = _cook(memory, ["A lentil curry with rice."])
+    assert "The user is allergic to peanuts" in systems[0]
+
+
+def test_asking_about_what_a_risk_rules_out_gets_a_reminder(memory: MemoryService) -> None:
+    memory.remember("User is allergic to penicillin", type="risk", subject_key="allergy:penicillin")
+    engine = ScriptedEngine(lambda messages: "Rest and drink plenty of fluids.")
+    assistant = Assistant(engine, GenerationSettings(), memory=memory)
+    reply = chat(
+        assistant,
+        assistant.start_conversation(),
+        "I've got a nasty chest infection, would penicillin help?",
+    )
+    assert reply.text.startswith("Rest and drink plenty of fluids.")
+    assert "User is allergic to penicillin" in reply.text.splitlines()[-1]
+    assert any("penicillin" in r.item.text for r in reply.memories_used)
