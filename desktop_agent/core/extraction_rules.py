@@ -300,7 +300,9 @@ def condition(clause: str) -> Iterator[Match]:
 
 
 _DIET = _compile(
-    rf"{I_AM}\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?(?:strict\s+)?"
+    rf"(?:{I_AM}|i've been|i have been|i went|i became|i've become|i have become|i've gone|"
+    r"i have gone|i turned)\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
+    r"(?:(?:strict|strictly|fully|full|completely|totally|now)\s+)?"
     r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler)\b"
 )
 

@@ -210,3 +210,11 @@ def test_an_engine_failure_falls_back_too() -> None:
     extractor = ModelAssistedExtractor(FakeEngine(RuntimeError("model crashed")))
     assert [f.subject_key for f in extractor.extract("I love tea")] == ["likes:tea"]
     assert extractor.last_error == "model crashed"
+
+
+def test_a_diet_taken_up_is_the_diet_slot() -> None:
+    # "I went vegan" corrects "I've been vegetarian": the same slot, so it supersedes.
+    (before,) = extract("I've been vegetarian for about six years.")
+    (after,) = extract("Quick update: I went fully vegan in January.")
+    assert (before.text, before.subject_key) == ("User is vegetarian", "diet")
+    assert (after.text, after.subject_key) == ("User is vegan", "diet")
