@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,16 @@ def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("DESKTOP_AGENT_HOME", str(home))
     monkeypatch.delenv("DESKTOP_AGENT_PASSPHRASE", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def statement_classifier_off() -> Iterator[None]:
+    """An App registers its embedder with extraction's statement classifier (process-wide);
+    a test that opened one must not change what the next test extracts."""
+    yield
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(None)
 
 
 def in_ci() -> bool:

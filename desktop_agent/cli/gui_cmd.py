@@ -50,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         chat_args = argparse.Namespace(
-            once=None, json=False, model=getattr(args, "model", None), incognito=False
+            once=None,
+            json=False,
+            jsonl=False,
+            model=getattr(args, "model", None),
+            incognito=False,
         )
         return chat_cmd.run(chat_args)
     from desktop_agent.gui.launch import launch

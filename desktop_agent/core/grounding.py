@@ -60,7 +60,9 @@ _WORD = re.compile(r"[^\W_][\w'’-]*")
 _QUESTION_FRAME: Final = frozenset(
     "what what's whats where where's when who who's whom whose which how do does did is are am "
     "was were my mine me i i'm im you your know remember tell now currently again still anymore "
-    "name's".split()
+    "name's these days lately today moment right exactly usually most really like actually "
+    "before after ago last year years month months week weeks january february march april may "
+    "june july august september october november december".split()
 )
 # Above this cosine a fact answers a question even with no slot or word in common.
 _CLOSE: Final = 0.55
@@ -94,6 +96,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     }
     words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
     words -= {_stem(w) for w in STOPWORDS}
+    slot_words = {_stem(w) for family in families for w in SLOT_WORDS[family]}
+    # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
+    # name it ("User's favourite food is ramen") does not answer it.
+    unnamed = bool(words - slot_words - {relation or ""})
     kin = _KIN.get(relation, {relation}) if relation else set()
     # Best first: the slot and a word in common, the slot alone, a word alone, close meaning.
     tiers: list[list[Recollection]] = [[], [], [], []]
@@ -106,13 +112,15 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             continue
         if not relation and _about_someone(item.text):
             continue
-        shared = words & said - kin
+        shared = words & said - kin - slot_words
         if families & key_parts:
             tiers[0 if shared else 1].append(recollection)
         elif shared:
             tiers[2].append(recollection)
         elif relation or recollection.hit.vector_score >= _CLOSE:
             tiers[3].append(recollection)
+    if unnamed and not question.past:
+        tiers[1] = []
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
@@ -234,7 +242,9 @@ def _joined(sentences: Sequence[str]) -> str:
     groups: list[list[str]] = []
     for sentence in sentences:
         for group in groups:
-            if len(_common(group[0], sentence)) >= 3:
+            head = _common(group[0], sentence)
+            # Only when what differs is the value: "You are allergic to | peanuts".
+            if len(head) >= 3 and head[-1].casefold() in _LINKS:
                 group.append(sentence)
                 break
         else:
@@ -248,6 +258,12 @@ def _joined(sentences: Sequence[str]) -> str:
         tails = [" ".join(s.split()[len(head) :]) for s in group]
         parts.append(" ".join(head) + " " + _and(tails))
     return "; ".join(parts[:1] + [_lower_first(p) for p in parts[1:]])
+
+
+_LINKS: Final = frozenset(
+    "is are was were to in as at from of called named like love enjoy have has speak eat "
+    "play drink watch read".split()
+)
 
 
 def _common(*sentences: str) -> list[str]:

@@ -67,7 +67,7 @@ _ABOUT_ME = re.compile(r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.
 _EVERYTHING = re.compile(
     r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b|\bwhat have i told you\b|"
     r"\btell me (?:about me|about myself|what you (?:know|remember))\b|"
-    r"\bwho am i\b|\bwhat do you know\b",
+    r"\bwho am i\s*[?.!]*$|\bwhat do you know\b",
     re.IGNORECASE,
 )
 _PAST = re.compile(
