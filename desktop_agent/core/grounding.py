@@ -200,6 +200,10 @@ def second_person(text: str) -> str:
     if text.startswith("User "):
         verb, _, rest = text[5:].partition(" ")
         return f"You {_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
+    if re.search(r"\bUser\b", text):  # "Every Sunday User plays cricket with User's cousins"
+        said = re.sub(r"\bUser['’]s\b", "your", text)
+        said = re.sub(r"\bUser (\w+)", lambda m: f"you {_present(m.group(1))}", said)
+        return said[0].upper() + said[1:]
     return f"You told me: “{text}”"
 
 

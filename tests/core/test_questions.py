@@ -82,6 +82,10 @@ def test_other_messages_are_not_questions_about_the_user(message: str) -> None:
         ("User watches films with User's sister", "You watch films with your sister"),
         ("User studies law", "You study law"),
         ("buy milk on Friday", "You told me: “buy milk on Friday”"),
+        (
+            "Every Sunday User plays cricket with User's cousins",
+            "Every Sunday you play cricket with your cousins",
+        ),
     ],
 )
 def test_facts_are_said_back_in_the_second_person(fact: str, said: str) -> None:
