@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from desktop_agent.core.conversation import Conversation
-from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.errors import InputError
 from desktop_agent.llm import (
     ChatEngine,
@@ -346,7 +345,7 @@ class Assistant:
             return []
         from desktop_agent.core.risks import relevant_risks, risks_of
 
-        return relevant_risks(text, risks_of(self.memory.items(SEMANTIC, include_inactive=False)))
+        return relevant_risks(text, risks_of(self.memory.active_facts()))
 
     def _guarded(self, messages: list[ChatMessage], risks: list[Risk], text: str) -> Generation:
         """A reply checked against the remembered risks before it is shown: regenerated with

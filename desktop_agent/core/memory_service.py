@@ -149,6 +149,7 @@ class MemoryService:
         self._fact_items: dict[str, tuple[int, MemoryItem]] = {}
         self._listeners: list[Callable[[MemoryChange], None]] = []
         self._outdated: frozenset[str] | None = None
+        self._active_facts: tuple[MemoryItem, ...] | None = None
         self._load_usage()
 
     # --- change notification ---------------------------------------------------------------
@@ -158,8 +159,11 @@ class MemoryService:
 
     def notify(self, change: MemoryChange) -> MemoryChange:
         """Tell every listener what a write changed."""
-        if self._outdated is not None and self._touches_semantic(change):
+        if (
+            self._outdated is not None or self._active_facts is not None
+        ) and self._touches_semantic(change):
             self._outdated = None
+            self._active_facts = None
         self._follow(change)
         for listener in list(self._listeners):
             listener(change)
@@ -217,6 +221,13 @@ class MemoryService:
                 for p in item.provenance
             )
         return self._outdated
+
+    def active_facts(self) -> tuple[MemoryItem, ...]:
+        """Current semantic memories, newest first; decoded once per change, not per turn (the
+        risk check reads them on every turn)."""
+        if self._active_facts is None:
+            self._active_facts = tuple(self.items(SEMANTIC, include_inactive=False))
+        return self._active_facts
 
     def inbox(self) -> list[MemoryItem]:
         """Newly learned memories the user has not reviewed yet."""

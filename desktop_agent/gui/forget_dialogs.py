@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent.core.memory_service import also_touched
+
 if TYPE_CHECKING:  # the GUI does not load the vault's package, only its results
     from desktop_agent.memory.model import ForgetReceipt
 
@@ -84,13 +86,9 @@ class ReceiptDialog(QDialog):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         layout = QVBoxLayout(self)
         count = len(receipt.ids)
-        redacted = len(receipt.redacted)
         when = receipt.at.astimezone().strftime("%d %b %Y, %H:%M:%S")
-        also = (
-            f" and {redacted} message{'s' if redacted != 1 else ''} it came from (its words erased)"
-            if redacted
-            else ""
-        )
+        also = also_touched(len(receipt.redacted))
+        also = f" {also} (its words erased)" if also else ""
         summary = QLabel(
             f"<b>Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}</b><br>"
             f"at {when} · keys destroyed, key epoch now <b>{receipt.epoch}</b>"

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.memory_service import MemoryService, also_touched
 from desktop_agent.gui import forget_dialogs
 from desktop_agent.gui.memory_detail import MemoryDetail, MemoryDetailPane, read_detail
 from desktop_agent.gui.memory_inbox import MemoryInbox
@@ -416,12 +416,8 @@ class MemoryInspector(MemoryPanel):
         self.last_receipt = receipt
         self.receipt_dialog = forget_dialogs.show_receipt(receipt, self)
         count = sum(1 for kind in receipt.kinds if kind != "topic") or len(receipt.ids)
-        redacted = len(getattr(receipt, "redacted", ()))
-        also = (
-            f" and {redacted} message{'s' if redacted != 1 else ''} it came from"
-            if redacted
-            else ""
-        )
+        also = also_touched(len(receipt.redacted))
+        also = f" {also}" if also else ""
         self.panel_did_report.emit(
             f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}, key epoch {receipt.epoch}"
         )
