@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from desktop_agent.core import extraction_fallback, extraction_parse
+from desktop_agent.core import extraction_fallback, extraction_followups, extraction_parse
 from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
@@ -75,11 +75,23 @@ _PREFIX = re.compile(
     r"tomorrow|tonight|these days|nowadays|currently|right now|now)\b[\s,:!.\-]*",
     re.IGNORECASE,
 )
-# Clauses end at sentence punctuation, commas, colons and dashes, and before "and/but I ...".
-_CLAUSE_BREAK = re.compile(
-    r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s|\s(?:and|but|so|because|though)\s+(?=(?:i|my)\b)",
+# Verbs that, after "and" or a comma, continue the user's own sentence without repeating "I":
+# "I live in Lisbon and work as a nurse", "I left the startup, joined Shopify and relocated".
+_SUBJECTLESS_VERBS = (
+    r"(?:work|worked|live|lived|moved|relocated|joined|started|teach|taught|study|studied|speak|"
+    r"bought|adopted|got)"
+)
+_SUBJECTLESS = re.compile(
+    rf"^(?:also\s+|now\s+|then\s+|just\s+|recently\s+|finally\s+)?{_SUBJECTLESS_VERBS}\b",
     re.IGNORECASE,
 )
+# Clauses end at sentence punctuation, commas, colons and dashes, and before "and/but I ...".
+_CLAUSE_BREAK = re.compile(
+    r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s|\s(?:and|but|so|because|though)\s+(?=(?:i|my)\b)"
+    rf"|\s(?:and|but|then)\s+(?={_SUBJECTLESS_VERBS}\b)",
+    re.IGNORECASE,
+)
+_USER_OPENS = re.compile(r"^\s*(?:i|i'm|i’m|i've|i’ve|i'd)\b", re.IGNORECASE)
 # Wh-words open a question even without "?"; auxiliaries only in a sentence that ends in "?"
 # ("don't let me forget to..." is a request).
 _WH_START = re.compile(r"^(?:what|what's|whats|where|when|who|whom|why|how|which)\b", re.I)
@@ -93,6 +105,11 @@ _REMEMBER = re.compile(
     r"(?!when\b|how\b|what\b|the time\b|me\b|us\b)(.+)",
     re.IGNORECASE | re.DOTALL,
 )
+_FORGET_REQUEST = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|so|and|also|oh|actually|um|please)[\s,!]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:forget|delete|erase)\b",
+    re.IGNORECASE,
+)
 # Quoted words are someone's words, not the user's statement ("how do I say 'I love you'").
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^']*'(?!\w)")
 
@@ -101,10 +118,12 @@ def extract(message: str) -> list[ExtractedFact]:
     """Statements the user makes about themselves and their people in ``message``."""
     normalised = normalise(message)
     text = _mask_quotes(normalised.text)
+    if _FORGET_REQUEST.match(text):
+        return []  # "forget that I work at a bakery" takes a fact back; it does not tell one
     correction = bool(_CORRECTION.search(text))
     found: list[ExtractedFact] = []
-    for start, clause in _clauses(text):
-        found.extend(_extract_clause(clause, start, correction))
+    for start, clause, implied_i in _clauses(text):
+        found.extend(_extract_clause(clause, start, correction, implied_i))
     parsed = extraction_parse.read(doc) if (doc := _parse(text)) is not None else []
     by_patterns = list(found)
     for item in parsed:
@@ -115,6 +134,7 @@ def extract(message: str) -> list[ExtractedFact]:
             _fact(match, span, correction)
             for match, span in extraction_fallback.statements(doc, found)
         )
+        found.extend(extraction_followups.read(text, doc, found))
     return _dedupe(_to_original(fact, normalised) for fact in found)
 
 
@@ -132,7 +152,7 @@ def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
     if overlap and item.confidence <= 0.65:
         return True  # a generic reading ("can't stand" as a negated verb) of a read clause
     family, other = fact.subject_key.split(":")[0], item.key.split(":")[0]
-    free = ("plan", "goal", "task", "decision", "note", "routine", "learning")
+    free = ("plan", "goal", "task", "decision", "note", "routine", "learning", "vehicle")
     return overlap and (family == other or (family in free and other in free))
 
 
@@ -174,13 +194,17 @@ def _mask_quotes(message: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group(0)), message)
 
 
-def _clauses(message: str) -> Iterator[tuple[int, str]]:
-    """(offset, clause) pairs; the clauses of a question sentence are skipped."""
+def _clauses(message: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, clause, whether "I" is implied) triples; the clauses of a question sentence are
+    skipped. "I" is implied in a clause after one the user opened ("... and work as a nurse")."""
     for s_start, sentence in _split(message, re.compile(r"(?<=[.!?])\s+|\n+")):
         is_question = sentence.rstrip().endswith("?")
         parts = [(start, part) for start, part in _split(sentence, _CLAUSE_BREAK) if part.strip()]
+        user_spoke = False
         for index, (c_start, clause) in enumerate(parts):
             stripped = clause.strip()
+            implied_i = user_spoke
+            user_spoke = user_spoke or bool(_USER_OPENS.match(_strip_prefixes(stripped)))
             if not stripped or _WH_START.match(stripped):
                 continue
             if is_question and _AUX_START.match(stripped):
@@ -188,7 +212,13 @@ def _clauses(message: str) -> Iterator[tuple[int, str]]:
             # In "I live in Ghent, do you know any bakeries there?" only the last clause asks.
             if is_question and index == len(parts) - 1:
                 continue
-            yield s_start + c_start, clause
+            yield s_start + c_start, clause, implied_i
+
+
+def _strip_prefixes(body: str) -> str:
+    while (prefix := _PREFIX.match(body)) and prefix.group(0):
+        body = body[prefix.end() :]
+    return body
 
 
 def _split(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
@@ -199,7 +229,9 @@ def _split(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     yield start, text[start:]
 
 
-def _extract_clause(clause: str, offset: int, correction: bool) -> Iterator[ExtractedFact]:
+def _extract_clause(
+    clause: str, offset: int, correction: bool, implied_i: bool = False
+) -> Iterator[ExtractedFact]:
     lead = len(clause) - len(clause.lstrip())
     body = clause.strip()
     while True:
@@ -219,6 +251,8 @@ def _extract_clause(clause: str, offset: int, correction: bool) -> Iterator[Extr
         for match in inner or [note(remember.group(1))]:
             yield _fact(match, span, correction)
         return
+    if implied_i and _SUBJECTLESS.match(body):
+        body = f"I {body}"  # the rules read "I joined Shopify"; the span stays the user's words
     for rule in RULES:
         for match in rule(body):
             yield _fact(match, span, correction)

@@ -96,7 +96,12 @@ _NOT_A_HOBBY = frozenset(
     "disappoint complain trouble repeat".split()
 )
 
-_FAVORITE = _compile(r"my\s+(?:all-time\s+)?(?:favou?rite|fave)\s+([\w -]{2,30}?)\s+(?:is|are)\s+")
+_FAVORITE = _compile(
+    r"my\s+(?:all-time\s+)?(?:favou?rite|fave)\s+([\w -]{2,30}?)"
+    # "my favourite band these days is...": the time is not part of the slot
+    r"(?:\s+(?:these\s+days|nowadays|right\s+now|at\s+the\s+moment|now|lately|currently|"
+    r"of\s+all\s+time|ever))?\s+(?:is|are)\s+"
+)
 
 
 @rule
@@ -135,6 +140,35 @@ _IMMEDIATE = re.compile(
     r"go\s+now|leave|be\s+honest|ask|say|need|get\s+some|make\s+(?:some\s+)?(?:tea|coffee))\b",
     re.IGNORECASE,
 )
+# "We're planning a trip to Japan in April with my friend Aiko": a plan named by its noun, so a
+# later change ("we're going to Iceland instead") finds it by the same slot.
+_PLANNED = _compile(
+    rf"(?:{I_AM}|we're|we\s+are)\s+(?:planning|organi[sz]ing|booking|arranging)\s+"
+    r"(?:a|an|our|my|the)\s+(?:(?:big|little|short|long|small|week-long|weekend)\s+)?"
+    r"(trip|holiday|vacation|visit|party|wedding|move|honeymoon|road\s+trip|getaway|tour)\b(.*)$"
+)
+
+
+@rule
+def planned(clause: str) -> Iterator[Match]:
+    found = _PLANNED.match(clause.strip(" .!"))
+    if not found:
+        return
+    noun = found.group(1).casefold()
+    rest = _third(found.group(2).strip())
+    what = f"{_a_or_an(noun)} {noun}" + (f" {rest}" if rest else "")
+    yield Match("plan", f"plan:{noun}", what, f"User is planning {what}", 0.8)
+
+
+def _third(words: str) -> str:
+    words = re.sub(r"\b(?:my|our)\b", "User's", words, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:me|us)\b", "User", words, flags=re.IGNORECASE)
+
+
+def _a_or_an(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
 _PLAN = _compile(
     rf"(?:{I_AM}\s+(?:planning|going|intending)\s+to|i\s+(?:plan|intend)\s+to|"
     r"i'?ll\s+be|i\s+will\s+be|my\s+plan\s+is\s+to|i've\s+got\s+plans\s+to)\s+(.+)$"
@@ -152,6 +186,13 @@ def plan(clause: str) -> Iterator[Match]:
     if clause.casefold().startswith(("i'll be", "i will be")) and not re.match(
         r"(?i:travel|visit|mov|start|go|fly|leav|work)", what
     ):
+        return
+    if clause.casefold().startswith(("i'm going", "i am going", "im going")) and re.match(
+        r"[A-ZÀ-Ý]", what
+    ):
+        # "I'm going to Japan in April": a trip, not "plans to Japan"
+        what = _third(what)
+        yield Match("plan", "plan:trip", what, f"User is going to {what}", 0.75)
         return
     yield Match("plan", f"plan:{_slug(what)}", what, f"User plans to {what}", 0.75)
 

@@ -231,6 +231,29 @@ def relation_name(clause: str) -> Iterator[Match]:
         yield Match("fact", f"name_of:{relation}", value, f"User's {said} is named {value}", 0.9)
 
 
+_SHARED_HOME = re.compile(
+    rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|we|i(?=\s+(?:share|rent)\b))\s+"
+    r"(?:now\s+|still\s+|currently\s+)?(?:live|share|rent|own|have|bought)\s+"
+    r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
+    r"studio|room)?\s*in)\s+"
+)
+
+
+@rule
+def shared_home(clause: str) -> Iterator[Match]:
+    """ "My boyfriend Lucas and I share a tiny flat in Lyon", "we live in Lyon"."""
+    lead = _SHARED_HOME.match(clause)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if not value:
+        return
+    yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)
+    name = lead.group("name")
+    if name and name[:1].isupper():
+        said = lead.group("rel").casefold()
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        yield Match("fact", f"name_of:{relation}", name, f"User's {said} is named {name}", 0.85)
+
+
 _LANGUAGES = _compile(r"i\s+(?:can\s+)?speak\s+(.+)$")
 
 
@@ -287,6 +310,7 @@ _CONDITIONS = {
 }
 _CONDITION = _compile(
     rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with)\s+(?:an?\s+)?"
+    r"(?:type\s+(?:1|2|one|two|i|ii)\s+)?"  # "I'm type 1 diabetic"
     rf"({'|'.join(sorted(_CONDITIONS, key=len, reverse=True))})\b"
 )
 
@@ -337,7 +361,9 @@ _JOBS = frozenset(
 )
 
 
-def _job_phrase(text: str) -> str | None:
+def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
+    """The job at the start of ``text``. After "as" ("work as a fundraiser") any noun of a
+    person's role will do; elsewhere ("I'm a ...") only a known job."""
     phrase = _OBJECT_END.sub("", text.strip())
     phrase = re.sub(r"^(?:an?|the)\s+", "", phrase, flags=re.IGNORECASE)
     words = phrase.split()
@@ -345,6 +371,10 @@ def _job_phrase(text: str) -> str | None:
         return None
     head = words[-1].casefold()
     if head in _JOBS or head.endswith(("ologist", "ician")):
+        return phrase
+    role = head.endswith(("er", "or", "ist", "ant", "ent", "ian", "eer")) and len(head) > 4
+    vague = {"whatever", "other", "another", "either", "neither", "never", "together", "forever"}
+    if named_as and role and head not in STOPWORDS | vague:
         return phrase
     return None
 
@@ -361,7 +391,7 @@ def job(clause: str) -> Iterator[Match]:
     lead = _JOB.match(clause)
     if lead:
         rest = clause[lead.end() :]
-        phrase = _job_phrase(rest)
+        phrase = _job_phrase(rest, named_as=bool(re.search(r"(?i)\bas\s*$", lead.group(0))))
         if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
             phrase = _object(rest)  # "my job is teaching maths" needs no job noun
         if phrase is None:
@@ -377,7 +407,53 @@ def job(clause: str) -> Iterator[Match]:
             )
             return
         now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
-        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=now)
+        place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
+        # One statement, one memory: forgetting "my job as a vet nurse" takes the hospital too.
+        at = f" {place[0]} {place[1]}" if place else ""
+        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}{at}", 0.85, correction=now)
+        if city:
+            yield Match("fact", "home_city", city, f"User is based in {city}", 0.7, correction=now)
+
+
+# "... at a fintech startup in Accra": where the job is done, and the city the user is based in.
+_WORKPLACE = re.compile(
+    r"^\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
+    r"(?=\s+in\s|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
+)
+
+
+def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
+    """(("at", "a fintech startup") or None, "Accra" or "") from the words after a job."""
+    found = _WORKPLACE.match(after)
+    if not found:
+        return None, ""
+    place = found.group("place")
+    if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekends"}:
+        return None, ""
+    return (found.group("prep"), place), found.group("city") or ""
+
+
+_JOINED = _compile(
+    r"i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
+    r"got\s+a\s+job\s+(?:at|with))\s+"
+)
+
+
+@rule
+def joined(clause: str) -> Iterator[Match]:
+    """ "I joined Shopify as a product manager": a new employer, and with "as" a new job."""
+    lead = _JOINED.match(clause)
+    if not lead:
+        return
+    rest = clause[lead.end() :]
+    place = proper_noun(rest, clause)
+    if not place:
+        return
+    yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+    role = re.match(r"\s+as\s+(.+)$", rest[len(place) :])
+    phrase = _job_phrase(role.group(1), named_as=True) if role else None
+    if phrase:
+        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=True)
 
 
 def _a(phrase: str) -> str:
@@ -404,3 +480,34 @@ def employer(clause: str) -> Iterator[Match]:
             )
         return
     yield Match("fact", "employer", value, f"User works at {value}", 0.85)
+
+
+# --- what the user gets about in -------------------------------------------------------------
+
+_VEHICLES = frozenset(
+    """car van truck bike bicycle motorbike motorcycle scooter moped suv camper campervan
+    hatchback estate pickup jeep ebike e-bike""".split()
+)
+_VEHICLE = _compile(
+    r"i\s+(?:now\s+|still\s+|currently\s+)?(?P<verb>drive|ride|own|have|have\s+got|got)\s+"
+    r"(?:a|an|my|the)\s+(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+    r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because)\b|\s*[,.;!]|\s*$)"
+)
+_THIRD = {"drive": "drives", "ride": "rides", "own": "owns", "have": "has", "have got": "has"}
+
+
+@rule
+def vehicle(clause: str) -> Iterator[Match]:
+    """ "I drive a red Toyota Corolla", "I ride a blue Vespa scooter to work": one slot, so
+    "I sold the Corolla and bought a Leaf" and "I drive a Leaf now" supersede it."""
+    found = _VEHICLE.match(clause.strip())
+    if not found:
+        return
+    verb, what = found.group("verb").casefold(), found.group("what")
+    head = what.split()[-1].casefold()
+    if verb in ("own", "have", "have got", "got") and head not in _VEHICLES:
+        return
+    if verb in ("drive", "ride") and (head in STOPWORDS or head in ("lot", "bit", "way")):
+        return
+    said = _THIRD.get(verb, "has")
+    yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8)

@@ -236,8 +236,11 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         (c for c in children if c.dep_ in ("attr", "acomp") and c.ent_type_ == "PERSON"), None
     )
     if named is not None and not negated and named.pos_ == "PROPN":
-        # "I'm Sara, 27, and I live in Cork"
-        yield _make(who, tokens, "fact", "name", named.text, f"User's name is {named.text}")
+        # "I'm Sara, 27, and I live in Cork"; "I'm Dana Whitfield": the whole name
+        first = min((c.i for c in named.children if c.dep_ == "compound" and c.pos_ == "PROPN"),
+                    default=named.i)  # fmt: skip
+        full = named.doc[first : named.i + 1].text
+        yield _make(who, tokens, "fact", "name", full, f"User's name is {full}")
         for number in named.children:
             age = number.text.isdigit() and 3 <= int(number.text) <= 120
             if number.dep_ in ("appos", "conj", "npadvmod") and age:

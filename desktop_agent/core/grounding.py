@@ -113,6 +113,8 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
         if not relation and _about_someone(item.text):
             continue
         shared = words & said - kin - slot_words
+        if _NEGATED.search(item.text) and not shared:
+            continue  # "User is not allergic to cats" answers "am I allergic to cats?" only
         if families & key_parts:
             tiers[0 if shared else 1].append(recollection)
         elif shared:
@@ -227,12 +229,20 @@ def _base(verb: str) -> str:
 
 
 def _used_to(text: str) -> str:
-    """ "User lives in Lisbon" -> "you used to live in Lisbon"."""
+    """ "User lives in Lisbon" -> "you used to live in Lisbon"; "User's dog is named Rufus" ->
+    "your dog was named Rufus"."""
     text = " ".join(text.split()).rstrip(".")
     if text.startswith("User "):
         verb, _, rest = text[5:].partition(" ")
         return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")
-    return _lower_first(second_person(text))
+    said = _lower_first(second_person(text))
+    if text.startswith(("User's ", "User’s ")):
+        said = re.sub(r"\b(is|are|has)\b", lambda m: _PAST_TENSE[m.group(1)], said, count=1)
+    return said
+
+
+_PAST_TENSE: Final = {"is": "was", "are": "were", "has": "had"}
+_NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
 
 
 def _you_inside(text: str) -> str:

@@ -37,8 +37,10 @@ class Intent:
 
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
-    r"^\s*(?:please\s+)?(?:forget|delete|erase)\s+(?:that|about|what i said about|everything about)"
-    r"\b\s*(.*)$",
+    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um)[\s,!]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:forget|delete|erase)\s+"
+    r"(?:that|about|what i said about|everything about)"
+    r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
     re.IGNORECASE | re.DOTALL,
 )
 

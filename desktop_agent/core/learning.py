@@ -8,6 +8,7 @@ procedural memory of how it was made; a stated answer style becomes a semantic p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -86,12 +87,16 @@ def learn(
 ) -> list[MemoryItem]:
     """Extract facts and preferences from the user's ``text`` and remember them.
     ``skip_style``: the answer-style preference was stored already, as such."""
+    from desktop_agent.core import extraction_changes, revisions
     from desktop_agent.core.extraction import extract
     from desktop_agent.core.feedback import style_named
 
+    changes = extraction_changes.read(text)
     learned = []
     for fact in (extractor.extract if extractor is not None else extract)(text):
         if skip_style and fact.type == "preference" and style_named(fact.text):
+            continue
+        if _restates(fact, changes):
             continue
         start, end = fact.span
         learned.append(
@@ -105,7 +110,27 @@ def learn(
                 conversation_id=episode.conversation_id,
             )
         )
+    if changes:
+        source = Provenance(episode.id, episode.conversation_id, 0, len(text))
+        learned += revisions.apply(memory, changes, source, {m.id for m in learned})
     return learned
+
+
+def _restates(fact: Any, changes: Sequence[Any]) -> bool:
+    """A fact read from the same words as a change and naming what the change ends or replaces
+    ("User is going to Iceland instead of Japan", "User left the startup") would keep the old
+    value current; the change itself says it better. Explicit retractions ("User no longer
+    works at the bank") stay: they supersede by slot."""
+    if getattr(fact, "negated", False):
+        return False
+    start, end = fact.span
+    return any(
+        change.kind != "redate"
+        and change.span[0] < end
+        and start < change.span[1]
+        and re.search(rf"\b{re.escape(change.old)}", fact.text, re.IGNORECASE)
+        for change in changes
+    )
 
 
 def remember_explicitly(memory: MemoryService, conversation: Conversation, text: str) -> MemoryItem:

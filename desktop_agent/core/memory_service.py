@@ -477,6 +477,19 @@ class MemoryService:
             self.notify(MemoryChange(added=(str(record.id),), edited=tuple(o.id for o in older)))
             return item_from_record(record)
 
+    def end(self, memory_ids: Sequence[str], provenance: Provenance) -> None:
+        """These facts stopped being true ("we had to rehome Rufus"): superseded with the date,
+        kept as the past, and linked to the words that ended them."""
+        now = self.clock().isoformat()
+        with self._lock:
+            for memory_id in memory_ids:
+                self._set_meta(
+                    memory_id,
+                    status=SUPERSEDED,
+                    valid_to=now,
+                    ended_by=[provenance.to_json()],
+                )
+
     def _same_fact(self, text: str, subject_key: str) -> MemoryItem | None:
         wanted = " ".join(text.casefold().split())
         for item in self.items(SEMANTIC, include_inactive=False):

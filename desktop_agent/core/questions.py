@@ -71,9 +71,10 @@ _EVERYTHING = re.compile(
     re.IGNORECASE,
 )
 _PAST = re.compile(
-    r"\b(?:before|used to|previously|formerly|originally|at first|earlier|in the past|"
-    r"old|former|last (?:job|city|address|place)|did i (?:live|work)|where did i|"
-    r"what did i (?:do|use to))\b",
+    r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
+    r"old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
+    r"where did i|what did i (?:do|use to|have|drive|ride|own)|"
+    r"(?:what|who) (?:was|were) my)\b",
     re.IGNORECASE,
 )
 # Requests that only mention the user ("help me write...", "can you tell me a joke") are not
@@ -105,7 +106,23 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "favorite": ("favourite", "favorite", "like", "best"),
     "prefers": ("prefer", "preference", "like"),
     "name_of": ("name", "called", "who"),
-    "plan": ("plan", "plans", "going to", "next", "trip", "when"),
+    "plan": (
+        "plan",
+        "plans",
+        "going to",
+        "going",
+        "go",
+        "next",
+        "trip",
+        "when",
+        "travel",
+        "travelling",
+        "traveling",
+        "holiday",
+        "vacation",
+        "visit",
+    ),
+    "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
 }
 
 

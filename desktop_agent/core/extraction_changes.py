@@ -1,0 +1,226 @@
+"""Changes told in passing: what the user no longer has, what replaced it, and plans moved.
+
+"We had to rehome Rufus", "I left the startup", "I don't work at the bank anymore" end what was
+remembered about Rufus, the startup, the bank, though they name no slot. "I sold the Corolla and
+bought a Nissan Leaf", "we're going to Iceland instead of Japan" replace one thing by another in
+whatever was remembered about it; "it's been pushed back to June" moves a plan's date. Reading
+them is the parser's job (here); applying them to what is remembered is ``revisions``.
+
+Precision first, as for facts: only the user's own statements, only objects that name
+something (never "it", "work", "home"), and a change that would touch many memories is dropped
+by ``revisions`` as too vague to be meant.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from desktop_agent.core.extraction_grammar import (
+    _find_subject,
+    _is_statement,
+    _negated,
+    _object,
+    _phrase,
+    _prep_object,
+)
+from desktop_agent.core.extraction_normalise import normalise
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
+
+ChangeKind = Literal["end", "replace", "redate"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change the user told: ``old`` ended, or became ``new``; a plan moved to ``new``."""
+
+    kind: ChangeKind
+    old: str  # the word naming what changed ("Corolla"); empty for a new date
+    new: str  # what replaces it ("Nissan Leaf"), or the new date ("June")
+    span: tuple[int, int]  # in the user's message
+
+
+# Verbs that end having something, done by the user ("I sold the Corolla").
+_ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose".split())
+# Verb + particle endings: "gave Max away", "broke up with Sam", "gone off Radiohead".
+_ENDING_PARTICLES: Final = {
+    "give": "away",
+    "break": "up",
+    "move": "out",
+    "go": "off",
+    "pass": "on",
+}
+# Getting something new, after selling the old one: "sold the Corolla and bought a Leaf".
+_GETTING: Final = frozenset("buy get lease adopt".split())
+_SWAPPING: Final = frozenset("replace swap trade exchange".split())
+_MOVING_DATE: Final = frozenset("push move postpone reschedule delay bring shift".split())
+# Objects too general to name what ended: "I left work early", "we lost it".
+_VAGUE: Final = frozenset(
+    """work home house office school job early late it that this them him her everything
+    something anything nothing lot bit time day way place thing things one""".split()
+)
+_STILL_LOST: Final = re.compile(r"\b(?:anymore|any more|no longer)\b", re.IGNORECASE)
+
+
+def read(message: str) -> list[Change]:
+    """The changes the user tells in ``message`` (none without the parser)."""
+    from desktop_agent import nlp
+
+    normalised = normalise(message)
+    doc = nlp.parse(normalised.text)
+    if doc is None:
+        return []
+    found: list[Change] = []
+    for sentence in doc.sents:
+        if _is_statement(sentence):
+            found.extend(_in_sentence(sentence))
+    # What is replaced is not also merely ended.
+    replaced = {c.old.casefold() for c in found if c.kind == "replace"}
+    kept = [c for c in found if c.kind != "end" or c.old.casefold() not in replaced]
+    return [Change(c.kind, c.old, c.new, normalised.original_span(*c.span)) for c in _unique(kept)]
+
+
+def _unique(changes: list[Change]) -> list[Change]:
+    seen: set[tuple[str, str, str]] = set()
+    kept = []
+    for change in changes:
+        key = (change.kind, change.old.casefold(), change.new.casefold())
+        if key not in seen:
+            seen.add(key)
+            kept.append(change)
+    return kept
+
+
+def _in_sentence(sentence: Any) -> list[Change]:
+    span = (sentence.start_char, sentence.end_char)
+    found: list[Change] = []
+    for token in sentence:
+        if token.lower_ == "instead":
+            found.extend(_instead(token, span))
+        if token.pos_ not in ("VERB", "AUX"):
+            continue
+        by_user = _by_user(token)
+        lemma = token.lemma_.casefold()
+        if by_user and lemma in _SWAPPING:
+            old, new = _object(token), _prep_object(token, "with", "for")
+            if _names(old) and _names(new):
+                found.append(Change("replace", _head(old), _phrase(new), span))
+        if by_user and lemma in ("switch", "change", "move", "go"):
+            old, new = _prep_object(token, "from"), _prep_object(token, "to")
+            if _names(old) and _names(new) and not _is_date(new):
+                found.append(Change("replace", _head(old), _phrase(new), span))
+        if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
+            found.append(Change("redate", "", _date_words(new), span))
+            continue
+        ended = _ended(token, lemma, by_user)
+        if ended is None:
+            continue
+        bought = next(
+            (
+                c
+                for c in token.conjuncts
+                if c.i > token.i and c.lemma_.casefold() in _GETTING and _names(_object(c))
+            ),
+            None,
+        )
+        if lemma == "sell" and bought is not None:
+            found.append(Change("replace", _head(ended), _phrase(_object(bought)), span))
+        else:
+            found.append(Change("end", _head(ended), "", span))
+    return found
+
+
+def _by_user(verb: Any) -> bool:
+    subject = _find_subject(verb)
+    return subject is not None and subject.lower_ in ("i", "we")
+
+
+def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
+    """What ``verb`` says the user no longer has, or None."""
+    if lemma in ("die",) or lemma == "pass" and _particle(verb) == "away":
+        subject = _find_subject(verb)  # "Rufus passed away": only a name says who
+        return subject if subject is not None and subject.pos_ == "PROPN" else None
+    if not by_user:
+        return None
+    if _negated(verb) and _STILL_LOST.search(verb.sent.text):
+        thing = _object(verb)  # "I don't work at the bank anymore"
+        return thing if _names(thing) else None
+    particle = _particle(verb)
+    if lemma in _ENDING_PARTICLES and particle == _ENDING_PARTICLES[lemma]:
+        thing = _object(verb) or _prep_object(verb, "with", "of", "from")
+        return thing if _names(thing) else None
+    if lemma == "get" and any(c.lower_ == "rid" for c in verb.children):
+        thing = next((g for c in verb.subtree if c.lower_ == "of" for g in c.children), None)
+        return thing if _names(thing) else None
+    if lemma in _ENDING and not _negated(verb):
+        thing = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if lemma == "lose" and (thing is None or thing.lower_ != "job"):
+            return None  # "I lost my job" ends a job; "I lost my keys" ends nothing
+        if lemma == "lose":
+            return thing
+        return thing if _names(thing) else None
+    return None
+
+
+def _particle(verb: Any) -> str:
+    """ "away" in "gave Max away", "passed away" (the parser makes it a particle or an adverb)."""
+    return next(
+        (c.lower_ for c in verb.children if c.dep_ in ("prt", "advmod") and c.i > verb.i), ""
+    )
+
+
+def _date_target(verb: Any) -> Any:
+    """The new date in "pushed back to June", "moved to 3 May", "postponed until Friday"."""
+    holders = [verb, *(c for c in verb.children if c.lower_ in ("back", "forward", "out"))]
+    for holder in holders:
+        for child in holder.children:
+            if child.dep_ == "prep" and child.lower_ in ("to", "until", "till"):
+                date = next((g for g in child.children if g.dep_ == "pobj"), None)
+                if date is not None and _is_date(date):
+                    return date
+    return None
+
+
+def _instead(token: Any, span: tuple[int, int]) -> list[Change]:
+    """ "going to Iceland instead of Japan": read by word order, which the small parser's
+    trees for "instead of" do not follow reliably."""
+    doc, sent = token.doc, token.sent
+    if token.i + 2 >= sent.end or doc[token.i + 1].lower_ != "of":
+        return []
+    old = next((t for t in doc[token.i + 2 : sent.end] if t.pos_ in ("NOUN", "PROPN")), None)
+    new = next(
+        (t for t in reversed(doc[sent.start : token.i]) if t.pos_ in ("NOUN", "PROPN")), None
+    )
+    if not _names(old) or not _names(new):
+        return []
+    return [Change("replace", _head(old), _phrase_of(new), span)]
+
+
+def _phrase_of(token: Any) -> str:
+    """The name with the words before it that belong to it ("Nissan Leaf", "electric bike")."""
+    start = token.i
+    while start > token.sent.start and token.doc[start - 1].dep_ in ("compound", "amod"):
+        start -= 1
+    return token.doc[start : token.i + 1].text
+
+
+def _names(token: Any) -> bool:
+    """Whether ``token`` names a thing a memory could be about (not "it", "work", "early")."""
+    if token is None or token.pos_ not in ("NOUN", "PROPN"):
+        return False
+    return token.lower_ not in _VAGUE and token.lemma_.casefold() not in _VAGUE
+
+
+def _head(token: Any) -> str:
+    return token.text
+
+
+def _is_date(token: Any) -> bool:
+    return any(
+        t.ent_type_ == "DATE" or t.lower_ in MONTHS or t.lower_ in WEEKDAYS for t in token.subtree
+    )
+
+
+def _date_words(token: Any) -> str:
+    return "".join(t.text_with_ws for t in token.subtree).strip()

@@ -1,0 +1,169 @@
+"""Applying the changes the user told (``extraction_changes``) to what is remembered.
+
+An ended thing ("we had to rehome Rufus") supersedes every current fact that names it, so it
+leaves answers, prompts and the lens, and stays on record as the past ("what was my dog
+called?"). A replaced thing ("sold the Corolla and bought a Nissan Leaf") becomes a new version
+of each fact that named it ("User drives a Nissan Leaf"), superseding the old one; a plan moved
+to a new date becomes a new version with the date changed. Each change is linked to the words
+that told it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from desktop_agent.core.extraction_changes import Change
+from desktop_agent.core.extraction_dates import resolve_date
+from desktop_agent.core.memory_model import SEMANTIC, MemoryItem, Provenance
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
+from desktop_agent.search.tokenize import STOPWORDS
+
+# A change naming more current facts than this is too vague to be meant for all of them.
+MOST_TOUCHED: Final = 3
+
+
+def apply(
+    memory: MemoryService,
+    changes: Sequence[Change],
+    source: Provenance,
+    learned: Collection[str] = (),
+) -> list[MemoryItem]:
+    """Apply ``changes`` told in ``source``; ``learned``: ids stored from the same message,
+    which are the news, not what it changes. Returns the new versions written."""
+    written: list[MemoryItem] = []
+    for change in changes:
+        provenance = Provenance(source.episode_id, source.conversation_id, *change.span)
+        if change.kind == "redate":
+            target = _latest_plan(memory, [w.id for w in written] + list(learned))
+            if target is not None and (text := redated(target.text, change.new)) != target.text:
+                written.append(_revise(memory, target, text, provenance))
+            continue
+        targets = [
+            t for t in naming(memory, change.old) if t.id not in learned and t not in written
+        ]
+        if not targets or len(targets) > MOST_TOUCHED:
+            continue
+        if change.kind == "end":
+            memory.end([t.id for t in targets], provenance)
+            continue
+        for target in targets:
+            text = substituted(target.text, change.old, change.new)
+            if text != target.text:
+                written.append(_revise(memory, target, text, provenance))
+    return written
+
+
+def naming(memory: MemoryService, word: str) -> list[MemoryItem]:
+    """Current facts that name ``word`` (as a whole word, singular or plural)."""
+    pattern = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
+    return [
+        item
+        for item in memory.active_facts()
+        if item.kind == SEMANTIC and item.type != "task" and pattern.search(item.text)
+    ]
+
+
+def _revise(
+    memory: MemoryService, target: MemoryItem, text: str, provenance: Provenance
+) -> MemoryItem:
+    item = memory.remember(
+        text,
+        type=target.type,
+        subject_key=target.subject_key,
+        importance=target.importance,
+        provenance=[provenance],
+        reviewed=False,
+        conversation_id=provenance.conversation_id,
+    )
+    if not target.subject_key:  # nothing superseded it by slot
+        memory.end([target.id], provenance)
+    return item
+
+
+def _latest_plan(memory: MemoryService, preferred: Sequence[str]) -> MemoryItem | None:
+    plans = [
+        i for i in memory.active_facts() if i.type == "plan" or i.subject_key.startswith("plan:")
+    ]
+    for item in plans:
+        if item.id in preferred:
+            return item
+    return max(plans, key=lambda i: i.created_at, default=None)
+
+
+# --- the words -------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[\w'’-]+|[^\w\s]")
+
+
+def substituted(text: str, old: str, new: str) -> str:
+    """``text`` with the phrase around ``old`` replaced by ``new``: "User drives a red Toyota
+    Corolla" with Corolla -> Nissan Leaf is "User drives a Nissan Leaf"."""
+    words = text.split(" ")
+    index = next(
+        (i for i, w in enumerate(words) if re.fullmatch(rf"{re.escape(old)}(?:s|es)?\W*", w, re.I)),
+        None,
+    )
+    if index is None:
+        return text
+    trailing = re.sub(r"^[\w'’-]+", "", words[index])
+    start = index
+    while start > 0 and _modifier(words[start - 1]):
+        start -= 1
+    end = index + 1
+    # "a blue Vespa scooter to work": the noun the name qualifies belongs to the phrase.
+    if not trailing and end < len(words) - 1 and _modifier(words[end]) and _closes(words[end + 1]):
+        end += 1
+        trailing = re.sub(r"^[\w'’-]+", "", words[end - 1])
+    replaced = [*words[:start], new + trailing, *words[end:]]
+    if start > 0 and replaced[start - 1].casefold() in ("a", "an"):
+        replaced[start - 1] = _article(new, replaced[start - 1])
+    return " ".join(replaced)
+
+
+def _modifier(word: str) -> bool:
+    bare = word.casefold().strip(",.;:!?()")
+    return (
+        bool(bare)
+        and word == word.rstrip(",.;:!?()")
+        and bare not in STOPWORDS
+        and not bare.startswith("user")
+        and bare not in MONTHS
+        and not bare.isdigit()
+    )
+
+
+def _closes(word: str) -> bool:
+    return word.casefold().strip(",.;:!?()") in STOPWORDS or not word[:1].isalnum()
+
+
+def _article(noun: str, was: str) -> str:
+    article = "an" if noun[:1].casefold() in "aeiou" else "a"
+    return article.capitalize() if was[:1].isupper() else article
+
+
+_DATE: Final = re.compile(
+    r"\b(?:(?:on|in|at)\s+)?(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
+    rf"(?:{'|'.join(sorted((m for m in MONTHS if len(m) > 3 or m == 'may'), key=len, reverse=True))}"
+    rf"|{'|'.join(WEEKDAYS)})\b(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?",
+    re.IGNORECASE,
+)
+_RESOLVED: Final = re.compile(r"\s*\(\d{4}(?:-\d\d){0,2}\)")
+
+
+def redated(text: str, when: str) -> str:
+    """``text`` with its date moved to ``when``: "a trip to Peru in May" -> "... in August"."""
+    bare = _RESOLVED.sub("", text)
+    found = _DATE.search(bare)
+    preposition = "on" if re.match(r"(?i)\d|" + "|".join(WEEKDAYS), when) else "in"
+    if found:
+        said = found.group(0)
+        lead = re.match(r"(?i)(?:on|in|at)\s+", said)
+        new = f"{lead.group(0) if lead else ''}{when}"
+        bare = bare[: found.start()] + new + bare[found.end() :]
+    else:
+        bare = f"{bare} {preposition} {when}"
+    resolved = resolve_date(when)
+    return f"{bare} ({resolved})" if resolved and resolved not in bare else bare

@@ -1,0 +1,161 @@
+"""Changes told in passing: what the user stopped having, swapped or rescheduled reaches the
+answer. Written before the rules that handle them; none of these sentences is in the
+memory-answers bench."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.extraction import extract
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
+from tests.core.conftest import chat
+
+
+def sessions(open_memory: Callable[[], MemoryService], *told: str) -> Assistant:
+    """Each message told in its own app session; returns a fresh session to ask in."""
+    for text in told:
+        assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=open_memory())
+        chat(assistant, assistant.start_conversation(), text)
+    return Assistant(ScriptedEngine(), GenerationSettings(), memory=open_memory())
+
+
+def ask(assistant: Assistant, question: str) -> str:
+    return chat(assistant, assistant.start_conversation(), question).text
+
+
+def active_texts(assistant: Assistant) -> list[str]:
+    return [i.text for i in assistant.memory.items("semantic", include_inactive=False)]
+
+
+# --- what ended ----------------------------------------------------------------------------
+
+
+def test_a_pet_given_away_is_no_longer_current_but_is_remembered_as_past(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    later = sessions(
+        open_memory,
+        "I have a beagle called Max.",
+        "We had to give Max away when we moved. I got a cat called Olive.",
+    )
+    assert not any("Max" in t for t in active_texts(later))
+    pets = ask(later, "What pets do I have?")
+    assert "Olive" in pets and "Max" not in pets
+    assert "Max" in ask(later, "What was my dog called?")
+
+
+def test_a_job_left_is_past_and_the_new_one_current(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    later = sessions(
+        open_memory,
+        "I'm an accountant at a logistics firm in Leeds.",
+        "I quit the logistics firm, joined Oxfam as a fundraiser and moved to Bristol.",
+    )
+    job = ask(later, "What's my job?")
+    assert "fundraiser" in job and "accountant" not in job
+    assert "Oxfam" in ask(later, "Who do I work for?")
+    city = ask(later, "Where do I live?")
+    assert "Bristol" in city and "Leeds" not in city
+    assert "Leeds" in ask(later, "Where did I live before?")
+
+
+def test_not_working_somewhere_anymore_ends_it(open_memory: Callable[[], MemoryService]) -> None:
+    later = sessions(
+        open_memory,
+        "I work at a garden centre, mostly on the tills.",
+        "I don't work at the garden centre anymore, I'm a postman now.",
+    )
+    assert not any("garden centre" in t and "no longer" not in t for t in active_texts(later))
+    assert "garden centre" in ask(later, "What was my previous job?")
+
+
+def test_an_ending_does_not_touch_unrelated_facts(memory: MemoryService) -> None:
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
+    chat(assistant, assistant.start_conversation(), "I work as a nurse. I live in Cork.")
+    chat(assistant, assistant.start_conversation(), "I left work early today, I was shattered.")
+    texts = active_texts(assistant)
+    assert "User works as a nurse" in texts and "User lives in Cork" in texts
+
+
+# --- what was swapped --------------------------------------------------------------------------
+
+
+def test_sold_and_bought_replaces_the_thing(open_memory: Callable[[], MemoryService]) -> None:
+    later = sessions(
+        open_memory,
+        "I ride a blue Vespa scooter to work.",
+        "I sold the Vespa last month and bought an electric bike.",
+    )
+    now = ask(later, "What do I ride?")
+    assert "electric bike" in now and "Vespa" not in now
+    assert "Vespa" in ask(later, "What did I ride before?")
+
+
+def test_instead_of_and_a_new_date_change_a_plan(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    later = sessions(
+        open_memory,
+        "I'm planning a trip to Peru in May with my cousin Lena.",
+        "Change of plan: we're going to Chile instead of Peru, and it's been moved to August.",
+    )
+    (plan,) = [t for t in active_texts(later) if "trip" in t]
+    assert "Chile" in plan and "August" in plan and "Lena" in plan
+    assert "Peru" not in plan and "May" not in plan
+    where = ask(later, "Where am I travelling to?")
+    assert "Chile" in where and "Peru" not in where
+    assert "August" in ask(later, "When is my trip?")
+    assert "Lena" in ask(later, "Who am I going on the trip with?")
+    assert "Peru" in ask(later, "Where was I originally going to go?")
+
+
+# --- saying it the way people do --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "value"),
+    [
+        ("I'm Priya Raman, nice to meet you.", "name", "Priya Raman"),
+        ("I live in Ghent and work as a translator.", "job", "translator"),
+        ("I'm type 2 diabetic so I watch my sugar.", "condition:diabetes", "diabetes"),
+        ("My favourite film these days is Paddington 2.", "favorite:film", "Paddington 2"),
+        ("I'm a nurse at a clinic in Porto.", "home_city", "Porto"),
+        ("I joined Spotify as a data analyst.", "employer", "Spotify"),
+        ("I joined Spotify as a data analyst.", "job", "data analyst"),
+    ],
+)
+def test_extraction_reads(message: str, key: str, value: str) -> None:
+    found = {f.subject_key: f.value for f in extract(message)}
+    assert found.get(key) == value, found
+
+
+def test_a_pronoun_names_the_person_just_mentioned() -> None:
+    found = extract("I've been rereading Terry Pratchett. He's my favourite author.")
+    assert [(f.subject_key, f.value) for f in found] == [("favorite:author", "Terry Pratchett")]
+
+
+def test_an_elliptical_addition_joins_the_list_before_it() -> None:
+    found = extract("I'm allergic to latex. Kiwi too, come to think of it.")
+    assert {f.subject_key for f in found} == {"allergy:latex", "allergy:kiwi"}
+
+
+def test_asking_to_forget_is_not_a_statement() -> None:
+    assert extract("Hey, forget that I work at a bakery please.") == []
+
+
+def test_a_fact_taken_back_is_not_listed_as_current(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    later = sessions(
+        open_memory,
+        "I'm allergic to wasps and penicillin.",
+        "Turns out I'm not allergic to wasps, the test was negative.",
+    )
+    answer = ask(later, "What am I allergic to?")
+    assert "penicillin" in answer and "wasp" not in answer
