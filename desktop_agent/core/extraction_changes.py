@@ -45,11 +45,10 @@ class Change:
 _ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose".split())
 # Verb + particle endings: "gave Max away", "broke up with Sam", "gone off Radiohead".
 _ENDING_PARTICLES: Final = {
-    "give": "away",
-    "break": "up",
-    "move": "out",
-    "go": "off",
-    "pass": "on",
+    "give": ("away", "up"),
+    "break": ("up",),
+    "move": ("out",),
+    "go": ("off",),
 }
 # Getting something new, after selling the old one: "sold the Corolla and bought a Leaf".
 _GETTING: Final = frozenset("buy get lease adopt".split())
@@ -138,16 +137,23 @@ def _by_user(verb: Any) -> bool:
 
 def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
     """What ``verb`` says the user no longer has, or None."""
-    if lemma in ("die",) or lemma == "pass" and _particle(verb) == "away":
+    if lemma == "die" or lemma == "pass" and _particle(verb) in ("away", "on"):
         subject = _find_subject(verb)  # "Rufus passed away": only a name says who
-        return subject if subject is not None and subject.pos_ == "PROPN" else None
+        if subject is not None and subject.pos_ != "PROPN":
+            # "my cat Mochi died": the name hangs on the noun
+            subject = next((c for c in subject.children if c.dep_ in ("appos", "compound")
+                            and c.pos_ == "PROPN"), None)  # fmt: skip
+        return subject
     if not by_user:
         return None
-    if _negated(verb) and _STILL_LOST.search(verb.sent.text):
+    no_longer = any(
+        c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children) for c in verb.children
+    )
+    if (_negated(verb) or no_longer) and (no_longer or _STILL_LOST.search(verb.sent.text)):
         thing = _object(verb)  # "I don't work at the bank anymore"
         return thing if _names(thing) else None
     particle = _particle(verb)
-    if lemma in _ENDING_PARTICLES and particle == _ENDING_PARTICLES[lemma]:
+    if particle and particle in _ENDING_PARTICLES.get(lemma, ()):
         thing = _object(verb) or _prep_object(verb, "with", "of", "from")
         return thing if _names(thing) else None
     if lemma == "get" and any(c.lower_ == "rid" for c in verb.children):

@@ -159,3 +159,35 @@ def test_a_fact_taken_back_is_not_listed_as_current(
     )
     answer = ask(later, "What am I allergic to?")
     assert "penicillin" in answer and "wasp" not in answer
+
+
+@pytest.mark.parametrize(
+    ("message", "change"),
+    [
+        ("My cat Mochi died last winter.", ("end", "Mochi", "")),
+        ("I no longer drive the Fiat.", ("end", "Fiat", "")),
+        ("I broke up with Tom in the spring.", ("end", "Tom", "")),
+        ("I traded in my Golf for a Tesla.", ("replace", "Golf", "Tesla")),
+        ("The wedding has been postponed until October.", ("redate", "", "October")),
+    ],
+)
+def test_changes_are_read(message: str, change: tuple[str, str, str]) -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    assert [(c.kind, c.old, c.new) for c in read(message)] == [change]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I left work early, I was shattered.",
+        "I gave the book to Sam.",
+        "My grandad passed away.",  # no name: nothing to find it by
+        "If I sold the car I'd buy a bike.",
+        "Should I quit my job?",
+    ],
+)
+def test_what_is_not_a_change(message: str) -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    assert read(message) == []
