@@ -42,7 +42,7 @@ class Change:
 
 
 # Verbs that end having something, done by the user ("I sold the Corolla").
-_ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose".split())
+_ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose outgrow".split())
 # Verb + particle endings: "gave Max away", "broke up with Sam", "gone off Radiohead".
 _ENDING_PARTICLES: Final = {
     "give": ("away", "up"),
@@ -156,6 +156,9 @@ def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
     if particle and particle in _ENDING_PARTICLES.get(lemma, ()):
         thing = _object(verb) or _prep_object(verb, "with", "of", "from")
         return thing if _names(thing) else None
+    if lemma in ("get", "grow") and _particle(verb) in ("over", "out"):
+        thing = _prep_object(verb, "of", "over") or _object(verb)  # "got over my fear of X"
+        return thing if _names(thing) else None
     if lemma == "get" and any(c.lower_ == "rid" for c in verb.children):
         thing = next((g for c in verb.subtree if c.lower_ == "of" for g in c.children), None)
         return thing if _names(thing) else None
@@ -218,7 +221,15 @@ def _names(token: Any) -> bool:
     return token.lower_ not in _VAGUE and token.lemma_.casefold() not in _VAGUE
 
 
+# Nouns that name a kind of thing, not the thing: in "my walnut allergy" the walnut is named.
+_KIND_NOUNS: Final = frozenset("allergy intolerance habit addiction phobia fear job".split())
+
+
 def _head(token: Any) -> str:
+    if token.lemma_.casefold() in _KIND_NOUNS:
+        named = [c for c in token.children if c.dep_ in ("compound", "amod") and c.i < token.i]
+        if named:
+            return named[-1].text
     return token.text
 
 

@@ -113,6 +113,7 @@ def _object(text: str) -> str | None:
 
 def _objects(text: str) -> list[str]:
     """Several objects joined by "and", "or" or commas: "jazz and old French films"."""
+    text = re.sub(r"(?i)\s+(and|or)\s+to\s+", r" \1 ", text)  # "allergic to X and to Y"
     head = _OBJECT_END.sub("", text.strip())
     parts = re.split(r"\s*,\s*|\s+(?:and|or|&)\s+", head, flags=re.IGNORECASE)
     return [obj for part in parts if part and (obj := _object(part))]

@@ -57,7 +57,10 @@ def apply(
 
 
 def naming(memory: MemoryService, word: str) -> list[MemoryItem]:
-    """Current facts that name ``word`` (as a whole word, singular or plural)."""
+    """Current facts that name ``word`` (as a whole word, singular or plural); "job" names the
+    job and employer slots ("I lost my job")."""
+    if word.casefold() == "job":
+        return [i for i in memory.active_facts() if i.subject_key in ("job", "employer")]
     pattern = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
     return [
         item

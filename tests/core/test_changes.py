@@ -168,6 +168,8 @@ def test_a_fact_taken_back_is_not_listed_as_current(
         ("I no longer drive the Fiat.", ("end", "Fiat", "")),
         ("I broke up with Tom in the spring.", ("end", "Tom", "")),
         ("I traded in my Golf for a Tesla.", ("replace", "Golf", "Tesla")),
+        ("I've outgrown my shrimp allergy, the doctor confirmed it.", ("end", "shrimp", "")),
+        ("I lost my job in March.", ("end", "job", "")),
         ("The wedding has been postponed until October.", ("redate", "", "October")),
     ],
 )
@@ -191,3 +193,19 @@ def test_what_is_not_a_change(message: str) -> None:
     from desktop_agent.core.extraction_changes import read
 
     assert read(message) == []
+
+
+def test_an_outgrown_allergy_is_no_longer_listed(open_memory: Callable[[], MemoryService]) -> None:
+    later = sessions(
+        open_memory,
+        "I'm allergic to shrimp and to bee stings.",
+        "Good news, I've outgrown my shrimp allergy!",
+    )
+    answer = ask(later, "What am I allergic to?")
+    assert "bee stings" in answer and "shrimp" not in answer
+
+
+def test_losing_a_job_ends_it(open_memory: Callable[[], MemoryService]) -> None:
+    later = sessions(open_memory, "I work as a chef at a hotel.", "I lost my job last week.")
+    assert "chef" not in ask(later, "What's my job?")
+    assert "chef" in ask(later, "What was my job before?")
