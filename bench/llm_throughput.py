@@ -1,6 +1,9 @@
 """Throughput of the app's engine against raw llama-cpp-python, same model, prompt and settings.
 
-Runs are interleaved (app, raw, raw, app, ...) so machine noise hits both alike; the figures are
+Three conditions, each with the load started by the bench so both sides face the same: idle,
+one competing busy thread, two (``ratio``, ``loaded_ratio``, ``loaded2_ratio``: app over raw).
+The app chooses its threads per generation from the machine's load; raw llama-cpp-python runs at
+its default threads. Runs are interleaved (app, raw, raw, app, ...) so machine noise hits both alike; the figures are
 medians. Each run's prompt starts with a fresh tag so neither side reuses a cached prefix.
 
 The raw side runs in a child process: two llama.cpp contexts that have both computed in one
@@ -71,22 +74,25 @@ def rates(started: float, stamps: list[float]) -> tuple[float, float, int]:
     return (len(stamps) - 1) / (stamps[-1] - stamps[0]), (stamps[0] - started) * 1000, len(stamps)
 
 
-def raw_worker(model: str, threads: int, settings: GenerationSettings, conn) -> None:  # noqa: ANN001
-    """Child process: a raw Llama that times one completion per prompt it is sent."""
+def raw_worker(model: str, settings: GenerationSettings, conn) -> None:  # noqa: ANN001
+    """Child process: a raw Llama at llama-cpp-python's default threads (half the CPUs for a
+    token, all of them for the prompt) that times one completion per prompt it is sent."""
     import llama_cpp
 
-    raw = llama_cpp.Llama(
-        model_path=model,
-        n_ctx=4096,
-        n_threads=threads,
-        n_threads_batch=threads,
-        n_batch=512,
-        verbose=False,
-    )
+    raw = llama_cpp.Llama(model_path=model, n_ctx=4096, n_batch=512, verbose=False)
     conn.send("ready")
     while (prompt_text := conn.recv()) is not None:
         tokens = raw.tokenize(prompt_text.encode(), add_bos=False, special=True)
         conn.send(time_raw(raw, tokens, settings))
+
+
+def busy_loop() -> None:
+    """A competing program: one thread that never rests."""
+    while True:
+        pass
+
+
+CONDITIONS = {"idle": 0, "loaded": 1, "loaded2": 2}
 
 
 def main() -> int:
@@ -103,17 +109,14 @@ def main() -> int:
 
     import multiprocessing
 
-    threads = physical_cores()
     settings = GenerationSettings(
         temperature=0.0, top_p=1.0, max_tokens=args.max_tokens, repeat_penalty=1.1, seed=1
     )
-    engine = LlamaEngine(model, n_ctx=4096, n_threads=threads)
+    engine = LlamaEngine(model, n_ctx=4096)  # threads chosen per generation, as in the app
     engine.start()
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
-    worker = context.Process(
-        target=raw_worker, args=(str(model), threads, settings, child), daemon=True
-    )
+    worker = context.Process(target=raw_worker, args=(str(model), settings, child), daemon=True)
     worker.start()
     parent.recv()
     prompts = [engine.render_prompt(messages(i)) for i in range(args.runs + 1)]
@@ -125,18 +128,39 @@ def main() -> int:
     time_app(engine, args.runs, settings)  # warm-up, both sides
     raw_run(args.runs)
 
-    app_rates, raw_rates, app_ttft, raw_ttft = [], [], [], []
-    for run in range(args.runs):
-        order = ("app", "raw") if run % 2 == 0 else ("raw", "app")
-        for side in order:
-            if side == "app":
-                rate, ttft, _ = time_app(engine, run, settings)
-                app_rates.append(rate)
-                app_ttft.append(ttft)
-            else:
-                rate, ttft, _ = raw_run(run)
-                raw_rates.append(rate)
-                raw_ttft.append(ttft)
+    result: dict[str, object] = {}
+    for name, competing in CONDITIONS.items():
+        # The bench starts the load itself, so both sides face the same.
+        loads = [context.Process(target=busy_loop, daemon=True) for _ in range(competing)]
+        for load in loads:
+            load.start()
+        time.sleep(0.5 if loads else 0)
+        app_rates, raw_rates, app_ttft, raw_ttft, threads = [], [], [], [], []
+        try:
+            for run in range(args.runs):
+                order = ("app", "raw") if run % 2 == 0 else ("raw", "app")
+                for side in order:
+                    if side == "app":
+                        rate, ttft, _ = time_app(engine, run, settings)
+                        app_rates.append(rate)
+                        app_ttft.append(ttft)
+                        threads.append(engine.last_threads)
+                    else:
+                        rate, ttft, _ = raw_run(run)
+                        raw_rates.append(rate)
+                        raw_ttft.append(ttft)
+        finally:
+            for load in loads:
+                load.terminate()
+                load.join()
+        prefix = "" if name == "idle" else f"{name}_"
+        app, raw = statistics.median(app_rates), statistics.median(raw_rates)
+        result[f"{prefix}app_tok_s"] = round(app, 2)
+        result[f"{prefix}raw_tok_s"] = round(raw, 2)
+        result[f"{name}_ratio" if prefix else "ratio"] = round(app / raw, 4) if raw else 0.0
+        result[f"{prefix}app_ttft_ms"] = round(statistics.median(app_ttft), 1)
+        result[f"{prefix}raw_ttft_ms"] = round(statistics.median(raw_ttft), 1)
+        result[f"{prefix}app_threads"] = statistics.median_low(threads)
     # The app also embeds in the same process (recall): its engine must keep its speed after.
     from desktop_agent.app import App
 
@@ -149,26 +173,22 @@ def main() -> int:
     parent.send(None)
     worker.join(timeout=30)
 
-    result = {
-        "app_tok_s": round(statistics.median(app_rates), 2),
-        "raw_tok_s": round(statistics.median(raw_rates), 2),
-        "ratio": round(statistics.median(app_rates) / statistics.median(raw_rates), 4),
-        "app_ttft_ms": round(statistics.median(app_ttft), 1),
-        "raw_ttft_ms": round(statistics.median(raw_ttft), 1),
+    result |= {
         "app_after_embed_tok_s": round(statistics.median(after_embed), 2),
         "after_embed_ratio": round(
-            statistics.median(after_embed) / statistics.median(raw_rates), 4
+            statistics.median(after_embed) / float(result["raw_tok_s"]),
+            4,  # type: ignore[arg-type]
         ),
         "runs": args.runs,
         "max_tokens": args.max_tokens,
-        "threads": threads,
+        "cores": physical_cores(),
         "model": model.name,
     }
     if args.json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
-            print(f"{key:>12}: {value}")
+            print(f"{key:>22}: {value}")
     return 0
 
 

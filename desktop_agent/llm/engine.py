@@ -20,6 +20,7 @@ from typing import Any
 
 from desktop_agent.errors import ModelError
 from desktop_agent.llm.context import fit_to_context
+from desktop_agent.llm.cpu_load import LoadWatch
 from desktop_agent.llm.model_file import check_model_file, physical_cores
 from desktop_agent.llm.types import (
     ChatMessage,
@@ -57,6 +58,10 @@ class LlamaEngine:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
         self.n_threads = n_threads or physical_cores()
+        # 0 (the default setting) lets each generation take the cores the machine leaves free.
+        self.adaptive_threads = n_threads == 0
+        self._load_watch: LoadWatch | None = None
+        self.last_threads = self.n_threads
         self.template_override = chat_template
         self.n_batch = n_batch
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -205,6 +210,8 @@ class LlamaEngine:
         bos = model.token_get_text(model.token_bos()) if model.token_bos() >= 0 else ""
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
         self._install_abort_callback(llama_cpp)
+        if self.adaptive_threads:
+            self._load_watch = LoadWatch(self.n_threads)
         self._info = EngineInfo(
             model_path=str(self.model_path),
             model_name=metadata.get("general.name") or self.model_path.stem,
@@ -224,6 +231,15 @@ class LlamaEngine:
         llama_cpp.llama_set_abort_callback(
             self._llm._ctx.ctx, self._abort_callback, ctypes.c_void_p(0)
         )
+
+    def _choose_threads(self) -> None:
+        """Use the cores other programs leave free (``cpu_load``); a fixed setting is kept."""
+        if self._load_watch is None:
+            return
+        threads = self._load_watch.threads()
+        if threads != self.last_threads:
+            _set_threads(self._llm, threads)
+            self.last_threads = threads
 
     def _render(self, messages: Sequence[ChatMessage]) -> Any:
         return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
@@ -247,6 +263,7 @@ class LlamaEngine:
                 messages, lambda ms: len(self._tokenize_prompt(ms)), self.n_ctx, settings.max_tokens
             )
             prompt = self._tokenize_prompt(fitted.messages)
+            self._choose_threads()
             stream = self._llm.create_completion(
                 prompt=prompt,
                 max_tokens=fitted.max_tokens,
@@ -284,6 +301,8 @@ class LlamaEngine:
             self._current = None
             generation._finish(None, exc)
             return
+        if self._load_watch is not None:
+            self._load_watch.generation_ended()
         cancelled = generation.cancel_event.is_set()
         if cancelled:
             # A decode interrupted half-way leaves the KV cache in an unknown state.
@@ -306,6 +325,12 @@ class LlamaEngine:
                 else 0.0,
             )
         )
+
+
+def _set_threads(llm: Any, threads: int) -> None:
+    import llama_cpp
+
+    llama_cpp.llama_set_n_threads(llm._ctx.ctx, threads, threads)
 
 
 def llama_system_info() -> str:
