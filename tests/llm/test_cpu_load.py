@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from desktop_agent.llm.cpu_load import LoadWatch, Sample, others_busy, sample, threads_for
+from desktop_agent.llm.cpu_load import Sample, others_busy, sample, threads_for
 
 
 def spin() -> None:
