@@ -70,7 +70,8 @@ _PREFIX = re.compile(
     r"^(?:actually|no|nope|oh|well|so|and|but|also|honestly|yes|yeah|ok|okay|hi|hey|hello|"
     r"omg|ngl|tbh|lol|haha|wow|update|"
     r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
-    r"since you asked|for the record|for context|please|oh and|"
+    r"since you asked|for the record|for context|please|oh and|(?:it\s+)?turns out(?: that)?|"
+    r"good news|bad news|sad news|big news|news|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
     r"tomorrow|tonight|these days|nowadays|currently|right now|now)\b[\s,:!.\-]*",
     re.IGNORECASE,

@@ -22,7 +22,6 @@ from desktop_agent.core.extraction_grammar import (
     _is_statement,
     _negated,
     _object,
-    _phrase,
     _prep_object,
 )
 from desktop_agent.core.extraction_normalise import normalise
@@ -104,11 +103,11 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if by_user and lemma in _SWAPPING:
             old, new = _object(token), _prep_object(token, "with", "for")
             if _names(old) and _names(new):
-                found.append(Change("replace", _head(old), _phrase(new), span))
+                found.append(Change("replace", _head(old), _phrase_of(new), span))
         if by_user and lemma in ("switch", "change", "move", "go"):
             old, new = _prep_object(token, "from"), _prep_object(token, "to")
             if _names(old) and _names(new) and not _is_date(new):
-                found.append(Change("replace", _head(old), _phrase(new), span))
+                found.append(Change("replace", _head(old), _phrase_of(new), span))
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
             found.append(Change("redate", "", _date_words(new), span))
             continue
@@ -123,8 +122,9 @@ def _in_sentence(sentence: Any) -> list[Change]:
             ),
             None,
         )
-        if lemma == "sell" and bought is not None:
-            found.append(Change("replace", _head(ended), _phrase(_object(bought)), span))
+        if bought is not None and lemma not in ("quit", "leave", "lose", "divorce", "dump"):
+            # "sold the Corolla and bought a Leaf", "got rid of the Brompton and bought a Jazz"
+            found.append(Change("replace", _head(ended), _phrase_of(_object(bought)), span))
         else:
             found.append(Change("end", _head(ended), "", span))
     return found
@@ -158,6 +158,9 @@ def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
         return thing if _names(thing) else None
     if lemma in ("get", "grow") and _particle(verb) in ("over", "out"):
         thing = _prep_object(verb, "of", "over") or _object(verb)  # "got over my fear of X"
+        return thing if _names(thing) else None
+    if lemma == "rid":  # "I got rid of the Brompton": the parser makes "rid" the verb
+        thing = _prep_object(verb, "of")
         return thing if _names(thing) else None
     if lemma == "get" and any(c.lower_ == "rid" for c in verb.children):
         thing = next((g for c in verb.subtree if c.lower_ == "of" for g in c.children), None)
@@ -207,10 +210,11 @@ def _instead(token: Any, span: tuple[int, int]) -> list[Change]:
 
 
 def _phrase_of(token: Any) -> str:
-    """The name with the words before it that belong to it ("Nissan Leaf", "electric bike")."""
-    start = token.i
-    while start > token.sent.start and token.doc[start - 1].dep_ in ("compound", "amod"):
-        start -= 1
+    """The name with the words before it that belong to it ("Nissan Leaf", "second-hand Honda
+    Jazz"), without its determiner."""
+    start = token.left_edge.i
+    while start < token.i and token.doc[start].dep_ in ("det", "poss", "predet", "case"):
+        start += 1
     return token.doc[start : token.i + 1].text
 
 

@@ -42,9 +42,42 @@ _LISTS: Final = ("allergy", "likes", "dislikes", "speaks")
 
 
 def read(text: str, doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFact]:
-    """Facts stated through a pronoun or an ellipsis in ``text`` (parsed as ``doc``)."""
+    """Facts stated through a pronoun or an ellipsis in ``text`` (parsed as ``doc``), and the
+    city a job is done in ("now I teach English in Seville": the user is based there)."""
     yield from _favourites(text, doc)
     yield from _additions(text, doc, found)
+    yield from _work_city(doc, found)
+
+
+def _work_city(doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFact]:
+    from desktop_agent.core.extraction import ExtractedFact
+
+    if any(f.subject_key == "home_city" for f in found):
+        return
+    for fact in found:
+        if fact.subject_key not in ("job", "employer") or fact.negated:
+            continue
+        start, end = fact.span
+        cities = [
+            e
+            for e in doc.ents
+            if e.label_ == "GPE"
+            and start <= e.start_char < end
+            and e.start > 0
+            and doc[e.start - 1].lower_ == "in"
+        ]
+        if cities:
+            city = cities[0]
+            yield ExtractedFact(
+                text=f"User is based in {city.text}",
+                type="fact",
+                subject_key="home_city",
+                value=city.text,
+                confidence=0.7,
+                span=(city.start_char, city.end_char),
+                is_correction=fact.is_correction,
+            )
+            return
 
 
 def _favourites(text: str, doc: Any) -> Iterator[ExtractedFact]:

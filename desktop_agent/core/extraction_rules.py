@@ -310,8 +310,9 @@ _CONDITIONS = {
     "pregnant": "pregnancy",
 }
 _CONDITION = _compile(
-    rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with)\s+(?:an?\s+)?"
-    r"(?:type\s+(?:1|2|one|two|i|ii)\s+)?"  # "I'm type 1 diabetic"
+    rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with|"
+    rf"(?P<not>{I_AM}\s+(?:not|no\s+longer)|i\s+(?:don't|do\s+not|no\s+longer)\s+have))\s+"
+    r"(?:an?\s+)?(?:type\s+(?:1|2|one|two|i|ii)\s+)?"  # "I'm type 1 diabetic"
     rf"({'|'.join(sorted(_CONDITIONS, key=len, reverse=True))})\b"
 )
 
@@ -320,7 +321,12 @@ _CONDITION = _compile(
 def condition(clause: str) -> Iterator[Match]:
     found = _CONDITION.match(clause)
     if found:
-        name = _CONDITIONS[found.group(1).casefold()]
+        name = _CONDITIONS[found.group(2).casefold()]
+        if found.group("not"):
+            # "Turns out I'm not lactose intolerant after all": taken back, by the same slot
+            text = f"User does not have {name}"
+            yield Match("risk", f"condition:{name}", name, text, 0.85, True, True)
+            return
         yield Match("risk", f"condition:{name}", name, f"User has {name}", 0.9)
 
 
@@ -358,7 +364,11 @@ _JOBS = frozenset(
     policeman policewoman professor programmer psychologist receptionist researcher salesman
     scientist secretary singer soldier student surgeon tailor teacher technician therapist
     translator tutor veterinarian vet waiter waitress writer director founder ceo cto
-    administrator mathematician statistician dancer sailor nanny caregiver carer""".split()
+    administrator mathematician statistician dancer sailor nanny caregiver carer paralegal
+    solicitor barrister courier postman postwoman paramedic porter janitor caretaker
+    firefighter detective pharmacist optician dietitian nutritionist midwife radiographer
+    sonographer hygienist surveyor auditor bookkeeper cashier ranger guide
+    animator copywriter""".split()
 )
 
 

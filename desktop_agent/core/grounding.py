@@ -62,7 +62,7 @@ _QUESTION_FRAME: Final = frozenset(
     "was were my mine me i i'm im you your know remember tell now currently again still anymore "
     "name's these days lately today moment right exactly usually most really like actually "
     "before after ago last year years month months week weeks january february march april may "
-    "june july august september october november december".split()
+    "june july august september october november december use get".split()
 )
 # Above this cosine a fact answers a question even with no slot or word in common.
 _CLOSE: Final = 0.55
@@ -96,7 +96,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     }
     words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
     words -= {_stem(w) for w in STOPWORDS}
-    slot_words = {_stem(w) for family in families for w in SLOT_WORDS[family]}
+    slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
     # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
     # name it ("User's favourite food is ramen") does not answer it.
     unnamed = bool(words - slot_words - {relation or ""})
@@ -143,7 +143,8 @@ def compose(
             )
             text = f"Before that, {before}."
             if current:
-                text += f" Now {_lower_first(_joined(current))}."
+                now = re.sub(r"^now\s+", "", _lower_first(_joined(current)))
+                text += f" Now {now}."
             return GroundedAnswer(text, tuple(facts), tuple(past), values, stale)
         if current:
             return GroundedAnswer(
@@ -296,9 +297,14 @@ def _and(items: Sequence[str]) -> str:
 
 
 def _lower_first(text: str) -> str:
-    if text.startswith(("You ", "Your ")):
+    first = text.split(" ", 1)[0]
+    if first in ("You", "Your") or first.casefold() in _OPENERS:
         return text[0].lower() + text[1:]
     return text
+
+
+# Words that open a remembered sentence and are capitalised only for that ("Now you teach...").
+_OPENERS: Final = frozenset("now every on most usually since at in after before".split())
 
 
 def _until(item: MemoryItem) -> str:

@@ -123,6 +123,8 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "visit",
     ),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
+    # "I commute on a Brompton": how the user gets about
+    "commute": ("commute", "commuting", "get to work", "ride", "drive", "cycle", "bike", "car"),
 }
 
 

@@ -116,10 +116,15 @@ def substituted(text: str, old: str, new: str) -> str:
     while start > 0 and _modifier(words[start - 1]):
         start -= 1
     end = index + 1
-    # "a blue Vespa scooter to work": the noun the name qualifies belongs to the phrase.
-    if not trailing and end < len(words) - 1 and _modifier(words[end]) and _closes(words[end + 1]):
-        end += 1
-        trailing = re.sub(r"^[\w'’-]+", "", words[end - 1])
+    # "a blue Vespa scooter to work", "a green Brompton bike, rain or shine": the noun the name
+    # qualifies belongs to the phrase.
+    if not trailing and end < len(words):
+        after = words[end]
+        bare = after.rstrip(",.;:!?()")
+        closing = bare != after or end + 1 == len(words) or _closes(words[end + 1])
+        if _modifier(bare) and closing:
+            end += 1
+            trailing = after[len(bare) :]
     replaced = [*words[:start], new + trailing, *words[end:]]
     if start > 0 and replaced[start - 1].casefold() in ("a", "an"):
         replaced[start - 1] = _article(new, replaced[start - 1])
