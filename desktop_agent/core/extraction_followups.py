@@ -61,7 +61,9 @@ def _work_city(doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFa
         cities = [
             e
             for e in doc.ents
-            if e.label_ == "GPE"
+            # the small parser calls some cities people ("Valencia"): any name after "in" will do
+            if (e.label_ in ("GPE", "LOC") or all(t.pos_ == "PROPN" for t in e))
+            and e.label_ not in ("DATE", "TIME", "ORDINAL", "CARDINAL")
             and start <= e.start_char < end
             and e.start > 0
             and doc[e.start - 1].lower_ == "in"

@@ -209,3 +209,17 @@ def test_losing_a_job_ends_it(open_memory: Callable[[], MemoryService]) -> None:
     later = sessions(open_memory, "I work as a chef at a hotel.", "I lost my job last week.")
     assert "chef" not in ask(later, "What's my job?")
     assert "chef" in ask(later, "What was my job before?")
+
+
+def test_a_condition_taken_back_is_not_current(open_memory: Callable[[], MemoryService]) -> None:
+    later = sessions(
+        open_memory,
+        "I'm gluten intolerant, so no bread for me.",
+        "Turns out I'm not gluten intolerant after all.",
+    )
+    assert "gluten" not in ask(later, "What health conditions do I have?")
+
+
+def test_a_job_done_in_a_city_places_the_user_there() -> None:
+    found = {f.subject_key: f.value for f in extract("Now I teach maths in Valencia.")}
+    assert found.get("home_city") == "Valencia", found
