@@ -85,6 +85,28 @@ EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
         "burger",
     ),
     "alcohol": ("alcohol", "wine", "beer", "vodka", "whisky", "whiskey", "rum", "gin", "cocktail"),
+    # Sugary food: what diabetes rules out in a suggestion (the user may still choose it).
+    "sugar": (
+        "cake",
+        "ice cream",
+        "chocolate",
+        "cookie",
+        "cookies",
+        "candy",
+        "sweets",
+        "brownie",
+        "brownies",
+        "pie",
+        "doughnut",
+        "donut",
+        "pudding",
+        "cheesecake",
+        "tiramisu",
+        "fudge",
+        "soda",
+        "milkshake",
+        "syrup",
+    ),
 }
 _DIETS: Final[dict[str, tuple[str, ...]]] = {
     "vegetarian": ("meat", "fish", "shellfish"),
@@ -95,11 +117,20 @@ _DIETS: Final[dict[str, tuple[str, ...]]] = {
     "kosher": ("pork", "shellfish"),
     "celiac": ("gluten",),
     "coeliac": ("gluten",),
+    # Conditions (``extraction_rules.condition``) that rule foods out.
+    "diabetes": ("sugar",),
+    "lactose intolerance": ("lactose",),
+    "gluten intolerance": ("gluten",),
 }
 _RISK_TEXT = re.compile(
     r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
-    r"\bkosher\b|\bc[o]?eliac\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
+    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
+    re.IGNORECASE,
+)
+_TAKEN_BACK = re.compile(
+    r"\b(?:does not have|doesn't have|(?:is|are) not (?:allergic|intolerant)|"
+    r"isn't (?:allergic|intolerant)|no longer (?:has|is|allergic|intolerant))\b",
     re.IGNORECASE,
 )
 _AFTER_ALLERGY = re.compile(
@@ -160,6 +191,8 @@ def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
     for item in items:
         if not item.active or not (item.type == "risk" or _RISK_TEXT.search(item.text)):
             continue
+        if _TAKEN_BACK.search(item.text):
+            continue  # "User is not allergic to cats": a risk taken back rules nothing out
         terms = _terms(item.text)
         if terms:
             medical = bool(set(terms) & _DRUGS)

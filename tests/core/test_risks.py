@@ -65,3 +65,11 @@ def test_a_risk_matters_for_the_requests_it_concerns() -> None:
     assert relevant_risks("Write a haiku about autumn", PEANUTS) == []
     assert relevant_risks("What should I cook tonight?", drugs) == []
     assert relevant_risks("Which antibiotic is usually given for strep?", drugs) == drugs
+
+
+def test_diabetes_rules_out_sugary_suggestions_and_a_taken_back_risk_nothing() -> None:
+    (diabetes,) = risks_of([fact("User has diabetes", "risk")])
+    assert violations("Try a slice of chocolate cake with ice cream.", [diabetes])
+    assert not violations("Try fresh berries with plain yoghurt.", [diabetes])
+    taken_back = [fact("User is not allergic to cats", "risk"), fact("User does not have diabetes")]
+    assert risks_of(taken_back) == []
