@@ -368,7 +368,10 @@ class Assistant:
             if result.cancelled:
                 return result.text, result
             if not violations(result.text, risks):
-                missing = [r for r in named if not r.mentioned_in(result.text)]
+                # Named by the user, or by the reply even to exclude it ("you should not cook
+                # shellfish"): the reply says why, or the reminder does.
+                spoken = [r for r in risks if r in named or named_risks(result.text, [r])]
+                missing = [r for r in spoken if not r.mentioned_in(result.text)]
                 if missing:
                     return f"{result.text.rstrip()}\n\n{reminder(missing)}", result
                 return result.text, result

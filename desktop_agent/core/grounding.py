@@ -122,7 +122,9 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
         elif relation or recollection.hit.vector_score >= _CLOSE:
             tiers[3].append(recollection)
     if unnamed and not question.past:
-        tiers[1] = []
+        # Only a qualified slot needs its qualifier named: "favorite:food" does not answer
+        # "who's my favourite author?", but "home_city" answers "which city am I based in?".
+        tiers[1] = [r for r in tiers[1] if ":" not in r.item.subject_key]
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 

@@ -91,7 +91,18 @@ _NOT_ABOUT_ME = re.compile(
 # recalled facts, those that answer this question rather than merely share a word with it.
 SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "name": ("name", "called", "call"),
-    "home_city": ("live", "living", "city", "town", "from", "home", "where", "move", "moved"),
+    "home_city": (
+        "live",
+        "living",
+        "city",
+        "town",
+        "from",
+        "home",
+        "where",
+        "move",
+        "moved",
+        "based",
+    ),
     "origin": ("from", "born", "grow", "grew", "originally"),
     "age": ("old", "age"),
     "birthday": ("birthday", "born"),

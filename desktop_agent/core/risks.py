@@ -181,8 +181,19 @@ class Risk:
         return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
 
     def mentioned_in(self, reply: str) -> bool:
-        """Whether a reply speaks of this risk (the allergy or diet itself)."""
-        return bool(_RISK_TEXT.search(reply))
+        """Whether a reply speaks of this risk: the allergy or diet itself, or plainly leaving
+        out what it rules out ("peanut-free", "no peanuts", "without shellfish")."""
+        if _RISK_TEXT.search(reply):
+            return True
+        lowered = reply.casefold()
+        return any(
+            re.search(
+                rf"\b(?:no|without|avoid\w*)\s+(?:\w+\s+)?{re.escape(t)}\b|"
+                rf"\b{re.escape(t)}[\s-]*free\b",
+                lowered,
+            )
+            for t in self.terms
+        )
 
 
 def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:

@@ -254,6 +254,13 @@ def test_a_reply_that_respects_the_risk_is_shown_as_it_is(memory: MemoryService)
     assert text == "A peanut-free stir fry: no peanuts at all." and len(systems) == 1
 
 
+def test_a_reply_that_only_says_not_to_gets_the_reason(memory: MemoryService) -> None:
+    # "not" keeps the check quiet, but the user is not told why: the reminder says it
+    text, systems = _cook(memory, ["You should not cook peanuts."])
+    assert text.startswith("You should not cook peanuts.") and len(systems) == 1
+    assert "Remember" in text and "allergic to peanuts" in text
+
+
 def test_a_question_about_someone_else_finds_their_fact(memory: MemoryService) -> None:
     memory.remember("User lives in Leeds", subject_key="home_city")
     memory.remember("User's sister Ana lives in Rome", subject_key="sister:home_city")
