@@ -54,6 +54,9 @@ class ExtractedFact:
     negated: bool = False
     person: str = ""  # whose fact, when not the user's: "sister", "dog"
     when: str = ""  # a plan's or habit's time: "the 12th, 2026-12-12", "every Tuesday at 7"
+    # Implied, not said ("a nurse at a clinic in Porto": based in Porto); it never overrides
+    # what the user said outright.
+    inferred: bool = False
 
 
 # Said before a statement, these mark it as correcting something said earlier.
@@ -271,6 +274,7 @@ def _fact(match: Match, span: tuple[int, int], correction: bool) -> ExtractedFac
         span=span,
         is_correction=correction or match.correction,
         negated=match.negated,
+        inferred=match.inferred,
     )
 
 

@@ -77,7 +77,7 @@ def _work_city(doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFa
                 value=city.text,
                 confidence=0.7,
                 span=(city.start_char, city.end_char),
-                is_correction=fact.is_correction,
+                inferred=True,
             )
             return
 

@@ -459,7 +459,9 @@ def _when(tokens: list[Token]) -> str:
             and doc[e.start - 1].lower_ == "the"
         )
     ]
-    resolved = resolve_date(" ".join(dates)) if dates else ""
+    # "every Thursday evening" is a habit's time, not the date of next Thursday
+    recurring = any(t.lower_ in ("every", "each") for t in tokens)
+    resolved = resolve_date(" ".join(dates)) if dates and not recurring else ""
     if resolved:
         return resolved
     head = next(t for t in tokens if t.head.i == t.i or t.head.i < first or t.head.i > last)

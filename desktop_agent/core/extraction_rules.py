@@ -24,6 +24,7 @@ class Match:
     confidence: float
     negated: bool = False
     correction: bool = False
+    inferred: bool = False  # not said but implied ("a nurse at a clinic in Porto": based there)
 
 
 Rule = Callable[[str], Iterator[Match]]
@@ -423,7 +424,7 @@ def job(clause: str) -> Iterator[Match]:
         at = f" {place[0]} {place[1]}" if place else ""
         yield Match("fact", "job", phrase, f"User works as {_a(phrase)}{at}", 0.85, correction=now)
         if city:
-            yield Match("fact", "home_city", city, f"User is based in {city}", 0.7, correction=now)
+            yield Match("fact", "home_city", city, f"User is based in {city}", 0.7, inferred=True)
 
 
 # "... at a fintech startup in Accra": where the job is done, and the city the user is based in.

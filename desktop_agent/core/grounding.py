@@ -64,6 +64,23 @@ _QUESTION_FRAME: Final = frozenset(
     "before after ago last year years month months week weeks january february march april may "
     "june july august september october november december use get".split()
 )
+# Words a question may use for what a fact calls otherwise ("favourite movie" -> "film").
+_SYNONYM_GROUPS: Final = (
+    ("movie", "film"),
+    ("book", "novel"),
+    ("show", "series", "programme", "program"),
+    ("song", "track", "tune"),
+    ("holiday", "trip", "vacation", "travel", "travelling", "traveling"),
+    ("language", "speak"),
+    ("sport", "play"),
+    ("instrument", "play"),
+    ("town", "city"),
+    ("mum", "mom", "mother"),
+    ("dad", "father"),
+)
+_SYNONYMS: Final[dict[str, frozenset[str]]] = {
+    word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group
+}
 # Above this cosine a fact answers a question even with no slot or word in common.
 _CLOSE: Final = 0.55
 
@@ -96,6 +113,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     }
     words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
     words -= {_stem(w) for w in STOPWORDS}
+    words |= {other for w in words for other in _SYNONYMS.get(w, ())}
     slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
     # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
     # name it ("User's favourite food is ramen") does not answer it.
@@ -261,7 +279,8 @@ def _joined(sentences: Sequence[str]) -> str:
         for group in groups:
             head = _common(group[0], sentence)
             # Only when what differs is the value: "You are allergic to | peanuts".
-            if len(head) >= 3 and head[-1].casefold() in _LINKS:
+            short = len(head) == 2 and head[-1].casefold() in _VERB_LINKS  # "You speak"
+            if (len(head) >= 3 or short) and head[-1].casefold() in _LINKS:
                 group.append(sentence)
                 break
         else:
@@ -281,6 +300,9 @@ _LINKS: Final = frozenset(
     "is are was were to in as at from of called named like love enjoy have has speak eat "
     "play drink watch read".split()
 )
+
+
+_VERB_LINKS: Final = frozenset("speak play like love enjoy eat drink watch read".split())
 
 
 def _common(*sentences: str) -> list[str]:

@@ -98,6 +98,9 @@ def learn(
             continue
         if _restates(fact, changes):
             continue
+        inferred = getattr(fact, "inferred", False)
+        if inferred and memory.said_outright(fact.subject_key):
+            continue  # "based in Altona" (from a job) never replaces "I live in Hamburg"
         start, end = fact.span
         learned.append(
             memory.remember(
@@ -108,6 +111,7 @@ def learn(
                 provenance=[Provenance(episode.id, episode.conversation_id, start, end)],
                 reviewed=False,
                 conversation_id=episode.conversation_id,
+                extra={"inferred": True} if inferred else None,
             )
         )
     if changes:

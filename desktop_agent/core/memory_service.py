@@ -490,6 +490,10 @@ class MemoryService:
                     ended_by=[provenance.to_json()],
                 )
 
+    def said_outright(self, subject_key: str) -> bool:
+        """Whether a current fact of this slot was said, not inferred."""
+        return any(not (item.meta or {}).get("inferred") for item in self._current_for(subject_key))
+
     def _same_fact(self, text: str, subject_key: str) -> MemoryItem | None:
         wanted = " ".join(text.casefold().split())
         for item in self.items(SEMANTIC, include_inactive=False):

@@ -223,3 +223,16 @@ def test_a_condition_taken_back_is_not_current(open_memory: Callable[[], MemoryS
 def test_a_job_done_in_a_city_places_the_user_there() -> None:
     found = {f.subject_key: f.value for f in extract("Now I teach maths in Valencia.")}
     assert found.get("home_city") == "Valencia", found
+
+
+def test_a_city_implied_by_a_job_never_replaces_the_one_said(memory: MemoryService) -> None:
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
+    chat(assistant, assistant.start_conversation(), "I live in Hamburg.")
+    chat(assistant, assistant.start_conversation(), "I'm a pharmacist at a chemist in Altona.")
+    assert ask(assistant, "Which city do I live in?") == "You live in Hamburg."
+    assert (
+        ask(assistant, "What's my favourite movie?")
+        == "I don't know that yet: you haven't told me."
+    )
+    chat(assistant, assistant.start_conversation(), "My favourite film is Amelie.")
+    assert "Amelie" in ask(assistant, "What's my favourite movie?")
