@@ -363,18 +363,19 @@ class Assistant:
 
         named = named_risks(text, risks)
 
+        def with_reason(reply: str) -> str:
+            # Named by the user, or by the reply even to exclude it ("you should not cook
+            # shellfish"): the reply says why, or the reminder does.
+            spoken = [r for r in risks if r in named or named_risks(reply, [r])]
+            missing = [r for r in spoken if not r.mentioned_in(reply)]
+            return f"{reply.rstrip()}\n\n{reminder(missing)}" if missing else reply
+
         def produce(cancel: threading.Event) -> tuple[str, GenerationResult]:
             result = _run(self.engine.chat(messages, self.generation_settings), cancel)
             if result.cancelled:
                 return result.text, result
             if not violations(result.text, risks):
-                # Named by the user, or by the reply even to exclude it ("you should not cook
-                # shellfish"): the reply says why, or the reminder does.
-                spoken = [r for r in risks if r in named or named_risks(result.text, [r])]
-                missing = [r for r in spoken if not r.mentioned_in(result.text)]
-                if missing:
-                    return f"{result.text.rstrip()}\n\n{reminder(missing)}", result
-                return result.text, result
+                return with_reason(result.text), result
             system = f"{risk_instruction(risks)}\n\n{messages[0].content}"
             stated = [ChatMessage("system", system), *messages[1:]]
             retry = _run(self.engine.chat(stated, self.generation_settings), cancel)
@@ -382,7 +383,7 @@ class Assistant:
                 return retry.text, retry
             broken = violations(retry.text, risks)
             if not broken:
-                return retry.text, retry
+                return with_reason(retry.text), retry
             return f"{retry.text.rstrip()}\n\n{warning(broken)}", retry
 
         return guarded_generation(produce)

@@ -261,6 +261,14 @@ def test_a_reply_that_only_says_not_to_gets_the_reason(memory: MemoryService) ->
     assert "Remember" in text and "allergic to peanuts" in text
 
 
+def test_a_regenerated_reply_that_only_says_not_to_gets_the_reason(
+    memory: MemoryService,
+) -> None:
+    text, systems = _cook(memory, ["Try peanut butter toast.", "You should not cook peanuts."])
+    assert len(systems) == 2 and text.startswith("You should not cook peanuts.")
+    assert "allergic to peanuts" in text
+
+
 def test_a_question_about_someone_else_finds_their_fact(memory: MemoryService) -> None:
     memory.remember("User lives in Leeds", subject_key="home_city")
     memory.remember("User's sister Ana lives in Rome", subject_key="sister:home_city")
