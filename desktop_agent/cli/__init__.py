@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         gui_cmd,
         history_cmd,
         memory_cmd,
+        models_cmd,
         search_cmd,
     )
 
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     search_cmd.add_to(memory_commands)
     consolidate_cmd.add_to(memory_commands)
     history_cmd.register(commands)
+    models_cmd.register(commands)
     doctor_cmd.register(commands)
     gui_cmd.register(commands)
     return parser

@@ -47,6 +47,18 @@ def available_memory_bytes() -> int | None:
     return None
 
 
+def total_memory_bytes() -> int | None:
+    """MemTotal from /proc/meminfo (Linux): what a model may count on; None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def physical_cores() -> int:
     """Physical cores (hyper-threads share a core's arithmetic units, so they do not speed up
     llama.cpp and often slow it down)."""
