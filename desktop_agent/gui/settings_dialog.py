@@ -74,6 +74,11 @@ class SettingsDialog(QDialog):
         page.addWidget(self._generation_group())
         page.addStretch(1)
         self.tabs.addTab(general, icon("model"), "Model")
+        from desktop_agent.gui.models_panel import ModelsPanel
+        from desktop_agent.paths import app_paths
+
+        self.models_panel = ModelsPanel(app_paths().models_dir, self.choose_model_file)
+        self.tabs.addTab(self.models_panel, icon("import"), "Get models")
         memory = QWidget(objectName="settingsMemoryPage")
         page = QVBoxLayout(memory)
         page.setContentsMargins(4, 4, 4, 4)
@@ -232,6 +237,15 @@ class SettingsDialog(QDialog):
             self.error_label.show()
             return
         super().accept()
+
+    def choose_model_file(self, path: Path) -> None:
+        """A model picked in the Models tab: Save switches to it, no restart needed."""
+        self.path_edit.setText(str(path))
+        self.custom_radio.setChecked(True)
+
+    def done(self, result: int) -> None:
+        self.models_panel.cancel_download()  # a closed dialog leaves a .part to resume later
+        super().done(result)
 
     # --- slots ---
     @Slot(bool)
