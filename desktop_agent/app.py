@@ -119,6 +119,7 @@ class App:
             assistant.memory_enabled = settings.memory.enabled
             assistant.recall_limit = settings.memory.recall_limit
             assistant.n_ctx = new.n_ctx
+            assistant.instructions = new.instructions
             assistant.extractor = self.extractor()
 
     @cached_property
@@ -142,6 +143,7 @@ class App:
             n_ctx=self.settings.model.n_ctx,
             extractor=self.extractor(),
             answer_mode=self.answer_mode(),
+            instructions=self.settings.model.instructions,
         )
 
     def answer_mode(self) -> str:

@@ -36,6 +36,9 @@ class ModelSettings:
     max_tokens: int = 512
     repeat_penalty: float = 1.1
     seed: int = -1
+    # The user's own instructions for every chat (a persona, how to answer); a chat may
+    # override them.
+    instructions: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ class Reply:
     learned: tuple[MemoryItem, ...] = field(default=())
     episode_id: str | None = None
     receipt: ForgetReceipt | None = None
+    thinking: str = ""  # a reasoning model's <think> part, shown folded, never stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,7 @@ class Assistant:
         recall_limit: int = 8,
         n_ctx: int = 4096,
         system_prompt: str = SYSTEM_PROMPT,
+        instructions: str = "",
         extractor: Extractor | None = None,
         answer_mode: str = "composed",
     ) -> None:
@@ -166,6 +168,7 @@ class Assistant:
         self.recall_limit = recall_limit
         self.n_ctx = n_ctx
         self.system_prompt = system_prompt
+        self.instructions = instructions
         # None: the deterministic rules (the bundled model's JSON is unreliable).
         self.extractor = extractor
         # Questions about the user: "composed" from the facts by the core, or "model" (checked).
@@ -269,17 +272,24 @@ class Assistant:
                 generation = self.engine.chat(messages, self.generation_settings)
 
         def on_finish(result: GenerationResult) -> Reply:
+            from desktop_agent.core.reasoning import split_thinking
+
+            # A reasoning model's thinking is shown folded, never kept: not in the history
+            # sent back to the model, not in the episode, not learned from.
+            thinking, answer = split_thinking(result.text)
             conversation.add("user", text)
-            if result.text:
-                conversation.add("assistant", result.text)
+            if answer:
+                conversation.add("assistant", answer)
             episode_id, learned = None, ()
             # A stopped reply is remembered too: the user's words were said, and the restored
             # conversation must show what the screen showed.
             if self._writes(conversation):
                 episode_id, learned = self._reflect(
-                    conversation, text, result.text, intent, action, injected
+                    conversation, text, answer, intent, action, injected
                 )
-            return Reply(conversation.id, result.text, result, injected, learned, episode_id)
+            return Reply(
+                conversation.id, answer, result, injected, learned, episode_id, thinking=thinking
+            )
 
         return Turn(generation, on_finish, injected)
 
@@ -407,8 +417,12 @@ class Assistant:
         working = working_memory(
             conversation.messages, history_tokens=max(budget // 2, 256), goal=conversation.goal
         )
+        base = self.system_prompt
+        instructions = (conversation.instructions or self.instructions).strip()
+        if instructions:
+            base = f"{base}\n\nThe user's instructions for how you answer:\n{instructions}"
         built = build_system_prompt(
-            self.system_prompt,
+            base,
             recollections,
             style=action,
             working_summary=working.summary,

@@ -26,6 +26,8 @@ class Conversation:
     messages: list[ChatMessage] = field(default_factory=list)
     # Working memory: what the user is trying to get done in this conversation.
     goal: str = ""
+    # Instructions for this chat only; empty means the ones in the settings.
+    instructions: str = ""
 
     def add(self, role: str, content: str) -> None:
         self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QRadioButton,
     QScrollArea,
@@ -73,7 +74,12 @@ class SettingsDialog(QDialog):
         page.addWidget(self._model_group())
         page.addWidget(self._generation_group())
         page.addStretch(1)
-        self.tabs.addTab(general, icon("model"), "Model")
+        general_scroll = QScrollArea(objectName="settingsModelScroll")
+        general_scroll.setWidgetResizable(True)
+        general_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        general_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        general_scroll.setWidget(general)
+        self.tabs.addTab(general_scroll, icon("model"), "Model")
         from desktop_agent.gui.models_panel import ModelsPanel
         from desktop_agent.paths import app_paths
 
@@ -151,15 +157,23 @@ class SettingsDialog(QDialog):
         self.max_tokens_spin.setSuffix(" tokens")
         self.temperature_spin = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.05)
         self.temperature_spin.setDecimals(2)
+        self.top_p_spin = QDoubleSpinBox(minimum=0.05, maximum=1.0, singleStep=0.05)
+        self.top_p_spin.setDecimals(2)
+        self.repeat_spin = QDoubleSpinBox(minimum=1.0, maximum=2.0, singleStep=0.05)
+        self.repeat_spin.setDecimals(2)
         form.addRow("CPU threads:", self.threads_spin)
         form.addRow("Context size:", self.context_spin)
         form.addRow("Longest reply:", self.max_tokens_spin)
         form.addRow("Temperature:", self.temperature_spin)
+        form.addRow("Top-p:", self.top_p_spin)
+        form.addRow("Repeat penalty:", self.repeat_spin)
         for spin in (
             self.threads_spin,
             self.context_spin,
             self.max_tokens_spin,
             self.temperature_spin,
+            self.top_p_spin,
+            self.repeat_spin,
         ):
             spin.setMinimumWidth(200)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
@@ -170,6 +184,16 @@ class SettingsDialog(QDialog):
                 "Lower temperature gives focused, repeatable answers; higher gives more "
                 "varied ones. Threads and context size reload the model."
             )
+        )
+        box.addWidget(QLabel("Custom instructions (a persona, how to answer):"))
+        self.instructions_edit = QPlainTextEdit(objectName="instructionsEdit")
+        self.instructions_edit.setPlaceholderText(
+            "e.g. You are a patient tutor. Answer in British English, with examples."
+        )
+        self.instructions_edit.setFixedHeight(70)
+        box.addWidget(self.instructions_edit)
+        box.addWidget(
+            _hint("Every chat follows them; Chat > Instructions for this chat overrides.")
         )
         return group
 
@@ -205,6 +229,9 @@ class SettingsDialog(QDialog):
         self.context_spin.setValue(model.n_ctx)
         self.max_tokens_spin.setValue(model.max_tokens)
         self.temperature_spin.setValue(model.temperature)
+        self.top_p_spin.setValue(model.top_p)
+        self.repeat_spin.setValue(model.repeat_penalty)
+        self.instructions_edit.setPlainText(model.instructions)
         self.memory_check.setChecked(memory.enabled)
         self.extraction_check.setChecked(memory.model_assisted_extraction)
         self.extraction_check.setEnabled(memory.enabled)
@@ -223,6 +250,9 @@ class SettingsDialog(QDialog):
             n_ctx=self.context_spin.value(),
             max_tokens=self.max_tokens_spin.value(),
             temperature=round(self.temperature_spin.value(), 2),
+            top_p=round(self.top_p_spin.value(), 2),
+            repeat_penalty=round(self.repeat_spin.value(), 2),
+            instructions=self.instructions_edit.toPlainText().strip(),
         ).replace(
             "memory",
             enabled=self.memory_check.isChecked(),

@@ -75,6 +75,31 @@ class WindowActions:
             "&Find conversation", self._focus_search, keys.Find, "search"
         )
         self.composer_action = self._action("Focus message box", self._focus_composer, "Ctrl+L")
+        self.instructions_action = self._action(
+            "&Instructions for this chat…", self.edit_chat_instructions, None, "edit"
+        )
+
+    def edit_chat_instructions(self) -> None:
+        """This chat's own instructions, instead of the ones in Settings (empty: those)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        conversation = self.controller.conversation
+        if conversation is None:
+            self.statusBar().showMessage("Start a chat first: instructions belong to a chat.", 5000)
+            return
+        text, ok = QInputDialog.getMultiLineText(
+            self,
+            "Instructions for this chat",
+            "How should the assistant answer in this chat? Leave empty to use the ones in "
+            "Settings.",
+            conversation.instructions,
+        )
+        if ok:
+            conversation.instructions = text.strip()
+            shown = (
+                "this chat's own instructions" if text.strip() else "the instructions in Settings"
+            )
+            self.statusBar().showMessage(f"This chat now follows {shown}.", 5000)
 
     def _build_toolbar(self) -> None:
         bar = QToolBar("Main toolbar", self)
@@ -120,6 +145,7 @@ class WindowActions:
         chat_menu.addSeparator()
         for action in (self.rename_action, self.delete_action, self.search_action):
             chat_menu.addAction(action)
+        chat_menu.addAction(self.instructions_action)
         self.view_menu = menus.addMenu("&View")
         self.view_menu.addAction(self.conversations_dock.toggleViewAction())
         self.view_menu.addAction(self.toolbar.toggleViewAction())

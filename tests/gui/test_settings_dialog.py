@@ -91,3 +91,29 @@ def test_bundled_default_and_custom_file(qtbot: Any, tmp_path: Any) -> None:
     dialog.path_edit.setText(str(model))
 
     assert dialog.result_settings().model.path == str(model)
+
+
+def test_generation_settings_and_instructions_are_edited(qtbot: Any) -> None:
+    from desktop_agent.settings import Settings
+
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.top_p_spin.setValue(0.8)
+    dialog.repeat_spin.setValue(1.3)
+    dialog.instructions_edit.setPlainText("  Answer like a patient tutor.  ")
+    model = dialog.result_settings().model
+    assert (model.top_p, model.repeat_penalty) == (0.8, 1.3)
+    assert model.instructions == "Answer like a patient tutor."
+
+
+def test_a_chat_gets_its_own_instructions(qtbot: Any, make_window: Any, monkeypatch: Any) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    window = make_window(load_model=False, memory=False)
+    window.new_chat()
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *args, **kwargs: ("Answer in Spanish.", True)
+    )
+    window.instructions_action.trigger()
+    assert window.controller.conversation.instructions == "Answer in Spanish."
+    assert "own instructions" in window.statusBar().currentMessage()
