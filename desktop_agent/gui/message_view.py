@@ -287,6 +287,29 @@ class MessageView(QFrame):
             parts.append("stopped")
         self.set_status(" · ".join(parts))
         self._show_lens_button("used")
+        if reply.thinking:
+            self._show_thinking(reply.thinking)
+
+    def _show_thinking(self, thinking: str) -> None:
+        """A reasoning model's thinking, folded above the answer; a click unfolds it."""
+        self.thinking_button = QToolButton(objectName="thinkingToggle", checkable=True)
+        self.thinking_button.setText("Show thinking")
+        self.thinking_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.thinking_button.setIcon(icon("chevron-right"))
+        self.thinking_view = QLabel(thinking, objectName="thinkingText")
+        self.thinking_view.setWordWrap(True)
+        self.thinking_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.thinking_view.hide()
+
+        def toggle(shown: bool) -> None:
+            self.thinking_view.setVisible(shown)
+            self.thinking_button.setText("Hide thinking" if shown else "Show thinking")
+            self.thinking_button.setIcon(icon("chevron-down" if shown else "chevron-right"))
+
+        self.thinking_button.toggled.connect(toggle)
+        # Above the answer: it came first.
+        self.layout_.insertWidget(1, self.thinking_button)
+        self.layout_.insertWidget(2, self.thinking_view)
 
     def preview_memories(self, memories: tuple[Any, ...]) -> None:
         """While the reply streams: the memories recalled for it are known already."""

@@ -224,3 +224,21 @@ def test_switching_conversation_mid_stream_stops_it(qtbot: Any, make_window: Any
     assert window.controller.conversation is not first
     assert window.chat.bubbles == []
     assert window.chat.composer.send_button.isVisible()
+
+
+def test_a_reasoning_models_thinking_is_folded_above_the_answer(qtbot: Any) -> None:
+    from desktop_agent.core.assistant import Reply
+    from desktop_agent.gui.message_view import MessageView
+    from desktop_agent.llm import GenerationResult
+
+    bubble = MessageView("assistant", "Paris.")
+    qtbot.addWidget(bubble)
+    bubble.show()
+    result = GenerationResult("Paris.", 10, 12, 0, False, "stop", 0.1, 50.0)
+    bubble.set_reply(Reply("c", "Paris.", result, thinking="The capital of France is Paris."))
+    qtbot.waitUntil(bubble.thinking_button.isVisible, timeout=2000)
+    assert not bubble.thinking_view.isVisible()
+    assert bubble.text == "Paris."
+    bubble.thinking_button.click()
+    assert bubble.thinking_view.isVisible()
+    assert bubble.thinking_view.text() == "The capital of France is Paris."
