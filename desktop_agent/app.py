@@ -35,10 +35,12 @@ class App:
         settings: Settings | None = None,
         *,
         model_override: Path | None = None,
+        server_override: str | None = None,
     ) -> None:
         self.paths = (paths or app_paths()).ensure()
         self.settings = settings or load_settings(self.paths.settings_file)
         self.model_override = model_override
+        self.server_override = server_override
         # Why memory is unavailable in this process, if it is (shown by the CLI and the GUI).
         self.memory_problem: str | None = None
         # False: `assistant` starts without memory and `unlock_memory()` opens it later (the
@@ -68,11 +70,21 @@ class App:
             )
         return bundled
 
+    def server(self) -> str:
+        """The remote chat server in use ("" for the local model)."""
+        if self.model_override is not None:
+            return ""
+        return (self.server_override or self.settings.model.server).strip()
+
     @cached_property
     def engine(self) -> ChatEngine:
         from desktop_agent.llm.engine import LlamaEngine
 
         model = self.settings.model
+        if self.server():
+            from desktop_agent.llm.remote import RemoteEngine
+
+            return RemoteEngine(self.server(), model=model.server_model, n_ctx=model.n_ctx)
         return LlamaEngine(
             self.model_path(),
             n_ctx=model.n_ctx,
@@ -101,12 +113,13 @@ class App:
         save_settings(settings, self.paths.settings_file)
         self.settings = settings
         new = settings.model
-        if (old.path, old.n_ctx, old.n_threads, old.chat_template) != (
+        if (old.path, old.n_ctx, old.n_threads, old.chat_template, old.server) != (
             new.path,
             new.n_ctx,
             new.n_threads,
             new.chat_template,
-        ):
+            new.server,
+        ) or old.server_model != new.server_model:
             if old.path != new.path:
                 self.model_override = None
             engine = self.__dict__.pop("engine", None)
@@ -151,6 +164,8 @@ class App:
         chosen = self.settings.memory.answers
         if chosen in ("composed", "model"):
             return chosen
+        if self.server():
+            return "model"  # a server's model answers; the core still checks what it says
         try:
             size = self.model_path().stat().st_size
         except (OSError, UserError):

@@ -39,6 +39,10 @@ class ModelSettings:
     # The user's own instructions for every chat (a persona, how to answer); a chat may
     # override them.
     instructions: str = ""
+    # An OpenAI-compatible chat server (e.g. http://127.0.0.1:8080) instead of the local model:
+    # only each turn's prompt goes there; memory stays here. Empty means the local model.
+    server: str = ""
+    server_model: str = ""  # empty: the first model the server lists
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,13 +35,24 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--model", metavar="PATH", default=argparse.SUPPRESS, help="chat model (.gguf) to use"
     )
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        help="chat through an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) instead of "
+        "the local model; only each prompt is sent, memory stays here",
+    )
     parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
     parser.set_defaults(handler=run)
 
 
 def make_app(args: argparse.Namespace) -> App:
     model = getattr(args, "model", None)
-    return App(model_override=Path(model) if model else None)
+    if model and getattr(args, "server", None):
+        raise InputError("--model and --server both choose the chat model: give one")
+    return App(
+        model_override=Path(model) if model else None,
+        server_override=getattr(args, "server", None),
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -122,8 +122,13 @@ class SettingsDialog(QDialog):
         self.bundled_radio = QRadioButton(f"Bundled default  ({name})")
         self.custom_radio = QRadioButton("A GGUF file on this computer:")
         self.model_choice = QButtonGroup(self)
+        self.server_radio = QRadioButton("A chat server (OpenAI-compatible):")
         self.model_choice.addButton(self.bundled_radio)
         self.model_choice.addButton(self.custom_radio)
+        self.model_choice.addButton(self.server_radio)
+        self.server_edit = QLineEdit(placeholderText="http://127.0.0.1:8080")
+        self.server_edit.textEdited.connect(lambda _text: self.server_radio.setChecked(True))
+        self.server_radio.toggled.connect(self.server_edit.setEnabled)
         self.path_edit = QLineEdit(placeholderText="/path/to/model.gguf")
         self.browse_button = QPushButton(icon("folder"), "Browse…")
         self.browse_button.clicked.connect(self._browse)
@@ -136,6 +141,17 @@ class SettingsDialog(QDialog):
         box.addWidget(self.bundled_radio)
         box.addWidget(self.custom_radio)
         box.addLayout(row)
+        box.addWidget(self.server_radio)
+        server_row = QHBoxLayout()
+        server_row.setContentsMargins(22, 0, 0, 0)
+        server_row.addWidget(self.server_edit, 1)
+        box.addLayout(server_row)
+        box.addWidget(
+            _hint(
+                "With a server (llama.cpp, Ollama, LM Studio), only each message's prompt is "
+                "sent to it; what the assistant remembers stays encrypted on this computer."
+            )
+        )
         box.addWidget(
             _hint(
                 "Any llama.cpp GGUF chat model works. Larger models answer better and "
@@ -222,8 +238,11 @@ class SettingsDialog(QDialog):
     # --- values ---
     def _load(self, settings: Settings) -> None:
         model, memory = settings.model, settings.memory
-        (self.custom_radio if model.path else self.bundled_radio).setChecked(True)
+        chosen = self.server_radio if model.server else self.custom_radio if model.path else None
+        (chosen or self.bundled_radio).setChecked(True)
         self.path_edit.setText(model.path)
+        self.server_edit.setText(model.server)
+        self.server_edit.setEnabled(bool(model.server))
         self._custom_toggled(bool(model.path))
         self.threads_spin.setValue(model.n_threads)
         self.context_spin.setValue(model.n_ctx)
@@ -239,6 +258,9 @@ class SettingsDialog(QDialog):
     def result_settings(self) -> Settings:
         """The edited settings (raises UserError for a bad value)."""
         path = self.path_edit.text().strip() if self.custom_radio.isChecked() else ""
+        server = self.server_edit.text().strip() if self.server_radio.isChecked() else ""
+        if self.server_radio.isChecked() and not server.startswith(("http://", "https://")):
+            raise UserError("give the chat server's address, e.g. http://127.0.0.1:8080")
         if path:
             file = Path(path).expanduser()
             if not file.is_file():
@@ -246,6 +268,7 @@ class SettingsDialog(QDialog):
         return self._settings.replace(
             "model",
             path=path,
+            server=server,
             n_threads=self.threads_spin.value(),
             n_ctx=self.context_spin.value(),
             max_tokens=self.max_tokens_spin.value(),

@@ -117,3 +117,18 @@ def test_a_chat_gets_its_own_instructions(qtbot: Any, make_window: Any, monkeypa
     window.instructions_action.trigger()
     assert window.controller.conversation.instructions == "Answer in Spanish."
     assert "own instructions" in window.statusBar().currentMessage()
+
+
+def test_a_chat_server_is_chosen_with_its_address(qtbot: Any) -> None:
+    from desktop_agent.settings import Settings
+
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    assert not dialog.server_edit.isEnabled()
+    dialog.server_radio.setChecked(True)
+    dialog.server_edit.setText("not a url")
+    dialog.accept()
+    assert "chat server's address" in dialog.error_label.text()
+    dialog.server_edit.setText("http://127.0.0.1:8080")
+    assert dialog.result_settings().model.server == "http://127.0.0.1:8080"
+    assert dialog.result_settings().model.path == ""
