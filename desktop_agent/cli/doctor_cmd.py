@@ -56,6 +56,7 @@ def run_checks(app: App) -> list[Check]:
     return [
         _check_model(app),
         _check_llama(),
+        _check_gpu(),
         _check_embedder(),
         _check_keyring(app),
         _check_data_dir(app),
@@ -85,6 +86,24 @@ def _check_llama() -> Check:
         return Check("llama.cpp", True, llama_system_info())
     except ImportError:
         return Check("llama.cpp", False, "llama-cpp-python is not installed: run `make install`")
+
+
+def _check_gpu() -> Check:
+    try:
+        from desktop_agent.llm.engine import gpu_offload
+
+        supported, backend = gpu_offload()
+    except ImportError:
+        return Check("gpu offload", False, "llama-cpp-python is not installed", required=False)
+    if supported:
+        return Check("gpu offload", True, f"supported ({backend or 'a GPU backend'})", False)
+    return Check(
+        "gpu offload",
+        True,
+        "not in this build (CPU only); for a GPU run "
+        "`DESKTOP_AGENT_LLAMA_BACKEND=cuda|vulkan|metal make install`",
+        required=False,
+    )
 
 
 def _check_embedder() -> Check:

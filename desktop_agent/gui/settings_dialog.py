@@ -177,7 +177,15 @@ class SettingsDialog(QDialog):
         self.top_p_spin.setDecimals(2)
         self.repeat_spin = QDoubleSpinBox(minimum=1.0, maximum=2.0, singleStep=0.05)
         self.repeat_spin.setDecimals(2)
+        self.gpu_spin = QSpinBox(minimum=-1, maximum=999)
+        self.gpu_spin.setSpecialValueText("Automatic")
+        self.gpu_spin.setSuffix(" layers")
+        self.gpu_spin.setToolTip(
+            "Layers of the model run on the GPU. Automatic: all of them when llama.cpp was "
+            "built with a GPU backend (see `desktop-agent doctor`), none otherwise."
+        )
         form.addRow("CPU threads:", self.threads_spin)
+        form.addRow("GPU offload:", self.gpu_spin)
         form.addRow("Context size:", self.context_spin)
         form.addRow("Longest reply:", self.max_tokens_spin)
         form.addRow("Temperature:", self.temperature_spin)
@@ -185,6 +193,7 @@ class SettingsDialog(QDialog):
         form.addRow("Repeat penalty:", self.repeat_spin)
         for spin in (
             self.threads_spin,
+            self.gpu_spin,
             self.context_spin,
             self.max_tokens_spin,
             self.temperature_spin,
@@ -245,6 +254,7 @@ class SettingsDialog(QDialog):
         self.server_edit.setEnabled(bool(model.server))
         self._custom_toggled(bool(model.path))
         self.threads_spin.setValue(model.n_threads)
+        self.gpu_spin.setValue(model.n_gpu_layers)
         self.context_spin.setValue(model.n_ctx)
         self.max_tokens_spin.setValue(model.max_tokens)
         self.temperature_spin.setValue(model.temperature)
@@ -270,6 +280,7 @@ class SettingsDialog(QDialog):
             path=path,
             server=server,
             n_threads=self.threads_spin.value(),
+            n_gpu_layers=self.gpu_spin.value(),
             n_ctx=self.context_spin.value(),
             max_tokens=self.max_tokens_spin.value(),
             temperature=round(self.temperature_spin.value(), 2),

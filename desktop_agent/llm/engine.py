@@ -54,8 +54,10 @@ class LlamaEngine:
         n_threads: int = 0,
         chat_template: str = "",
         n_batch: int = 512,
+        n_gpu_layers: int = -1,
     ) -> None:
         self.model_path = Path(model_path)
+        self.n_gpu_layers = n_gpu_layers
         self.n_ctx = n_ctx
         self.n_threads = n_threads or physical_cores()
         # 0 (the default setting) lets each generation take the cores the machine leaves free.
@@ -190,6 +192,7 @@ class LlamaEngine:
                 n_threads=self.n_threads,
                 n_threads_batch=self.n_threads,
                 n_batch=self.n_batch,
+                n_gpu_layers=gpu_layers(self.n_gpu_layers),
                 verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -331,6 +334,27 @@ def _set_threads(llm: Any, threads: int) -> None:
     import llama_cpp
 
     llama_cpp.llama_set_n_threads(llm._ctx.ctx, threads, threads)
+
+
+def gpu_offload() -> tuple[bool, str]:
+    """Whether this llama.cpp build can offload to a GPU, and which backend it was built with."""
+    import llama_cpp
+
+    supported = bool(llama_cpp.llama_supports_gpu_offload())
+    info = llama_system_info().upper()
+    backend = next(
+        (name for name in ("CUDA", "VULKAN", "METAL", "HIP", "SYCL") if name in info), ""
+    )
+    return supported, backend.lower() if supported else ""
+
+
+def gpu_layers(setting: int) -> int:
+    """llama.cpp's n_gpu_layers for a setting: -1 (automatic) offloads every layer when the
+    build supports a GPU, none otherwise; 0 or N as given."""
+    if setting >= 0:
+        return setting
+    supported, _backend = gpu_offload()
+    return -1 if supported else 0
 
 
 def llama_system_info() -> str:

@@ -162,3 +162,25 @@ def test_model_assisted_extraction_never_loses_what_the_rules_find(engine: Llama
     rule_keys = {f.subject_key for f in extract(message)}
     assert rule_keys <= {f.subject_key for f in found}
     assert all(f.text for f in found)
+
+
+def test_gpu_layers_follow_the_build() -> None:
+    from desktop_agent.llm.engine import gpu_layers, gpu_offload
+
+    supported, backend = gpu_offload()
+    assert gpu_layers(0) == 0 and gpu_layers(12) == 12
+    assert gpu_layers(-1) == (-1 if supported else 0)
+    if not supported:
+        assert backend == ""
+
+
+def test_doctor_reports_gpu_offload(capsys) -> None:  # noqa: ANN001
+    import json
+
+    from desktop_agent.cli import main
+
+    main(["doctor", "--json"])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    gpu = checks["gpu offload"]
+    assert gpu["required"] is False
+    assert "supported" in gpu["detail"] or "DESKTOP_AGENT_LLAMA_BACKEND" in gpu["detail"]
