@@ -3,9 +3,9 @@
 llama.cpp's threads spin at barriers: with as many threads as cores, one competing busy thread
 drops the bundled model from ~100 to 25-30 tokens/s on two cores, where one thread keeps 61-75
 (issue 10). So before each generation the engine measures what the rest of the machine uses,
-from /proc/stat minus this process's own time (/proc/self/stat), over the time since the last
-generation ended (the user was reading or typing, so this process was mostly idle), and leaves
-those cores alone.
+from /proc/stat minus this process's own time (/proc/self/stat), over a short window just before
+it starts (what ran earlier, while the user typed, says little about now), and leaves those
+cores alone. The window costs WINDOW_S of time to first token.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-# The shortest window worth measuring; back-to-back generations wait this long for a sample.
-MIN_WINDOW_S: Final = 0.05
+# The window measured before each generation: long enough to see a busy thread (a scheduler
+# tick is 4-10 ms), short enough not to be felt.
+WINDOW_S: Final = 0.05
 _TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -65,25 +66,19 @@ def threads_for(cores: int, busy_elsewhere: float) -> int:
 
 
 class LoadWatch:
-    """Measures the others' load over the time since the last generation ended."""
+    """Measures the others' load just before each generation."""
 
     def __init__(self, cores: int, cpus: int | None = None) -> None:
         self.cores = cores
         self.cpus = cpus or os.cpu_count() or cores
-        self._since = sample()
 
     def threads(self) -> int:
         """The thread count for the generation about to start."""
-        before = self._since
-        if before is None or (now := sample()) is None:
+        before = sample()
+        if before is None:
             return self.cores
-        if now.at - before.at < MIN_WINDOW_S:
-            time.sleep(MIN_WINDOW_S)
-            before, now = now, sample()
-            if now is None:
-                return self.cores
-        return threads_for(self.cores, others_busy(before, now, self.cpus))
-
-    def generation_ended(self) -> None:
-        """Start the next window now: the generation's own busy time is not the others'."""
-        self._since = sample()
+        time.sleep(WINDOW_S)
+        after = sample()
+        if after is None:
+            return self.cores
+        return threads_for(self.cores, others_busy(before, after, self.cpus))

@@ -304,8 +304,6 @@ class LlamaEngine:
             self._current = None
             generation._finish(None, exc)
             return
-        if self._load_watch is not None:
-            self._load_watch.generation_ended()
         cancelled = generation.cancel_event.is_set()
         if cancelled:
             # A decode interrupted half-way leaves the KV cache in an unknown state.
