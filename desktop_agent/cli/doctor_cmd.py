@@ -118,7 +118,18 @@ def _check_embedder() -> Check:
         return Check(
             "embedder", False, "sentence-transformers is not installed: run `make install`"
         )
-    return Check("embedder", True, f"all-MiniLM-L6-v2 at {folder}")
+    from desktop_agent.embed import OnnxEmbedder, exported_model_path
+
+    if OnnxEmbedder.available():
+        return Check(
+            "embedder", True, f"all-MiniLM-L6-v2 via ONNX Runtime ({exported_model_path()})"
+        )
+    return Check(
+        "embedder",
+        True,
+        f"all-MiniLM-L6-v2 at {folder} via sentence-transformers (slower start: run "
+        "`make install` to export it to ONNX)",
+    )
 
 
 def _check_keyring(app: App) -> Check:
