@@ -38,6 +38,9 @@ class AppPaths:
     def ensure(self) -> AppPaths:
         for directory in (self.data_dir, self.config_dir, self.cache_dir, self.models_dir):
             directory.mkdir(parents=True, exist_ok=True)
+            # The user's alone: an older version created these 0755.
+            if directory.stat().st_mode & 0o077:
+                directory.chmod(0o700)
         return self
 
     @property

@@ -42,6 +42,7 @@ from desktop_agent.memory.model import (
     check_kind,
     check_vector,
 )
+from desktop_agent.memory.permissions import narrow, private_umask
 from desktop_agent.memory.rows import Loaded, load, open_row
 from desktop_agent.memory.store import Store
 from desktop_agent.memory.writing import Writing
@@ -80,7 +81,9 @@ class Vault(Writing, Forgetting, Backups):
     def open(cls, directory: Path | str, key_source: KeySource, *, dim: int = 384) -> Vault:
         """Unlock (or create) the vault in ``directory``; a failed unlock changes nothing on disk."""
         directory = Path(directory)
+        private_umask()  # every file the vault writes from now on is the user's alone
         directory.mkdir(parents=True, exist_ok=True)
+        narrowed = narrow(directory)
         lock = WriterLock(directory).acquire()
         try:
             header = read_header(directory)
@@ -100,6 +103,9 @@ class Vault(Writing, Forgetting, Backups):
             vault._load()
             vault._recover_unfinished_forget()
             vault._audit.append("unlock", count=len(vault), epoch=keys.epoch)
+            if narrowed:
+                # Found readable by others (an older version, a restored copy): now private.
+                vault._audit.append("permissions narrowed", count=len(narrowed))
             lock.note_holder()
             return vault
         except BaseException:
