@@ -8,6 +8,7 @@ the same core service through it. Parts are built lazily so that `desktop-agent 
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 from functools import cached_property
 from pathlib import Path
@@ -243,6 +244,11 @@ class App:
         vault = self.__dict__.pop("_vault", None)
         if vault is not None:
             vault.close()
+        del vault
+        # The GUI freezes the collector after an unlock (session.keep_collections_short); what
+        # was frozen is never collected, so Lock thaws it and collects the closed vault now.
+        gc.unfreeze()
+        gc.collect()
 
     def load_language(self) -> None:
         """Load the language parser extraction reads (1-3 s). Importing it holds the GIL for up

@@ -221,6 +221,14 @@ class KeyStore:
 
     # --- internals -----------------------------------------------------------------------
 
+    def wipe(self) -> None:
+        """Drop the KEK and every data key from this process (on lock and close). Python cannot
+        overwrite immutable bytes; dropping the last reference is what frees them."""
+        self._kek = b""
+        self._keys.clear()
+        self._scopes.clear()
+        self._ciphers.clear()
+
     def _add(self, key: DataKey) -> None:
         self._keys[key.id] = key
         if key.scope:

@@ -150,6 +150,16 @@ class Vault(Writing, Forgetting, Backups):
                 snapshot.discard(self.directory)  # only a speed-up: a full unlock still works
             finally:
                 self._lock.release()
+                self._wipe()
+
+    def _wipe(self) -> None:
+        """Closed means locked: no key and no decrypted memory stays reachable from here, and
+        the index no longer points back at the vault (that cycle kept both alive after Lock
+        once the GUI had frozen the collector)."""
+        self._keys.wipe()
+        self._current.clear()
+        self._older.clear()
+        self._index = VaultIndex(self.dim, _closed)
 
     def _save_snapshot(self) -> None:
         version = self._store.dataset().version
@@ -407,3 +417,7 @@ class Vault(Writing, Forgetting, Backups):
     def kind_of(self, memory_id: str) -> str:
         entry = self._current.get(MemoryId(memory_id))
         return KINDS[entry[2][0]] if entry else "unknown"
+
+
+def _closed(memory_id: MemoryId) -> str:
+    raise VaultError("the vault is locked: unlock it to read memories")

@@ -39,3 +39,28 @@ def test_a_wider_mode_is_narrowed_at_open_and_noted(tmp_path: Path, key_source) 
     assert stat.S_IMODE(keys.stat().st_mode) == 0o600
     assert stat.S_IMODE(root.stat().st_mode) == 0o700
     assert "permissions narrowed" in actions
+
+
+def test_lock_leaves_no_vault_or_key_reachable(tmp_path: Path, key_source) -> None:  # noqa: ANN001
+    import gc
+    import weakref
+
+    from desktop_agent.app import App
+    from desktop_agent.memory.keystore import KeyStore
+
+    app = App()
+    vault = Vault.open(tmp_path / "vault", key_source)
+    vault.add("semantic", "User's PIN is 4921", vector=[0.1] * 384)
+    app.__dict__["_vault"] = vault  # as App.vault() keeps it
+    keys = vault._keys
+    gone_vault, gone_keys = weakref.ref(vault), weakref.ref(keys)
+    del vault
+    gc.freeze()  # as the window does after an unlock: frozen objects are never collected
+    try:
+        app.lock_memory()
+        assert len(keys) == 0  # wiped at close, whoever still holds the object
+        del keys
+        assert gone_vault() is None and gone_keys() is None
+        assert not [o for o in gc.get_objects() if isinstance(o, (Vault, KeyStore))]
+    finally:
+        gc.unfreeze()
