@@ -46,6 +46,15 @@ class HistoryLineError:
 ParsedLine = HistoryMessage | HistoryLineError
 
 
+def is_unicode(text: str) -> bool:
+    """False for text holding lone surrogates (broken JSON escapes, undecodable arguments)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_line(line: str, line_number: int) -> ParsedLine | None:
     """Parse one line; None for a blank line (blank lines are allowed and skipped)."""
     if not line.strip():
@@ -66,6 +75,12 @@ def parse_line(line: str, line_number: int) -> ParsedLine | None:
     for name in ("conversation", "id", "speaker"):
         if not record[name].strip():
             return HistoryLineError(line_number, f"field {name!r} is empty")
+    for name in REQUIRED_FIELDS:
+        if not is_unicode(record[name]):
+            # "\ud800" alone is valid JSON but no character: nothing can store or embed it
+            return HistoryLineError(
+                line_number, f"field {name!r} has a broken character (a lone surrogate)"
+            )
     text = record["text"].strip()
     if not text:
         return HistoryLineError(line_number, "field 'text' is empty")

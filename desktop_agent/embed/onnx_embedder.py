@@ -95,7 +95,9 @@ class OnnxEmbedder:
         return np.concatenate(rows).astype(np.float32)
 
     def _embed_batch(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        encoded = self._tokenizer.encode_batch(list(texts))
+        # A lone surrogate cannot be tokenised; it carries no meaning anyway.
+        clean = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
+        encoded = self._tokenizer.encode_batch(clean)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         types = np.array([e.type_ids for e in encoded], dtype=np.int64)

@@ -139,3 +139,20 @@ def test_bad_input_is_one_line(
     err = capsys.readouterr().err
     assert code != 0
     assert message in err and err.count("\n") == 1
+
+
+def test_text_that_is_not_unicode_is_one_clear_error(memory) -> None:  # noqa: ANN001
+    import pytest
+
+    from desktop_agent.core.history_import import parse_line
+    from desktop_agent.errors import InputError
+
+    broken = "caf\udce9 bad"  # how Python decodes the byte 0xE9 in a UTF-8 argument
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        memory.remember(broken)
+    fact = memory.remember("User lives in Porto")
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        memory.edit(fact.id, text=broken)
+    line = '{"conversation":"c","id":"1","speaker":"user","text":"hi \\ud800","timestamp":"2026-01-01"}'
+    problem = parse_line(line, 7)
+    assert "lone surrogate" in str(problem.message) and problem.line_number == 7
