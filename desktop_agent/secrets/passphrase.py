@@ -38,7 +38,28 @@ class Argon2Params:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Argon2Params:
-        return cls(int(raw["time_cost"]), int(raw["memory_kib"]), int(raw["parallelism"]))
+        """The costs stored beside a wrapped key; out-of-range values (a damaged or forged
+        vault.json or backup: time_cost 10^6 would hang for minutes, 0 crashes Argon2) are
+        refused before any derivation runs."""
+        try:
+            params = cls(int(raw["time_cost"]), int(raw["memory_kib"]), int(raw["parallelism"]))
+        except (KeyError, TypeError, ValueError):
+            raise InputError(_DAMAGED) from None
+        low, high = _LIMITS
+        values = (params.time_cost, params.memory_kib, params.parallelism)
+        in_range = all(lo <= v <= hi for v, lo, hi in zip(values, low, high, strict=True))
+        if not in_range or params.memory_kib < 8 * params.parallelism:  # Argon2's own floor
+            raise InputError(_DAMAGED)
+        return params
+
+
+# (time_cost, memory KiB, parallelism): from the cheapest Argon2id allows to well above what this
+# app writes (3, 64 MiB, 2).
+_LIMITS: Final = ((1, 8, 1), (10, 4 * 1024 * 1024, 16))
+_DAMAGED: Final = (
+    "the passphrase's key-derivation settings are missing or out of range: the file is damaged "
+    "or was not written by desktop-agent"
+)
 
 
 def derive_key(passphrase: str, salt: bytes, params: Argon2Params) -> bytes:
