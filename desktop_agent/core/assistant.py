@@ -246,10 +246,6 @@ class Assistant:
         """Start the reply to ``text``; raises InputError for an empty message."""
         if not text or not text.strip():
             raise InputError("the message is empty: type something to send")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InputError("the message has bytes that are not valid UTF-8") from None
         from desktop_agent.core.intent import perceive
 
         intent = perceive(text, self.memory.embedder if self.memory is not None else None)

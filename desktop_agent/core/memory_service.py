@@ -439,7 +439,6 @@ class MemoryService:
         text = text.strip()
         if not text:
             raise InputError("a memory cannot be empty")
-        _check_unicode(text)
         if kind not in (SEMANTIC, EPISODIC, PROCEDURAL, TOPIC):
             raise InputError(
                 f"unknown memory kind {kind!r}: use semantic, episodic, procedural or topic"
@@ -555,7 +554,6 @@ class MemoryService:
             text = text.strip()
             if not text:
                 raise InputError("a memory cannot be empty: use forget to remove it")
-            _check_unicode(text)
             vector = self.embedder.embed([text])[0]
             meta["reviewed"] = True if reviewed is None else reviewed
             if text != record.text:
@@ -790,14 +788,3 @@ class MemoryService:
                 self._usage.pop(memory_id, None)
             if self._usage_id and self._usage_id in self.vault:
                 self._save_usage()
-
-
-def _check_unicode(text: str) -> None:
-    """Text that is not valid Unicode (a lone surrogate: undecodable bytes in a command-line
-    argument, a broken JSON escape) can be neither encrypted as UTF-8 nor embedded."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InputError(
-            "the text has bytes that are not valid UTF-8 (check the terminal's encoding)"
-        ) from None

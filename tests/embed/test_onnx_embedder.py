@@ -58,3 +58,8 @@ def test_a_missing_export_is_a_clear_error(tmp_path) -> None:  # noqa: ANN001
     assert not OnnxEmbedder.available(missing)
     with pytest.raises(EmbedderError, match="make install"):
         OnnxEmbedder(missing).embed(["x"])
+
+
+def test_a_lone_surrogate_is_embedded_not_a_traceback(exported: None) -> None:
+    vectors = OnnxEmbedder(threads=1).embed(["caf\udce9 bad", "café bad"])
+    assert vectors.shape == (2, 384) and float(vectors[0] @ vectors[1]) > 0.5
