@@ -46,6 +46,16 @@ def _hint(text: str) -> QLabel:
     return label
 
 
+def _scrolled(page: QWidget, name: str) -> QScrollArea:
+    """A settings page that scrolls vertically when the dialog is short (800x600 screens)."""
+    scroll = QScrollArea(objectName=name)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setWidget(page)
+    return scroll
+
+
 class SettingsDialog(QDialog):
     """Edits ``settings``; after ``exec()`` returns Accepted, read ``result_settings()``."""
 
@@ -74,12 +84,7 @@ class SettingsDialog(QDialog):
         page.addWidget(self._model_group())
         page.addWidget(self._generation_group())
         page.addStretch(1)
-        general_scroll = QScrollArea(objectName="settingsModelScroll")
-        general_scroll.setWidgetResizable(True)
-        general_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        general_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        general_scroll.setWidget(general)
-        self.tabs.addTab(general_scroll, icon("model"), "Model")
+        self.tabs.addTab(_scrolled(general, "settingsModelScroll"), icon("model"), "Model")
         from desktop_agent.gui.models_panel import ModelsPanel
         from desktop_agent.paths import app_paths
 
@@ -96,12 +101,7 @@ class SettingsDialog(QDialog):
             page.addWidget(self.security, 1)
         else:
             page.addStretch(1)
-        scroll = QScrollArea(objectName="settingsScroll")
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(memory)
-        self.tabs.addTab(scroll, icon("shield"), "Memory && security")
+        self.tabs.addTab(_scrolled(memory, "settingsScroll"), icon("shield"), "Memory && security")
         layout.addWidget(self.tabs, 1)
         self.error_label = QLabel(objectName="errorLabel")
         self.error_label.setWordWrap(True)

@@ -19,7 +19,6 @@ from typing import Final
 # The window measured before each generation: long enough to see a busy thread (a scheduler
 # tick is 4-10 ms), short enough not to be felt.
 WINDOW_S: Final = 0.05
-_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass(frozen=True, slots=True)

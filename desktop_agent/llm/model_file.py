@@ -37,22 +37,19 @@ def bundled_model_path() -> Path | None:
 
 def available_memory_bytes() -> int | None:
     """MemAvailable from /proc/meminfo (Linux); None where unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    return _meminfo("MemAvailable")
 
 
 def total_memory_bytes() -> int | None:
     """MemTotal from /proc/meminfo (Linux): what a model may count on; None where unknown."""
+    return _meminfo("MemTotal")
+
+
+def _meminfo(field: str) -> int | None:
     try:
         with open("/proc/meminfo", encoding="ascii") as handle:
             for line in handle:
-                if line.startswith("MemTotal:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Final
 
@@ -31,6 +32,7 @@ class CatalogModel:
         return ram_bytes is None or self.ram_gb + RAM_SPARE_GB <= ram_bytes / 2**30
 
 
+@cache
 def catalog() -> tuple[CatalogModel, ...]:
     text = resources.files("desktop_agent.models").joinpath("catalog.json").read_text("utf-8")
     return tuple(CatalogModel(**entry) for entry in json.loads(text)["models"])

@@ -21,11 +21,11 @@ from typing import Final
 from urllib.parse import urlparse
 
 from desktop_agent.errors import UserError
+from desktop_agent.llm.model_file import GGUF_MAGIC
 
 CHUNK: Final = 1 << 20
 # Free space kept beyond the file itself, so a download never fills the disk to the last byte.
 DISK_MARGIN: Final = 256 << 20
-GGUF_MAGIC: Final = b"GGUF"
 
 
 class DownloadError(UserError):
@@ -138,13 +138,9 @@ def _fetch(
 
 
 def _finish(part: Path, destination: Path, expected: str) -> Path:
-    digest = hashlib.sha256()
     with open(part, "rb") as handle:
         header = handle.read(4)
-        digest.update(header)
-        while block := handle.read(CHUNK):
-            digest.update(block)
-    if digest.hexdigest() != expected:
+    if file_sha256(part) != expected:
         part.unlink()
         raise DownloadError(
             f"checksum mismatch for {destination.name}: the file was deleted "

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from desktop_agent.errors import InputError
+from desktop_agent.llm.model_file import GGUF_MAGIC
 
-GGUF_MAGIC: Final = b"GGUF"
 # Value types of GGUF metadata and their fixed sizes (8: string and 9: array are read apart).
 _FIXED: Final = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
 _MOST_KEYS: Final = 100_000
