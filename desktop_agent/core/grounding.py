@@ -106,14 +106,15 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
         return list(found)
     asked = question.text.casefold()
     relation = _relation_in(asked)
-    families = {
-        family
+    named = {
+        family: {w for w in words if re.search(rf"\b{re.escape(w)}\b", asked)}
         for family, words in SLOT_WORDS.items()
-        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words)
     }
-    words = {_stem(w) for w in _WORD.findall(asked)} - {_stem(w) for w in _QUESTION_FRAME}
-    words -= {_stem(w) for w in STOPWORDS}
-    words |= {other for w in words for other in _SYNONYMS.get(w, ())}
+    families = {family for family, said in named.items() if said}
+    # Slots the question names by more than a question word: "where" alone does not make
+    # "where do I keep my spare key?" a question about the city the user lives in.
+    strong = {family for family, said in named.items() if said - _WEAK_SLOT_WORDS}
+    words = content_words(asked)
     slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
     # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
     # name it ("User's favourite food is ramen") does not answer it.
@@ -123,8 +124,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     tiers: list[list[Recollection]] = [[], [], [], []]
     for recollection in found:
         item = recollection.item
-        key = item.subject_key.casefold()
-        key_parts = set(key.split(":")) | set(re.split(r"[:_\s]+", key))
+        key_parts = _key_parts(item.subject_key)
         said = {_stem(w) for w in _WORD.findall(item.text.casefold())}
         if relation and not (kin & (said | key_parts)):
             continue
@@ -142,8 +142,36 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     if unnamed and not question.past:
         # Only a qualified slot needs its qualifier named: "favorite:food" does not answer
         # "who's my favourite author?", but "home_city" answers "which city am I based in?".
-        tiers[1] = [r for r in tiers[1] if ":" not in r.item.subject_key]
+        tiers[1] = [
+            r
+            for r in tiers[1]
+            if ":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key)
+        ]
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
+
+
+def _key_parts(subject_key: str) -> set[str]:
+    key = subject_key.casefold()
+    return set(key.split(":")) | set(re.split(r"[:_\s]+", key))
+
+
+# Words that ask where, when or who, or how one feels: a slot they alone point at must also be
+# named when the question names something else ("where do I keep my spare key?").
+_WEAK_SLOT_WORDS: Final = frozenset(
+    "where when who from go going next home like best into call called".split()
+)
+
+
+def content_words(question: str) -> set[str]:
+    """The stems a question asks about, beyond its frame ("what", "my", "now"), with their
+    synonyms: "what's my favourite movie?" -> {favourite, movie, film}."""
+    words = {_stem(w) for w in _WORD.findall(question.casefold())}
+    words -= {_stem(w) for w in _QUESTION_FRAME} | {_stem(w) for w in STOPWORDS}
+    return words | {other for w in words for other in _SYNONYMS.get(w, ())}
+
+
+def stems(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.casefold())}
 
 
 def compose(
@@ -186,6 +214,14 @@ def compose(
     else:
         text = f"{_joined(current)}."
     return GroundedAnswer(text, tuple(facts), (), values, stale)
+
+
+def quoted(sentence: str, source: Recollection) -> GroundedAnswer:
+    """The answer when no fact does but the user's own words do: quoted, linked to them."""
+    words = [w for w in _WORD.findall(sentence.casefold()) if len(w) >= 3]
+    frame = {"user", "you"} | _VERB_WORDS | set(STOPWORDS) | RELATIONS | _QUESTION_FRAME
+    values = tuple(dict.fromkeys(w for w in words if w not in frame))
+    return GroundedAnswer(f"You told me: “{sentence}”", (source,), (), values)
 
 
 def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
@@ -376,3 +412,12 @@ def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def kin_asked(question: str) -> frozenset[str]:
+    """The people or animals a question is about and their kin ("my pets" -> dog, cat, ...);
+    empty when it asks about the user."""
+    relation = _relation_in(question.casefold())
+    if not relation:
+        return frozenset()
+    return frozenset(_KIN.get(relation, {relation}))

@@ -12,11 +12,12 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.grounding import GroundedAnswer, compose, select_facts
-from desktop_agent.core.memory_model import SEMANTIC, SUPERSEDED, MemoryItem
+from desktop_agent.core.grounding import GroundedAnswer, compose, quoted, select_facts
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, SUPERSEDED, MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import about_user
 from desktop_agent.core.recall import RecallHit
+from desktop_agent.core.statements import Statement, best_statement
 
 # How many facts a question may recall, and "what do you know about me" may state.
 RECALL_DEPTH: Final = 12
@@ -50,8 +51,19 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             include_superseded=True,
         )
         past = select_facts(question, [r for r in older if r.item.status == SUPERSEDED])
+    if not facts and not past and not question.everything:
+        statement = _said(memory, text, excluded)
+        if statement is not None:
+            return Grounding(quoted(statement.sentence, statement.source), (statement.source,), ())
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
+    """The user's own sentence that answers ``text`` when no learned fact does."""
+    hidden = {*excluded, *memory.outdated_episodes()}
+    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
+    return best_statement(text, episodes)
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

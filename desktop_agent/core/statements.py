@@ -1,0 +1,88 @@
+"""Statements: the user's own words that answer a question no learned fact answers.
+
+Extraction is rules over a weak model's help, so some facts are said and never learned ("I see
+Dr Okafor for my teeth"). Saying "you haven't told me" then is wrong: the user did tell, and
+the words are in an episode. So, when no fact answers a question about the user, the sentence
+of a past message that shares the question's words is quoted back, linked to its episode.
+
+Only what may still be true is quoted: never a message that only asked, never an episode that
+taught a fact since superseded or edited (``outdated_episodes``), never a sentence with a
+forgotten span in it, never a sentence that itself asks or asks to forget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from desktop_agent.core.grounding import content_words, kin_asked, stems
+from desktop_agent.core.memory_service import Recollection
+from desktop_agent.core.questions import asks_only, question_only
+from desktop_agent.core.redaction import MARK
+
+_SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
+# A statement about the user or their people is in the first person.
+_FIRST_PERSON: Final = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|we|we're|our|us)\b", re.I)
+_NOT_A_STATEMENT: Final = re.compile(
+    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$", re.I
+)
+# A quote is a sentence, not a speech: long ones are cut at a word.
+QUOTE_LIMIT: Final = 240
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One sentence the user said, and the episode it is in."""
+
+    sentence: str
+    source: Recollection
+    shared: int  # how many of the question's words it says
+
+
+def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement | None:
+    """The sentence, among the user's messages in ``episodes`` (best recalled first), that says
+    most of what ``question`` asks about; the newer wins a tie. None when no sentence shares a
+    word with it beyond the question's frame."""
+    wanted = content_words(question)
+    kin = kin_asked(question)
+    if kin:
+        wanted -= kin  # the relation alone ("my sister") does not answer "what's her job?"
+    if not wanted and not kin:
+        return None
+    best: Statement | None = None
+    best_key: tuple[int, float] | None = None
+    for recollection in episodes:
+        item = recollection.item
+        if question_only(item):
+            continue
+        for sentence in _statements(item.user_text):
+            said = stems(sentence)
+            if kin and not kin & said:
+                continue
+            shared = len(wanted & said) + (1 if kin else 0)
+            if wanted and not wanted & said:
+                continue
+            key = (shared, item.created_at.timestamp())
+            if best_key is None or key > best_key:
+                best, best_key = Statement(_clipped(sentence), recollection, shared), key
+    return best
+
+
+def _statements(message: str) -> list[str]:
+    found = []
+    for part in _SENTENCE.findall(message):
+        sentence = " ".join(part.split())
+        if not sentence or MARK in sentence or not _FIRST_PERSON.search(sentence):
+            continue
+        if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
+            continue
+        found.append(sentence)
+    return found
+
+
+def _clipped(sentence: str) -> str:
+    if len(sentence) <= QUOTE_LIMIT:
+        return sentence
+    return sentence[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,68 @@
+"""The user's own words answer a question no learned fact answers (core/statements.py)."""
+
+from __future__ import annotations
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_model import EPISODIC
+from desktop_agent.core.memory_service import MemoryService
+from tests.core.conftest import chat
+
+KEY = "I keep the spare key under the blue flowerpot by the door."
+DONT_KNOW = "I don't know that yet: you haven't told me."
+
+
+def test_a_statement_no_fact_was_learned_from_is_quoted_and_linked(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    chat(assistant, assistant.start_conversation(), f"Busy day. {KEY} Anyway, what's for lunch?")
+    assert not any("flowerpot" in i.text for i in memory.items("semantic"))
+
+    reply = chat(assistant, assistant.start_conversation(), "Where do I keep my spare key?")
+
+    assert reply.text == f"You told me: “{KEY}”"
+    assert [r.item.kind for r in reply.memories_used] == [EPISODIC]
+    assert KEY in reply.memories_used[0].item.user_text
+
+
+def test_a_question_is_never_quoted_as_the_answer(assistant: Assistant) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "Where do I keep my spare key?")
+
+    reply = chat(assistant, conversation, "Where do I keep my spare key?")
+
+    assert reply.text == DONT_KNOW
+    assert reply.memories_used == ()
+
+
+def test_words_sharing_nothing_with_the_question_are_not_an_answer(assistant: Assistant) -> None:
+    chat(assistant, assistant.start_conversation(), KEY)
+
+    reply = chat(assistant, assistant.start_conversation(), "What is my dentist called?")
+
+    assert reply.text == DONT_KNOW
+
+
+def test_a_message_that_taught_a_superseded_fact_is_never_quoted(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    chat(assistant, assistant.start_conversation(), f"I live in Lisbon. {KEY}")
+    chat(assistant, assistant.start_conversation(), "Actually, I moved to Porto last month.")
+    assert [i.text for i in memory.active_facts() if "live" in i.text] == ["User lives in Porto"]
+
+    reply = chat(assistant, assistant.start_conversation(), "Where do I keep my spare key?")
+
+    # What else that message said may be out of date too: better unknown than Lisbon.
+    assert "Lisbon" not in reply.text
+    assert reply.text == DONT_KNOW
+
+
+def test_a_forgotten_span_is_never_quoted(assistant: Assistant, memory: MemoryService) -> None:
+    chat(assistant, assistant.start_conversation(), "My sister is called Ana. She keeps bees.")
+    sister = [i for i in memory.active_facts() if "Ana" in i.text]
+    assert sister
+    memory.forget([i.id for i in sister])
+
+    reply = chat(assistant, assistant.start_conversation(), "What is my sister called?")
+
+    assert "Ana" not in reply.text
+    assert all("Ana" not in r.item.text for r in reply.memories_used)
