@@ -203,7 +203,7 @@ def _clauses(message: str) -> Iterator[tuple[int, str, bool]]:
     skipped. "I" is implied in a clause after one the user opened ("... and work as a nurse")."""
     for s_start, sentence in _split(message, re.compile(r"(?<=[.!?])\s+|\n+")):
         is_question = sentence.rstrip().endswith("?")
-        parts = [(start, part) for start, part in _split(sentence, _CLAUSE_BREAK) if part.strip()]
+        parts = _with_lists(sentence, list(_split(sentence, _CLAUSE_BREAK)))
         user_spoke = False
         for index, (c_start, clause) in enumerate(parts):
             stripped = clause.strip()
@@ -217,6 +217,34 @@ def _clauses(message: str) -> Iterator[tuple[int, str, bool]]:
             if is_question and index == len(parts) - 1:
                 continue
             yield s_start + c_start, clause, implied_i
+
+
+# The rest of a sentence that only continues a list: "..., French and Spanish."
+_ITEM = r"[\w'’-]+(?:\s+[\w'’-]+){0,3}"
+_LIST_TAIL = re.compile(rf"^\s*(?:{_ITEM}\s*,\s*)*{_ITEM},?\s+(?:and|or)\s+{_ITEM}\s*[.!]*\s*$")
+_NOT_AN_ITEM = re.compile(
+    rf"^\s*(?:i|i'm|i’m|my|we|we're|our|you|he|she|it|they|this|that|there|{_SUBJECTLESS_VERBS}|"
+    r"am|was|have|has|had|got|\w+ed|please|also|but|so|then)\b",
+    re.IGNORECASE,
+)
+
+
+def _with_lists(sentence: str, parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Clauses, with a list the commas cut rejoined: "I speak English, French and Spanish" is
+    one clause, not "I speak English" and a stray "French and Spanish"."""
+    kept: list[tuple[int, str]] = []
+    for start, part in parts:
+        if kept and sentence[start - 1 : start] == "," and _list_continues(sentence[start:]):
+            return [*kept[:-1], (kept[-1][0], sentence[kept[-1][0] :])]
+        kept.append((start, part))
+    return [(start, part) for start, part in kept if part.strip()]
+
+
+def _list_continues(rest: str) -> bool:
+    if not _LIST_TAIL.match(rest) or _NOT_AN_ITEM.match(rest):
+        return False
+    items = re.split(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", rest.strip(" .!"), flags=re.I)
+    return not any(_NOT_AN_ITEM.match(item) for item in items if item)
 
 
 def _strip_prefixes(body: str) -> str:

@@ -111,6 +111,9 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
             found.append(Change("redate", "", _date_words(new), span))
             continue
+        if by_user and _broke_up(token, lemma):
+            found.append(Change("end", PARTNER, "", span))
+            continue
         ended = _ended(token, lemma, by_user)
         if ended is None:
             continue
@@ -128,6 +131,25 @@ def _in_sentence(sentence: Any) -> list[Change]:
         else:
             found.append(Change("end", _head(ended), "", span))
     return found
+
+
+# What "we broke up" ends: whoever the user's partner was (``revisions.naming`` knows the words).
+PARTNER: Final = "partner"
+
+
+def _broke_up(verb: Any, lemma: str) -> bool:
+    """ "We broke up", "we split up", "we separated", "we got divorced": no object, so the
+    partnership itself ended."""
+    subject = _find_subject(verb)
+    if subject is None or subject.lower_ != "we" or _negated(verb):
+        return False
+    if _object(verb) is not None or _prep_object(verb, "with") is not None:
+        return False
+    if lemma in ("break", "split") and _particle(verb) == "up":
+        return True
+    return lemma in ("separate", "divorce") or (
+        lemma == "get" and any(c.lower_ in ("divorced", "separated") for c in verb.children)
+    )
 
 
 def _by_user(verb: Any) -> bool:

@@ -114,7 +114,10 @@ def normalise(message: str) -> Normalised:
     position = 0
     for match in _WORD.finditer(message):
         if match.start() > position:
-            pieces.append((message[position : match.start()], position, match.start()))
+            gap = message[position : match.start()]
+            if pieces and _TITLE.match(pieces[-1][0]) and re.match(r"\.\s+$", gap):
+                gap = gap[1:]  # "Dr. Okafor" is one name, not the end of a sentence
+            pieces.append((gap, position, match.start()))
         word = match.group(0)
         pieces.append((_fix(word, message, match.start()), match.start(), match.end()))
         position = match.end()
@@ -122,6 +125,9 @@ def normalise(message: str) -> Normalised:
         pieces.append((message[position:], position, len(message)))
     text, origin = _join(pieces, len(message))
     return _restore_subjects(Normalised(text, origin))
+
+
+_TITLE = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)$")
 
 
 def _fix(word: str, message: str, at: int) -> str:

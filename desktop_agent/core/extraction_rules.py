@@ -115,9 +115,25 @@ def _object(text: str) -> str | None:
 def _objects(text: str) -> list[str]:
     """Several objects joined by "and", "or" or commas: "jazz and old French films"."""
     text = re.sub(r"(?i)\s+(and|or)\s+to\s+", r" \1 ", text)  # "allergic to X and to Y"
-    head = _OBJECT_END.sub("", text.strip())
-    parts = re.split(r"\s*,\s*|\s+(?:and|or|&)\s+", head, flags=re.IGNORECASE)
-    return [obj for part in parts if part and (obj := _object(part))]
+    found: list[str] = []
+    for index, piece in enumerate(text.split(",")):
+        piece = re.sub(r"^\s*(?:and|or)\s+", "", piece, flags=re.IGNORECASE)  # Oxford comma
+        head = _OBJECT_END.sub("", piece.strip())
+        if index and (len(head.split()) > 5 or _NOT_LISTED.match(head)):
+            break
+        parts = re.split(r"\s+(?:and|or|&)\s+", head, flags=re.IGNORECASE)
+        found += [obj for part in parts if part and (obj := _object(part))]
+        if head != piece.strip():
+            break  # the list ended inside this piece: "peanuts in summer, ..."
+    return found
+
+
+# After a comma, what starts a new clause rather than the next item of a list.
+_NOT_LISTED = re.compile(
+    r"^(?:i|i'm|i’m|my|we|our|you|he|she|it|they|this|that|there|but|so|then|please|also|"
+    r"especially|except|not|which|who)\b",
+    re.IGNORECASE,
+)
 
 
 def _slug(text: str, words: int = 4) -> str:
@@ -171,6 +187,43 @@ def home(clause: str) -> Iterator[Match]:
     yield Match("fact", "home_city", value, f"User lives in {value}", 0.9, correction=moved or now)
 
 
+_HOME_NOW = _compile(
+    r"(?:(?:we're|we’re|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+|settled\s+)?|"
+    r"(?:i'm|i’m|i\s+am|im)\s+(?:now\s+)?(?:living|based|settled)\s+)in\s+"
+)
+
+
+@rule
+def home_now(clause: str) -> Iterator[Match]:
+    """ "We moved house, we're in Leeds now": where the user is now, said with "now"."""
+    lead = _HOME_NOW.match(clause)
+    if not lead or not re.search(r"\b(?:now|these days|nowadays)\b", clause, re.IGNORECASE):
+        return
+    if re.search(r"\b(?:for|on|at|until|till|visiting|holiday|vacation|trip)\b", clause, re.I):
+        return  # "I'm in Rome for the weekend now" is a visit
+    value = proper_noun(clause[lead.end() :], clause)
+    if value:
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
+
+
+_PARTNER_NOW = _compile(
+    rf"{I_AM}\s+(?:now\s+)?(?:with|seeing|dating|going\s+out\s+with|engaged\s+to|married\s+to)\s+"
+)
+
+
+@rule
+def partner_now(clause: str) -> Iterator[Match]:
+    """ "I'm with Sam now", "I'm engaged to Priya": the user's partner, by name."""
+    lead = _PARTNER_NOW.match(clause)
+    found = lead and re.match(r"([A-ZÀ-Ý][\w'’-]+)(?=\s*(?:[,.!;]|$|\s+(?:now|and|these)\b))",
+                              clause[lead.end() :])  # fmt: skip
+    if found and found.group(1).casefold() not in _NOT_NAMES | {"it", "them", "him", "her"}:
+        value = found.group(1)
+        text = f"User's partner is {value}"
+        correction = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        yield Match("fact", "name_of:partner", value, text, 0.85, correction=correction)
+
+
 _ORIGIN = _compile(
     rf"(?:{I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+"
 )
@@ -214,7 +267,32 @@ _RELATIONS = (
     r"(?:best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
     r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"
     r"parrot|rabbit|hamster|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|"
-    r"niece|nephew|roommate|flatmate|therapist|doctor|baby)"
+    r"niece|nephew|roommate|flatmate|therapist|doctor|baby|dentist|gp|landlord|landlady|"
+    r"trainer|personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|"
+    r"hairdresser|barber|neighbou?r|colleague|coworker|mentor|tutor|coach|teacher|"
+    r"supervisor|midwife|optician|pharmacist|psychiatrist|psychologist|counsell?or|"
+    r"husband|wife|fiancée?|partner)"
+)
+# "My dentist is Dr Okafor", "my boss is Karen": people the user sees by what they do, named
+# with a bare "is" (for family, "my dad is French" says no name, so they need "called").
+_NAMED_BY_ROLE = (
+    r"(?:best friend|friend|boss|manager|dentist|doctor|gp|landlord|landlady|trainer|"
+    r"personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|hairdresser|"
+    r"barber|therapist|mentor|tutor|coach|supervisor|midwife|optician|psychiatrist|"
+    r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?)"
+)
+_ROLE_IS = re.compile(
+    rf"(?i:my\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+is\s+(?:now\s+)?)"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
+)
+# Nationalities and the like after "is": not names.
+_NOT_NAMES = frozenset(
+    """american british english french german spanish italian dutch irish scottish welsh polish
+    portuguese brazilian mexican canadian australian indian chinese japanese korean russian
+    greek turkish swedish danish norwegian finnish belgian swiss austrian african nigerian
+    kenyan egyptian catholic muslim jewish christian hindu great amazing awesome lovely nice
+    away here there""".split()
 )
 _RELATION_NAME = _compile(
     rf"(?:my\s+(?P<rel>{_RELATIONS})(?:'s|’s)?\s+(?:name\s+is|is\s+called|is\s+named|called|named)|"
@@ -226,6 +304,13 @@ _RELATION_NAME = _compile(
 def relation_name(clause: str) -> Iterator[Match]:
     lead = _RELATION_NAME.match(clause)
     value = lead and proper_noun(clause[lead.end() :], clause)
+    by_role = None if value else _ROLE_IS.match(clause.strip())
+    if by_role and by_role.group("name").split()[0].casefold() not in _NOT_NAMES:
+        said = by_role.group("rel")
+        value = by_role.group("name")
+        relation = RELATIONS.get(said.casefold()) or said.casefold()
+        yield Match("fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85)
+        return
     if value:
         said = (lead.group("rel") or lead.group("rel2")).casefold()
         # One slot per relation whatever the word: "my mum's name" and "my mother is called".
@@ -475,7 +560,9 @@ def _a(phrase: str) -> str:
 
 
 _EMPLOYER = _compile(
-    r"i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work\s+(?:at|for)\s+"
+    r"(?:i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work|"
+    rf"{I_AM}\s+(?:now\s+|currently\s+)?(?:working|employed|(?=at\s+\S+(?:\s+\S+){{0,2}}?\s+(?:now\s+)?as\s)))"
+    r"\s*(?:at|for)\s+"
 )
 
 
@@ -491,7 +578,15 @@ def employer(clause: str) -> Iterator[Match]:
                 "fact", "employer", value, f"User no longer works at {value}", 0.85, True, True
             )
         return
-    yield Match("fact", "employer", value, f"User works at {value}", 0.85)
+    now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "employer", value, f"User works at {value}", 0.85, correction=now)
+    # "I'm working at Siemens as an engineer": the job too.
+    role = re.match(r"\s+(?:now\s+)?as\s+(.+)$", clause[lead.end() + len(value) :])
+    phrase = _job_phrase(role.group(1), named_as=True) if role else None
+    if phrase:
+        yield Match(
+            "fact", "job", phrase, f"User works as {_a(phrase)} at {value}", 0.85, correction=now
+        )
 
 
 # --- what the user gets about in -------------------------------------------------------------

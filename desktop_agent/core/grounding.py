@@ -37,6 +37,10 @@ _KIN: Final[dict[str, set[str]]] = {
     "children": {"kid", "child", "children", "son", "daughter", "baby"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
     "sibling": {"sibling", "sister", "brother"},
+    **dict.fromkeys(
+        ("partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee"),
+        {"partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee"},
+    ),
     "family": {
         "family",
         "sister",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.extraction_changes import PARTNER
 from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
 
@@ -130,6 +131,7 @@ def _restates(fact: Any, changes: Sequence[Any]) -> bool:
     start, end = fact.span
     return any(
         change.kind != "redate"
+        and change.old != PARTNER  # "we broke up, I'm with Sam now": Sam is the news
         and change.span[0] < end
         and start < change.span[1]
         and re.search(rf"\b{re.escape(change.old)}", fact.text, re.IGNORECASE)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from desktop_agent.core.extraction_changes import Change
+from desktop_agent.core.extraction_changes import PARTNER, Change
 from desktop_agent.core.extraction_dates import resolve_date
 from desktop_agent.core.memory_model import SEMANTIC, MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService
@@ -61,12 +61,24 @@ def naming(memory: MemoryService, word: str) -> list[MemoryItem]:
     job and employer slots ("I lost my job")."""
     if word.casefold() == "job":
         return [i for i in memory.active_facts() if i.subject_key in ("job", "employer")]
+    if word == PARTNER:  # "we broke up": the partner, whatever the user called them
+        return [i for i in memory.active_facts() if _about_partner(i.subject_key)]
     pattern = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
     return [
         item
         for item in memory.active_facts()
         if item.kind == SEMANTIC and item.type != "task" and pattern.search(item.text)
     ]
+
+
+_PARTNER_WORDS: Final = frozenset(
+    "partner boyfriend girlfriend husband wife fiance fiancee".split()
+)
+
+
+def _about_partner(subject_key: str) -> bool:
+    parts = subject_key.casefold().replace("é", "e").split(":")
+    return len(parts) > 1 and parts[0] in ("name_of", "person") and parts[1] in _PARTNER_WORDS
 
 
 def _revise(

@@ -128,11 +128,52 @@ def test_instead_of_and_a_new_date_change_a_plan(
         ("I'm a nurse at a clinic in Porto.", "home_city", "Porto"),
         ("I joined Spotify as a data analyst.", "employer", "Spotify"),
         ("I joined Spotify as a data analyst.", "job", "data analyst"),
+        ("I speak English, French and Spanish.", "speaks:spanish", "Spanish"),
+        ("I'm allergic to peanuts, shellfish, and penicillin.", "allergy:penicillin", "penicillin"),
+        ("I love hiking, jazz and old films.", "likes:old film", "old films"),
+        ("My dentist is Dr. Okafor.", "name_of:dentist", "Dr Okafor"),
+        ("My boss is Karen, she's strict.", "name_of:boss", "Karen"),
+        ("I'm now working at Siemens as an engineer.", "job", "engineer"),
+        ("I changed jobs, I'm at Siemens now as an engineer.", "employer", "Siemens"),
+        ("We moved house, we're in Leeds now.", "home_city", "Leeds"),
+        ("We broke up, I'm with Sam now.", "name_of:partner", "Sam"),
     ],
 )
 def test_extraction_reads(message: str, key: str, value: str) -> None:
     found = {f.subject_key: f.value for f in extract(message)}
     assert found.get(key) == value, found
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("My dad is French.", "name_of:father"),
+        ("I live in Lisbon, work at a bank and have a cat.", "likes:bank"),
+        ("I'm in Rome for the weekend now.", "home_city"),
+        ("I'm at the beach now.", "employer"),
+        ("I'm Sara, 27, and I live in Cork", "likes:27"),
+    ],
+)
+def test_extraction_does_not_read(message: str, key: str) -> None:
+    assert key not in {f.subject_key for f in extract(message)}
+
+
+def test_a_list_keeps_the_clause_after_it() -> None:
+    keys = {f.subject_key for f in extract("I'm Sara, 27, and I live in Cork")}
+    assert {"name", "home_city"} <= keys
+
+
+def test_breaking_up_ends_the_partner_whatever_they_were_called(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    later = sessions(
+        open_memory,
+        "My boyfriend is called Lucas, he's a chef.",
+        "We broke up last month, I'm with Sam now.",
+    )
+    assert not any("Lucas" in t for t in active_texts(later))
+    partner = ask(later, "Who's my boyfriend?")
+    assert "Sam" in partner and "Lucas" not in partner
 
 
 def test_a_pronoun_names_the_person_just_mentioned() -> None:
