@@ -85,6 +85,12 @@ _SUBJECTLESS_VERBS = (
     r"(?:work|worked|live|lived|moved|relocated|joined|started|teach|taught|study|studied|speak|"
     r"bought|adopted|got)"
 )
+# States that, after "and", continue "I'm ...": "I'm vegan and allergic to kiwi".
+_SUBJECTLESS_STATES = (
+    r"(?:(?:also\s+|severely\s+|very\s+)?(?:allergic|intolerant|lactose intolerant|vegan|"
+    r"vegetarian|pescatarian|diabetic|pregnant|coeliac|celiac|asthmatic|epileptic))"
+)
+_SUBJECTLESS_STATE = re.compile(rf"^{_SUBJECTLESS_STATES}\b", re.IGNORECASE)
 _SUBJECTLESS = re.compile(
     rf"^(?:also\s+|now\s+|then\s+|just\s+|recently\s+|finally\s+)?{_SUBJECTLESS_VERBS}\b",
     re.IGNORECASE,
@@ -92,7 +98,8 @@ _SUBJECTLESS = re.compile(
 # Clauses end at sentence punctuation, commas, colons and dashes, and before "and/but I ...".
 _CLAUSE_BREAK = re.compile(
     r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s|\s(?:and|but|so|because|though)\s+(?=(?:i|my)\b)"
-    rf"|\s(?:and|but|then)\s+(?={_SUBJECTLESS_VERBS}\b)",
+    rf"|\s(?:and|but|then)\s+(?={_SUBJECTLESS_VERBS}\b)"
+    rf"|\s(?:and|but)\s+(?={_SUBJECTLESS_STATES}\b)",
     re.IGNORECASE,
 )
 _USER_OPENS = re.compile(r"^\s*(?:i|i'm|i’m|i've|i’ve|i'd)\b", re.IGNORECASE)
@@ -285,6 +292,8 @@ def _extract_clause(
         return
     if implied_i and _SUBJECTLESS.match(body):
         body = f"I {body}"  # the rules read "I joined Shopify"; the span stays the user's words
+    elif implied_i and _SUBJECTLESS_STATE.match(body):
+        body = f"I'm {body}"
     for rule in RULES:
         for match in rule(body):
             yield _fact(match, span, correction)

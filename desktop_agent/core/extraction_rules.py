@@ -394,7 +394,21 @@ _CONDITIONS = {
     "lactose intolerant": "lactose intolerance",
     "gluten intolerant": "gluten intolerance",
     "pregnant": "pregnancy",
+    "hypertension": "high blood pressure",
+    "a heart condition": "a heart condition",
+    "heart disease": "heart disease",
+    "ibs": "IBS",
+    "crohn's": "Crohn's disease",
+    "crohn's disease": "Crohn's disease",
+    "anaemic": "anaemia",
+    "anemic": "anaemia",
+    "anaemia": "anaemia",
+    "anemia": "anaemia",
+    "gout": "gout",
+    "kidney disease": "kidney disease",
 }
+# How a condition reads after "User": "User is pregnant", not "User has pregnancy".
+_CONDITION_TEXT = {"pregnancy": "is pregnant", "anaemia": "is anaemic"}
 _CONDITION = _compile(
     rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with|"
     rf"(?P<not>{I_AM}\s+(?:not|no\s+longer)|i\s+(?:don't|do\s+not|no\s+longer)\s+have))\s+"
@@ -413,14 +427,39 @@ def condition(clause: str) -> Iterator[Match]:
             text = f"User does not have {name}"
             yield Match("risk", f"condition:{name}", name, text, 0.85, True, True)
             return
-        yield Match("risk", f"condition:{name}", name, f"User has {name}", 0.9)
+        said = _CONDITION_TEXT.get(name, f"has {name}")
+        yield Match("risk", f"condition:{name}", name, f"User {said}", 0.9)
+
+
+_MEDICINES = (
+    r"(?:blood\s+thinners|warfarin|insulin|metformin|statins|beta[\s-]+blockers|"
+    r"antidepressants|lithium|chemo(?:therapy)?|steroids|immunosuppressants|the\s+pill|"
+    r"(?:an?\s+)?(?:inhaler|epipen)|levothyroxine|methotrexate|ssris?|"
+    r"(?:medication|medicine|tablets|pills)\s+for\s+(?:my\s+)?[\w -]{3,30}?)"
+)
+_MEDICATION = _compile(
+    rf"(?:{I_AM}\s+(?:now\s+|currently\s+|still\s+)?on|i\s+(?:now\s+|still\s+)?(?:take|use|carry))\s+"
+    rf"(?:my\s+)?(?P<what>{_MEDICINES})(?=\s*(?:[,.;!]|$|\s+(?:every|daily|each|twice|so|and|because|since|now)\b))"
+)
+
+
+@rule
+def medication(clause: str) -> Iterator[Match]:
+    """ "I'm on blood thinners", "I take insulin": a risk a recommendation must respect."""
+    found = _MEDICATION.match(clause.strip())
+    if found:
+        what = re.sub(r"(?i)\bmy\b", "User's", " ".join(found.group("what").split()))
+        key = normalise_object(re.sub(r"\s+for\s+.*$", "", what))
+        yield Match("risk", f"medication:{key}", what, f"User takes {what}", 0.85)
 
 
 _DIET = _compile(
     rf"(?:{I_AM}|i've been|i have been|i went|i became|i've become|i have become|i've gone|"
     r"i have gone|i turned)\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
     r"(?:(?:strict|strictly|fully|full|completely|totally|now)\s+)?"
-    r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler)\b"
+    r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler|halal|kosher|"
+    r"gluten[\s-]free|dairy[\s-]free)\b"
+    r"|i\s+(?:only\s+|strictly\s+)?(?:eat|keep)\s+(?P<diet2>halal|kosher)\b"
 )
 
 
@@ -429,13 +468,14 @@ def diet(clause: str) -> Iterator[Match]:
     found = _DIET.match(clause)
     if not found:
         return
-    value = found.group("diet").casefold()
+    value = (found.group("diet") or found.group("diet2")).casefold().replace(" ", "-")
     if found.group("not"):
         ended = re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
         if ended or "no longer" in found.group("not").casefold():
             yield Match("fact", "diet", value, f"User is no longer {value}", 0.85, True, True)
         return
-    yield Match("fact", "diet", value, f"User is {value}", 0.9)
+    text = f"User eats {value}" if value in ("halal", "kosher") else f"User is {value}"
+    yield Match("fact", "diet", value, text, 0.9)
 
 
 # --- work --------------------------------------------------------------------------------------

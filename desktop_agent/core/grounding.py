@@ -26,7 +26,9 @@ RELATIONS: Final = frozenset(
     "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
     "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
-    "horse rabbit hamster parrot family sibling siblings".split()
+    "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
+    "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
+    "neighbor mentor tutor coach teacher manager supervisor midwife".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).
@@ -66,7 +68,8 @@ _QUESTION_FRAME: Final = frozenset(
     "was were my mine me i i'm im you your know remember tell now currently again still anymore "
     "name's these days lately today moment right exactly usually most really like actually "
     "before after ago last year years month months week weeks january february march april may "
-    "june july august september october november december use get".split()
+    "june july august september october november december use get remind recall again please "
+    "currently anything something everything any".split()
 )
 # Words a question may use for what a fact calls otherwise ("favourite movie" -> "film").
 _SYNONYM_GROUPS: Final = (
@@ -79,6 +82,7 @@ _SYNONYM_GROUPS: Final = (
     ("sport", "play"),
     ("instrument", "play"),
     ("town", "city"),
+    ("flight", "fly", "flying", "flights"),
     ("mum", "mom", "mother"),
     ("dad", "father"),
 )
@@ -132,6 +136,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
         said = {_stem(w) for w in _WORD.findall(item.text.casefold())}
         if relation and not (kin & (said | key_parts)):
             continue
+        if question.named:
+            if question.named.casefold() in said:
+                tiers[2].append(recollection)
+            continue
         if not relation and _about_someone(item.text):
             continue
         shared = words & said - kin - slot_words
@@ -151,6 +159,9 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             for r in tiers[1]
             if ":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key)
         ]
+    # "Where do I work?": the job answers; the city ("where") only when nothing else does.
+    if any(strong & _key_parts(r.item.subject_key) for r in tiers[1]):
+        tiers[1] = [r for r in tiers[1] if strong & _key_parts(r.item.subject_key)]
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
@@ -171,7 +182,7 @@ def content_words(question: str) -> set[str]:
     synonyms: "what's my favourite movie?" -> {favourite, movie, film}."""
     words = {_stem(w) for w in _WORD.findall(question.casefold())}
     words -= {_stem(w) for w in _QUESTION_FRAME} | {_stem(w) for w in STOPWORDS}
-    return words | {other for w in words for other in _SYNONYMS.get(w, ())}
+    return words | {_stem(other) for w in words for other in _SYNONYMS.get(w, ())}
 
 
 def stems(text: str) -> set[str]:

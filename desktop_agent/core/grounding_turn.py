@@ -41,6 +41,8 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
     else:
         found = memory.search(text, limit=RECALL_DEPTH, kinds=(SEMANTIC,), exclude=excluded)
     facts = select_facts(question, found)
+    if question.named and not facts:
+        return None  # "who is Ada Lovelace?" asks the model, not the memory
     past: list[Recollection] = []
     if question.past:
         older = memory.search(

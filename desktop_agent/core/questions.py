@@ -65,14 +65,15 @@ def question_only(item: MemoryItem) -> bool:
 # "my", "me", "I" in a question: it asks about the user (or their people).
 _ABOUT_ME = re.compile(r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.IGNORECASE)
 _EVERYTHING = re.compile(
-    r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b|\bwhat have i told you\b|"
+    r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b(?!\s+about\s+(?:my|the|our)\s)|"
+    r"\bwhat have i told you\b|"
     r"\btell me (?:about me|about myself|what you (?:know|remember))\b|"
-    r"\bwho am i\s*[?.!]*$|\bwhat do you know\b",
+    r"\bwho am i\s*[?.!]*$|\bwhat do you know\b(?!\s+about\s+(?:my|the|our)\s)",
     re.IGNORECASE,
 )
 _PAST = re.compile(
     r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
-    r"old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
+    r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
     r"where did i|what did i (?:do|use to|have|drive|ride|own)|"
     r"(?:what|who) (?:was|were) my)\b",
     re.IGNORECASE,
@@ -108,9 +109,10 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "birthday": ("birthday", "born"),
     "job": ("job", "work", "do for a living", "profession", "occupation", "career"),
     "employer": ("work", "company", "employer", "job"),
-    "diet": ("eat", "diet", "vegetarian", "vegan"),
-    "allergy": ("allergic", "allergy", "allergies", "avoid"),
-    "condition": ("condition", "health", "medical"),
+    "diet": ("eat", "diet", "vegetarian", "vegan", "health", "dietary"),
+    "allergy": ("allergic", "allergy", "allergies", "avoid", "health", "medical"),
+    "condition": ("condition", "conditions", "health", "medical"),
+    "medication": ("medication", "medications", "medicine", "medicines", "meds", "take", "health"),
     "speaks": ("speak", "language", "languages"),
     "likes": ("like", "love", "enjoy", "favourite", "favorite", "hobby", "hobbies", "into"),
     "dislikes": ("dislike", "hate", "like", "can't stand"),
@@ -132,6 +134,9 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "holiday",
         "vacation",
         "visit",
+        "fly",
+        "flying",
+        "flight",
     ),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
     # "I commute on a Brompton": how the user gets about
@@ -146,6 +151,16 @@ class AboutUser:
     text: str
     everything: bool  # "what do you know about me?"
     past: bool  # "where did I live before I moved?"
+    # "Who is Leo?": about someone by name, which only the user's facts can make about the
+    # user; with none, it is a general question for the model.
+    named: str = ""
+
+
+_WHO_NAMED = re.compile(
+    r"^\s*(?i:(?:and\s+)?(?:who(?:'s|’s|\s+is|\s+was)|what\s+about|tell\s+me\s+about)\s+)"
+    r"([A-ZÀ-Ý][\w'’-]+)\s*\??\s*$"
+)
+_NOT_A_NAME = frozenset("i you he she it we they this that there god".split())
 
 
 def about_user(message: str) -> AboutUser | None:
@@ -155,6 +170,9 @@ def about_user(message: str) -> AboutUser | None:
         return None
     if _EVERYTHING.search(text):
         return AboutUser(text, everything=True, past=False)
+    named = _WHO_NAMED.match(text)
+    if named and named.group(1).casefold() not in _NOT_A_NAME:
+        return AboutUser(text, everything=False, past=False, named=named.group(1))
     if not _ABOUT_ME.search(text) or _NOT_ABOUT_ME.search(text):
         return None
     return AboutUser(text, everything=False, past=bool(_PAST.search(text)))

@@ -116,6 +116,8 @@ _DIETS: Final[dict[str, tuple[str, ...]]] = {
     "halal": ("pork", "alcohol"),
     "kosher": ("pork", "shellfish"),
     "celiac": ("gluten",),
+    "gluten-free": ("gluten",),
+    "dairy-free": ("dairy",),
     "coeliac": ("gluten",),
     # Conditions (``extraction_rules.condition``) that rule foods out.
     "diabetes": ("sugar",),
@@ -124,7 +126,7 @@ _DIETS: Final[dict[str, tuple[str, ...]]] = {
 }
 _RISK_TEXT = re.compile(
     r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
-    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
+    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
     re.IGNORECASE,
 )

@@ -6,6 +6,7 @@ import pytest
 
 from desktop_agent.core.grounding import second_person
 from desktop_agent.core.questions import about_user, asks_only
+from tests.core.conftest import chat
 
 
 @pytest.mark.parametrize(
@@ -90,3 +91,50 @@ def test_other_messages_are_not_questions_about_the_user(message: str) -> None:
 )
 def test_facts_are_said_back_in_the_second_person(fact: str, said: str) -> None:
     assert second_person(fact) == said
+
+
+# --- answers to questions asked the way people ask them (written before their rules) ----------
+
+ASKED_FACTS = (
+    "My wife Mei is a pharmacist and our son Leo just turned 7.",
+    "I'm a software developer at Infosys in Pune.",
+    "I'm on blood thinners, so careful with advice.",
+    "My flight to Tokyo is on March 3rd.",
+    "My dentist is Dr. Okafor, she's great.",
+)
+
+
+@pytest.fixture
+def told(assistant):  # noqa: ANN001, ANN201
+    for text in ASKED_FACTS:
+        chat(assistant, assistant.start_conversation(), text)
+    return assistant
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "not_expected"),
+    [
+        ("How old is my son?", "7", "nothing earlier"),  # "old" here is not the past
+        ("Remind me what my son is called", "Leo", "7"),
+        ("Where do I work?", "Infosys", "Pune"),  # the job, not the city "where" points at
+        ("Anything you remember about my health?", "blood thinners", "Infosys"),
+        ("What medication am I on?", "blood thinners", "Pune"),
+        ("Where am I flying to?", "Tokyo", "Pune"),
+        ("What's my name?", "don't know", "Okafor"),  # the dentist's name is not the user's
+        ("Who is Leo?", "son", "Infosys"),
+        ("What do you know about my family?", "Mei", "Infosys"),
+    ],
+)
+def test_questions_asked_in_other_words(
+    told,
+    question: str,
+    expected: str,
+    not_expected: str,  # noqa: ANN001
+) -> None:
+    reply = chat(told, told.start_conversation(), question).text
+    assert expected in reply and not_expected not in reply, reply
+
+
+def test_who_is_someone_never_mentioned_is_for_the_model(told) -> None:  # noqa: ANN001
+    reply = chat(told, told.start_conversation(), "Who is Ada?")
+    assert reply.text == "You said: Who is Ada?"  # the scripted model's echo
