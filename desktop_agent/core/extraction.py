@@ -146,7 +146,7 @@ def extract(message: str) -> list[ExtractedFact]:
             for match, span in extraction_fallback.statements(doc, found)
         )
         found.extend(extraction_followups.read(text, doc, found))
-    return _dedupe(_to_original(fact, normalised) for fact in found)
+    return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
 
 
 def _parse(text: str) -> Any:
@@ -160,6 +160,8 @@ def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
     if fact.subject_key == item.key:
         return True
     overlap = fact.span[0] < item.span[1] and item.span[0] < fact.span[1]
+    if overlap and fact.subject_key == "vehicle":
+        return True  # "switched to a Tesla": the car, not a taste for Teslas
     if overlap and item.confidence <= 0.65:
         return True  # a generic reading ("can't stand" as a negated verb) of a read clause
     family, other = fact.subject_key.split(":")[0], item.key.split(":")[0]
@@ -180,6 +182,23 @@ def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact
         person=item.person,
         when=item.when,
     )
+
+
+# How a correction is said is not what is remembered: "Oops, User's daughter is actually 7, not
+# 6" is "User's daughter is 7" (the "not 6" would read as a negated fact).
+_SAID_OPENING = re.compile(
+    r"^(?:(?:oops|whoops|sorry|my bad|wait|oh|no|nope|ok|okay|actually|correction|update|so|"
+    r"well|right)\b[\s,:;!.-]*)+(?=User\b)",
+    re.IGNORECASE,
+)
+_SAID_NOT = re.compile(r",?\s+not\s+[\w'’ -]{1,25}?\s*$|\bactually\s+", re.IGNORECASE)
+
+
+def _tidied(fact: ExtractedFact) -> ExtractedFact:
+    text = _SAID_OPENING.sub("", fact.text)
+    if fact.is_correction and not fact.negated:
+        text = _SAID_NOT.sub("", text).strip()
+    return fact if text == fact.text or not text else replace(fact, text=text)
 
 
 def _to_original(fact: ExtractedFact, normalised: Normalised) -> ExtractedFact:

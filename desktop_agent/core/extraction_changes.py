@@ -69,7 +69,7 @@ def read(message: str) -> list[Change]:
     doc = nlp.parse(normalised.text)
     if doc is None:
         return []
-    found: list[Change] = []
+    found: list[Change] = list(_not_this_but_that(normalised.text))
     for sentence in doc.sents:
         if _is_statement(sentence):
             found.extend(_in_sentence(sentence))
@@ -77,6 +77,31 @@ def read(message: str) -> list[Change]:
     replaced = {c.old.casefold() for c in found if c.kind == "replace"}
     kept = [c for c in found if c.kind != "end" or c.old.casefold() not in replaced]
     return [Change(c.kind, c.old, c.new, normalised.original_span(*c.span)) for c in _unique(kept)]
+
+
+_MARKERS = r"(?:(?:oh|sorry|wait|no|nope|oops|whoops|correction|actually|my bad)[\s,:;!.-]+)*"
+_VALUE = r"(?:on\s+|in\s+|at\s+)?(?P<{}>[\w'’-]+(?:\s+[\w'’-]+){{0,2}}?)"
+_NOT_BUT = re.compile(
+    rf"(?:^|(?<=[.!?]\s)){_MARKERS}(?:"
+    rf"not\s+{_VALUE.format('old')}\s*[,;–—-]\s*(?:it's\s+|its\s+|it\s+is\s+|but\s+)?{_VALUE.format('new')}"
+    rf"|(?:it's|its|it\s+is|that's|that\s+is)\s+{_VALUE.format('new2')}\s*,\s*not\s+{_VALUE.format('old2')}"
+    r")\s*[.!]*(?=\s|$)",
+    re.IGNORECASE,
+)
+
+
+def _not_this_but_that(text: str) -> list[Change]:
+    """ "Not Tuesday, Thursday.", "It's Thursday, not Tuesday": a value said earlier, put
+    right on its own (the fact it corrects is found by the old value)."""
+    found = []
+    for match in _NOT_BUT.finditer(text):
+        old, new = (
+            match.group("old") or match.group("old2"),
+            match.group("new") or match.group("new2"),
+        )
+        if old.casefold() != new.casefold() and old.casefold() not in _VAGUE:
+            found.append(Change("replace", old, new, (match.start(), match.end())))
+    return found
 
 
 def _unique(changes: list[Change]) -> list[Change]:

@@ -11,7 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from desktop_agent.core.extraction_rules import normalise_object
+from desktop_agent.core.extraction_rules import _RELATIONS, normalise_object
+from desktop_agent.core.extraction_words import PETS, RELATIONS
 
 if TYPE_CHECKING:
     from desktop_agent.core.extraction import ExtractedFact
@@ -44,6 +45,7 @@ _LISTS: Final = ("allergy", "likes", "dislikes", "speaks")
 def read(text: str, doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFact]:
     """Facts stated through a pronoun or an ellipsis in ``text`` (parsed as ``doc``), and the
     city a job is done in ("now I teach English in Seville": the user is based there)."""
+    yield from _new_people(text, found)
     yield from _favourites(text, doc)
     yield from _additions(text, doc, found)
     yield from _work_city(doc, found)
@@ -80,6 +82,37 @@ def _work_city(doc: Any, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFa
                 inferred=True,
             )
             return
+
+
+_NEW_PERSON: Final = re.compile(
+    rf"(?i:\bi(?:'ve|\s+have)?\s+(?:got\s+)?an?\s+new\s+(?P<rel>{_RELATIONS})\b[^.!?]*?"
+    r"\b(?:(?:his|her|their)\s+name(?:'s|\s+is)|(?:he|she|they)(?:'s|\s+is|\s+are)\s+called|"
+    r"called|named)\s+)(?P<name>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+)
+
+
+def _new_people(text: str, found: Sequence[ExtractedFact]) -> Iterator[ExtractedFact]:
+    """ "I have a new boss now, her name is Priya": the relation's new name, across the comma
+    that cuts the sentence into clauses."""
+    from desktop_agent.core.extraction import ExtractedFact
+
+    for match in _NEW_PERSON.finditer(text):
+        said = match.group("rel").casefold()
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        key = f"name_of:{relation}"
+        if any(f.subject_key == key for f in found):
+            continue
+        name = match.group("name")
+        yield ExtractedFact(
+            text=f"User's {said} is named {name}",
+            type="fact",
+            subject_key=key,
+            value=name,
+            confidence=0.85,
+            span=(match.start(), match.end()),
+            is_correction=True,
+            person=relation,
+        )
 
 
 def _favourites(text: str, doc: Any) -> Iterator[ExtractedFact]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,10 @@ from desktop_agent.core.extraction_rules import _JOBS
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 Token = Any  # a spaCy Token; typed loosely so the core never imports spaCy
+
+# The user's people known by name (name -> relation, from "User's sister is named Ana"), so
+# "Ana moved to Milan" is read as the sister's news. Set by ``learning`` around one extraction.
+KNOWN_PEOPLE: ContextVar[dict[str, str]] = ContextVar("known_people", default={})  # noqa: B039
 
 
 _SUBJECT = ("nsubj", "nsubjpass")
@@ -163,6 +168,12 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if subject.pos_ not in ("NOUN", "PROPN") and subject.tag_ != "VBG":
         return None
     noun, name = subject, ""
+    known = KNOWN_PEOPLE.get().get(lower) if subject.pos_ == "PROPN" else None
+    if known and not any(c.dep_ in ("poss", "compound", "det") for c in subject.children):
+        context.named.add(known)  # already remembered by name: only the news is new
+        who = Who("person", subject, known, subject.text, f"{known} {subject.text}")
+        context.last = who
+        return who
     if subject.pos_ == "PROPN":
         # "my puppy Bo": the parser makes the name the head and the animal its compound.
         described = next(
@@ -309,7 +320,30 @@ def third_person(tokens: list[Token], who: Who) -> str:
         glued = index + 1 < len(tokens) and _glue(tokens, index)
         out.append(" " if token.whitespace_ or glued else "")
     text = re.sub(r"\bcan not\b", "cannot", "".join(out).strip())
+    if who.kind == "person" and who.name and tokens and tokens[0].text == who.name:
+        return f"User's {who.relation} {text}"  # "Ana moved to Milan": whose Ana
+    if who.kind == "user" and (implied := _implied_user(tokens)) is not None:
+        # "... and now study law at UCL": the verb's subject is the user's "I" further back
+        adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])
+        rest = "".join(t.text + t.whitespace_ for t in tokens[implied + 1 :]).strip()
+        verb = _third_singular(tokens[implied].text)
+        return f"User {adverbs.casefold()}{verb} {rest}".replace("  ", " ").strip()
     return text[:1].upper() + text[1:]
+
+
+def _implied_user(tokens: list[Token]) -> int | None:
+    """The index of a leading verb whose subject is left out (after adverbs such as "now"),
+    in a clause that names no one: the user said "I" before it."""
+    if any(t.lower_ in _USER_WORDS for t in tokens):
+        return None
+    for index, token in enumerate(tokens):
+        if token.pos_ in ("ADV", "PART") and token.dep_ != "neg":
+            continue
+        conjoined = token.dep_ == "conj" and _has_user_subject(token.head)
+        if token.pos_ == "VERB" and token.tag_ in ("VB", "VBP") and conjoined:
+            return index
+        return None
+    return None
 
 
 def _third_word(token: Token, who: Who) -> str:

@@ -160,7 +160,7 @@ def name(clause: str) -> Iterator[Match]:
 
 _HOME = _compile(
     rf"(?:{I_AM}\s+(?:now\s+)?(?:living|based|settled)\s+in|i\s+(?:now\s+|currently\s+|still\s+)?live\s+in|"
-    rf"(?P<moved>i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:to|into))|"
+    rf"(?P<moved>(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|since\s+|now\s+)?(?:moved|relocated)\s+(?:house\s+)?(?:to|into))|"
     rf"(?P<gone>i\s+(?:don't|do not|no longer)\s+live\s+in))\s+"
 )
 
@@ -316,6 +316,34 @@ def relation_name(clause: str) -> Iterator[Match]:
         # One slot per relation whatever the word: "my mum's name" and "my mother is called".
         relation = RELATIONS.get(said) or PETS.get(said) or said
         yield Match("fact", f"name_of:{relation}", value, f"User's {said} is named {value}", 0.9)
+
+
+_SCHOOL = re.compile(
+    rf"(?i:(?:(?P<user>i)|my\s+(?P<rel>{_RELATIONS}))(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+"
+    r"(?:now\s+|just\s+|recently\s+)?(?P<verb>go(?:es)?|started|starts|is\s+starting|attends?|"
+    r"is\s+at|moved|switched|transferred|changed)\s+(?:schools?\s+)?(?:to|at)?\s*)"
+    r"(?P<school>(?:[A-Z][\w'’.-]*\s+){0,4}(?i:school|primary|secondary|high|academy|college|"
+    r"university|uni|nursery|kindergarten|grammar|elementary|montessori)(?:\s+(?i:school))?)\b"
+)
+
+
+@rule
+def school(clause: str) -> Iterator[Match]:
+    """ "My son started at Hillcrest Secondary": which school, one slot per person."""
+    found = _SCHOOL.match(clause.strip())
+    if not found or not found.group("school")[:1].isupper():
+        return
+    where, verb = found.group("school"), found.group("verb").casefold()
+    changed = verb.split()[0] in ("started", "starts", "is", "moved", "switched", "transferred")
+    changed = changed or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    if found.group("user"):
+        yield Match("fact", "school", where, f"User goes to {where}", 0.8, correction=changed)
+        return
+    said = found.group("rel").casefold()
+    relation = RELATIONS.get(said) or said
+    who = f"{said} {found.group('name')}" if found.group("name") else said
+    text = f"User's {who} goes to {where}"
+    yield Match("fact", f"person:{relation}:school", where, text, 0.8, correction=changed)
 
 
 _SHARED_HOME = re.compile(
@@ -570,6 +598,21 @@ def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
     return (found.group("prep"), place), found.group("city") or ""
 
 
+_NOT_WORKING = _compile(
+    rf"(?:i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|now\s+)?(?P<retired>retired)|"
+    rf"{I_AM}\s+(?:now\s+|currently\s+)?(?P<state>retired|unemployed|between\s+jobs|out\s+of\s+work))\b"
+)
+
+
+@rule
+def not_working(clause: str) -> Iterator[Match]:
+    """ "I retired last year", "I'm between jobs": the job slot's new value."""
+    found = _NOT_WORKING.match(clause.strip())
+    if found:
+        state = " ".join((found.group("retired") or found.group("state")).casefold().split())
+        yield Match("fact", "job", state, f"User is {state}", 0.85, correction=True)
+
+
 _JOINED = _compile(
     r"i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
     r"got\s+a\s+job\s+(?:at|with))\s+"
@@ -635,10 +678,20 @@ _VEHICLES = frozenset(
     """car van truck bike bicycle motorbike motorcycle scooter moped suv camper campervan
     hatchback estate pickup jeep ebike e-bike""".split()
 )
+# Makes of car and motorbike: "I switched to a Tesla Model 3" names a vehicle by its make.
+_MAKES = frozenset(
+    """tesla toyota ford honda bmw audi volkswagen vw kia hyundai nissan renault peugeot citroen
+    fiat volvo skoda seat mazda subaru mercedes jeep mini porsche lexus dacia vauxhall opel
+    chevrolet chevy dodge jaguar suzuki mitsubishi polestar rivian byd cupra yamaha ducati
+    kawasaki triumph harley vespa prius""".split()
+)
 _VEHICLE = _compile(
-    r"i\s+(?:now\s+|still\s+|currently\s+)?(?P<verb>drive|ride|own|have|have\s+got|got)\s+"
+    r"i(?:'ve|\s+have)?\s+(?:now\s+|still\s+|currently\s+|since\s+|just\s+|finally\s+)?"
+    r"(?P<verb>drive|ride|own|have|have\s+got|got|bought|switched\s+to|upgraded\s+to|"
+    r"changed\s+to|traded\s+up\s+to|went\s+for|leased|lease)\s+"
     r"(?:a|an|my|the)\s+(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
-    r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because)\b|\s*[,.;!]|\s*$)"
+    r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because|last|this|next|"
+    r"yesterday|today|in|on|ago|recently|now|since|instead)\b|\s*[,.;!]|\s*$)"
 )
 _THIRD = {"drive": "drives", "ride": "rides", "own": "owns", "have": "has", "have got": "has"}
 
@@ -650,11 +703,13 @@ def vehicle(clause: str) -> Iterator[Match]:
     found = _VEHICLE.match(clause.strip())
     if not found:
         return
-    verb, what = found.group("verb").casefold(), found.group("what")
+    verb, what = " ".join(found.group("verb").casefold().split()), found.group("what")
     head = what.split()[-1].casefold()
-    if verb in ("own", "have", "have got", "got") and head not in _VEHICLES:
+    made = any(w.casefold() in _MAKES for w in what.split())
+    if verb not in ("drive", "ride") and head not in _VEHICLES and not made:
         return
     if verb in ("drive", "ride") and (head in STOPWORDS or head in ("lot", "bit", "way")):
         return
-    said = _THIRD.get(verb, "has")
-    yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8)
+    said = _THIRD.get(verb, "drives" if made or head in ("car", "van", "suv") else "has")
+    changed = verb not in _THIRD or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction=changed)

@@ -152,7 +152,7 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma in ("move", "relocate", "end", "stay") and not negated:
         yield from _moved(head, who, tokens)
         return
-    if lemma == "learn" or (lemma == "study" and head.tag_ != "VBP"):
+    if lemma == "learn" or (lemma == "study" and head.tag_ not in ("VBP", "VB")):
         thing = _object(head)
         if thing is not None:
             yield _make(who, tokens, "fact", f"learning:{normalise_object(_phrase(thing))}",

@@ -140,8 +140,11 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             if question.named.casefold() in said:
                 tiers[2].append(recollection)
             continue
-        if not relation and _about_someone(item.text):
-            continue
+        # "Who am I dating?" names the partner slot itself: "User's partner is Jordan" answers.
+        named_slot = item.subject_key.casefold().partition("name_of:")[2]
+        own_slot = named_slot in families
+        if not relation and _about_someone(item.text) and not own_slot:
+            continue  # "what's my name?" is not answered by the sister's; "who am I dating?" is
         shared = words & said - kin - slot_words
         if _NEGATED.search(item.text) and not shared:
             continue  # "User is not allergic to cats" answers "am I allergic to cats?" only
@@ -272,13 +275,19 @@ def second_person(text: str) -> str:
         rest = text[7:]
         return "Your " + _you_inside(rest)
     if text.startswith("User "):
-        verb, _, rest = text[5:].partition(" ")
-        return f"You {_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
+        adverb = re.match(rf"(?:{_ADVERBS})\s+", text[5:], re.IGNORECASE)
+        lead = adverb.group(0) if adverb else ""
+        verb, _, rest = text[5 + len(lead) :].partition(" ")
+        return f"You {lead}{_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
     if re.search(r"\bUser\b", text):  # "Every Sunday User plays cricket with User's cousins"
         said = re.sub(r"\bUser['’]s\b", "your", text)
         said = re.sub(r"\bUser (\w+)", lambda m: f"you {_present(m.group(1))}", said)
         return said[0].upper() + said[1:]
     return f"You told me: “{text}”"
+
+
+# Adverbs between "User" and the verb: "User now prefers black coffee".
+_ADVERBS: Final = r"now|still|also|currently|usually|often|always|really|mostly|sometimes|never"
 
 
 def _present(verb: str) -> str:

@@ -119,6 +119,8 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "favorite": ("favourite", "favorite", "like", "best"),
     "prefers": ("prefer", "preference", "like"),
     "name_of": ("name", "called", "who"),
+    # "Who am I dating?" asks for the partner, whatever the user called them.
+    "partner": ("dating", "seeing", "married to", "going out with", "partner", "together with"),
     "plan": (
         "plan",
         "plans",

@@ -51,9 +51,16 @@ def apply(
             continue
         for target in targets:
             text = substituted(target.text, change.old, change.new)
+            if _is_date_words(change.old) and _is_date_words(change.new):
+                text = redated(target.text, change.new)  # the resolved date moves with it
             if text != target.text:
                 written.append(_revise(memory, target, text, provenance))
     return written
+
+
+def _is_date_words(text: str) -> bool:
+    words = text.casefold().split()
+    return bool(words) and any(w in MONTHS or w in WEEKDAYS or w[:1].isdigit() for w in words)
 
 
 def naming(memory: MemoryService, word: str) -> list[MemoryItem]:

@@ -4,6 +4,7 @@ memory-answers bench."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -277,3 +278,44 @@ def test_a_city_implied_by_a_job_never_replaces_the_one_said(memory: MemoryServi
     )
     chat(assistant, assistant.start_conversation(), "My favourite film is Amelie.")
     assert "Amelie" in ask(assistant, "What's my favourite movie?")
+
+
+# --- corrections said the way people say them (written before their rules) -------------------
+
+
+@pytest.mark.parametrize(
+    ("told", "corrected", "question", "current", "stale"),
+    [
+        ("My daughter Zoe is 6.", "Oops, my daughter is actually 7, not 6.",
+         "How old is my daughter?", "7", "6"),
+        ("My dentist appointment is on Tuesday.", "Not Tuesday, Thursday.",
+         "When is my dentist appointment?", "Thursday", "Tuesday"),
+        ("I drive a Ford Focus.", "I've since switched to a Tesla Model 3.",
+         "What car do I drive?", "Tesla", "Focus"),
+        ("I live in Madrid.", "Update: we relocated to Valencia in June.",
+         "Where do I live?", "Valencia", "Madrid"),
+        ("My partner is called Alex.", "Alex and I split up. I'm seeing Jordan now.",
+         "Who am I dating?", "Jordan", "Alex"),
+        ("My boss is Karen.", "I have a new boss now, her name is Priya.",
+         "Who's my boss?", "Priya", "Karen"),
+        ("I study medicine at UCL.", "I dropped out of medicine and now study law at UCL.",
+         "What do I study?", "law", "medicine"),
+        ("I'm a teacher.", "I retired last year.", "What do I do for work?", "retired", "teacher"),
+        ("My sister Ana lives in Rome.", "Ana moved to Milan.",
+         "Where does my sister live?", "Milan", "Rome"),
+        ("My son goes to Oakwood Primary.", "My son started at Hillcrest Secondary this September.",
+         "Which school does my son go to?", "Hillcrest", "Oakwood"),
+        ("I work at Deloitte as an auditor.", "I changed jobs, I'm at Siemens now as an engineer.",
+         "Where do I work?", "Siemens", "Deloitte"),
+    ],
+)  # fmt: skip
+def test_a_correction_said_in_passing_reaches_the_answer(
+    open_memory: Callable[[], MemoryService],
+    told: str,
+    corrected: str,
+    question: str,
+    current: str,
+    stale: str,
+) -> None:
+    answer = ask(sessions(open_memory, told, corrected), question)
+    assert re.search(rf"\b{current}\b", answer) and not re.search(rf"\b{stale}\b", answer), answer
