@@ -97,7 +97,8 @@ _SUBJECTLESS = re.compile(
 )
 # Clauses end at sentence punctuation, commas, colons and dashes, and before "and/but I ...".
 _CLAUSE_BREAK = re.compile(
-    r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s|\s(?:and|but|so|because|though)\s+(?=(?:i|my)\b)"
+    r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s"
+    r"|\s(?:and|but|so|because|though)\s+(?=(?:(?:now|then|also|since then)\s+)?(?:i|my)\b)"
     rf"|\s(?:and|but|then)\s+(?={_SUBJECTLESS_VERBS}\b)"
     rf"|\s(?:and|but)\s+(?={_SUBJECTLESS_STATES}\b)",
     re.IGNORECASE,

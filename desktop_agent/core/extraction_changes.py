@@ -136,7 +136,7 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
             found.append(Change("redate", "", _date_words(new), span))
             continue
-        if by_user and _broke_up(token, lemma):
+        if _broke_up(token, lemma):  # "we", or "Tom and I"
             found.append(Change("end", PARTNER, "", span))
             continue
         ended = _ended(token, lemma, by_user)
@@ -166,8 +166,11 @@ def _broke_up(verb: Any, lemma: str) -> bool:
     """ "We broke up", "we split up", "we separated", "we got divorced": no object, so the
     partnership itself ended."""
     subject = _find_subject(verb)
-    if subject is None or subject.lower_ != "we" or _negated(verb):
+    if subject is None or _negated(verb):
         return False
+    pair = {subject.lower_, *(c.lower_ for c in subject.conjuncts)}
+    if subject.lower_ != "we" and not ("i" in pair and len(pair) > 1):
+        return False  # "we", or "Tom and I"
     if _object(verb) is not None or _prep_object(verb, "with") is not None:
         return False
     if lemma in ("break", "split") and _particle(verb) == "up":

@@ -28,7 +28,7 @@ RELATIONS: Final = frozenset(
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
     "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
-    "neighbor mentor tutor coach teacher manager supervisor midwife".split()
+    "neighbor mentor tutor coach teacher manager supervisor midwife ex".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).
@@ -40,7 +40,7 @@ _KIN: Final[dict[str, set[str]]] = {
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
     "sibling": {"sibling", "sister", "brother"},
     **dict.fromkeys(
-        ("partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee"),
+        ("partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee", "ex"),
         {"partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee"},
     ),
     "family": {

@@ -307,6 +307,11 @@ def test_a_city_implied_by_a_job_never_replaces_the_one_said(memory: MemoryServi
          "Which school does my son go to?", "Hillcrest", "Oakwood"),
         ("I work at Deloitte as an auditor.", "I changed jobs, I'm at Siemens now as an engineer.",
          "Where do I work?", "Siemens", "Deloitte"),
+        ("I'm a nurse.", "I retrained and now I'm a paramedic.",
+         "What do I do for a living?", "paramedic", "nurse"),
+        ("My boyfriend is Tom.", "Tom and I broke up.", "Who was my ex?", "Tom", "Luna"),
+        ("I work as a barista.", "I'm a manager now at the same cafe.",
+         "What was my previous role?", "barista", "Luna"),
     ],
 )  # fmt: skip
 def test_a_correction_said_in_passing_reaches_the_answer(
