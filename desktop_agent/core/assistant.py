@@ -9,7 +9,7 @@ injected into it, with their scores: the memory lens.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,8 @@ class PendingForget:
     """A /forget the user still has to confirm."""
 
     ids: tuple[str, ...]
+    # Words said but never learned as a fact: episode id -> ranges of the user's message.
+    words: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
 class Turn:
@@ -481,6 +483,18 @@ class Assistant:
             if answer in CONFIRM_WORDS:
                 from desktop_agent.core.memory_service import also_touched
 
+                if pending.words:
+                    receipt = self.memory.forget_words(pending.words)
+                    count = sum(len(r) for r in pending.words.values())
+                    what = "those words" if count == 1 else f"those {count} sentences"
+                    return self._canned(
+                        conversation,
+                        text,
+                        f"Forgotten: {what}, erased from "
+                        f"{len(receipt.redacted)} message{'s' if len(receipt.redacted) != 1 else ''}"
+                        f" (keys destroyed, epoch {receipt.epoch}).",
+                        receipt=receipt,
+                    )
                 receipt = self.memory.forget(pending.ids)
                 asked = len(pending.ids)
                 also = also_touched(len(receipt.redacted))
@@ -512,9 +526,7 @@ class Assistant:
         if intent.command == "forget":
             matches = relevant(self.memory.search(intent.argument, limit=5, kinds=("semantic",)))
             if not matches:
-                return self._canned(
-                    conversation, text, f"I don't remember anything about “{intent.argument}”."
-                )
+                return self._forget_said(conversation, text, intent.argument)
             ids = tuple(r.item.id for r in matches)
             self._pending[conversation.id] = PendingForget(ids)
             lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
@@ -526,6 +538,29 @@ class Assistant:
                 f"I found these memories:\n{lines}{also_line}\nForget them? Answer yes or no.",
             )
         return None
+
+    def _forget_said(self, conversation: Conversation, text: str, topic: str) -> Turn:
+        """No fact was learned about ``topic``, but the user may have said it: offer to forget
+        the messages that say it ("forget my phone number")."""
+        from desktop_agent.core.statements import statements_about
+
+        episodes = self.memory.search(topic, limit=10, kinds=("episodic",)) if topic else []
+        said = statements_about(topic, episodes)
+        if not said:
+            return self._canned(conversation, text, f"I don't remember anything about “{topic}”.")
+        words: dict[str, tuple[tuple[int, int], ...]] = {}
+        for statement in said:
+            episode_id = statement.source.item.id
+            words[episode_id] = (*words.get(episode_id, ()), statement.span)
+        self._pending[conversation.id] = PendingForget((), words)
+        lines = "\n".join(f"{i}. “{s.sentence}”" for i, s in enumerate(said, 1))
+        these = "these words" if len(said) == 1 else f"these {len(said)} sentences"
+        return self._canned(
+            conversation,
+            text,
+            f"You told me:\n{lines}\nForget {these} (erased from the conversation too)? "
+            "Answer yes or no.",
+        )
 
     def _canned(
         self,

@@ -300,6 +300,12 @@ _RELATION_NAME = _compile(
 )
 
 
+_AND_ANOTHER = re.compile(
+    rf"(?i:\s+and\s+(?:an?|my|two|one)\s+(?P<rel>{_RELATIONS})\s+(?:called|named)\s+)"
+    r"(?P<name>[A-ZÀ-Ý][\w'’-]+)"
+)
+
+
 @rule
 def relation_name(clause: str) -> Iterator[Match]:
     lead = _RELATION_NAME.match(clause)
@@ -316,6 +322,15 @@ def relation_name(clause: str) -> Iterator[Match]:
         # One slot per relation whatever the word: "my mum's name" and "my mother is called".
         relation = RELATIONS.get(said) or PETS.get(said) or said
         yield Match("fact", f"name_of:{relation}", value, f"User's {said} is named {value}", 0.9)
+        # "... a dog called Rex and a cat called Miso": the next one of the list
+        for more in _AND_ANOTHER.finditer(clause, lead.end()):
+            other = more.group("rel").casefold()
+            name = more.group("name")
+            kind = RELATIONS.get(other) or PETS.get(other) or other
+            if kind != relation:
+                yield Match(
+                    "fact", f"name_of:{kind}", name, f"User's {other} is named {name}", 0.85
+                )
 
 
 _SCHOOL = re.compile(

@@ -162,15 +162,18 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             for r in tiers[1]
             if ":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key)
         ]
-    # "Where do I work?": the job answers; the city ("where") only when nothing else does.
-    if any(strong & _key_parts(r.item.subject_key) for r in tiers[1]):
+    # "Where do I work?": the job answers, never the city "where" points at (not even when no
+    # job is remembered: then the answer is that it is not known).
+    if strong:
         tiers[1] = [r for r in tiers[1] if strong & _key_parts(r.item.subject_key)]
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
 def _key_parts(subject_key: str) -> set[str]:
     key = subject_key.casefold()
-    return set(key.split(":")) | set(re.split(r"[:_\s]+", key))
+    parts = set(key.split(":")) | set(re.split(r"[:_\s]+", key))
+    # "name_of:boyfriend" is the partner slot, whatever the user called them
+    return parts | {"partner"} if parts & _KIN["partner"] else parts
 
 
 # Words that ask where, when or who, or how one feels: a slot they alone point at must also be

@@ -38,8 +38,12 @@ class Intent:
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um)[\s,!]+)*"
-    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:forget|delete|erase)\s+"
-    r"(?:that|about|what i said about|everything about)"
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:(?:forget|delete|erase|remove|wipe)\s+"
+    r"(?:that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
+    r"(?=(?:all\s+)?(?:my|our)\s))"
+    r"|(?:don't|do not|stop)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
+    r"(?=\S))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
     re.IGNORECASE | re.DOTALL,
 )

@@ -604,6 +604,62 @@ class MemoryService:
             self._rebuild_topics(had_topics=bool(preview.topics))
         return receipt
 
+    def forget_words(self, spans: Mapping[str, Sequence[tuple[int, int]]]) -> ForgetReceipt:
+        """Forget words the user said, not a learned fact: each episode id maps to ranges of
+        its user message ("forget my phone number" when no fact holds it). The ranges are
+        redacted as a forgotten fact's span is, in the same ratchet; a fact learned from
+        inside them is forgotten with them."""
+        from desktop_agent.core.redaction import rewrite_episode
+        from desktop_agent.memory.model import Rewrite
+
+        with self._lock:
+            facts = self.items(SEMANTIC)
+            ranges = {e: list(r) for e, r in spans.items() if e in self.vault}
+            doomed = {
+                f.id: f
+                for f in facts
+                for p in f.provenance
+                if any(
+                    p.start < end and start < p.end for start, end in ranges.get(p.episode_id, ())
+                )
+            }
+            for fact in doomed.values():
+                for p in fact.provenance:
+                    if p.episode_id in self.vault and p.end > p.start:
+                        ranges.setdefault(p.episode_id, []).append((p.start, p.end))
+            ids = [*doomed, *self._topics_quoting(set(doomed))]
+            plans = []
+            for episode_id, said in ranges.items():
+                kept = [
+                    (f, p)
+                    for f in facts
+                    if f.id not in doomed
+                    for p in f.provenance
+                    if p.episode_id == episode_id
+                ]
+                if (plan := rewrite_episode(self.item(episode_id), said, kept)) is not None:
+                    plans.append(plan)
+            if not plans and not ids:
+                raise InputError("nothing to forget: those words are no longer in any message")
+            vectors = self.embedder.embed([p.text for p in plans]) if plans else []
+            rewrite = {
+                p.episode_id: Rewrite(p.text, p.meta, vector)
+                for p, vector in zip(plans, vectors, strict=True)
+            }
+            receipt = self.vault.forget(ids, rewrite=rewrite)
+            self._drop_usage(ids)
+            for plan in plans:
+                self._fact_items.pop(plan.episode_id, None)
+                for memory_id, provenance in plan.moved.items():
+                    if memory_id in self.vault:
+                        self._set_meta(memory_id, provenance=[p.to_json() for p in provenance])
+            self.notify(
+                MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
+            )
+        if doomed:
+            self._rebuild_topics()
+        return receipt
+
     def forget_preview(self, memory_ids: Iterable[str]) -> ForgetPreview:
         """What forgetting these memories also touches, said before it is done."""
         ids = list(dict.fromkeys(memory_ids))

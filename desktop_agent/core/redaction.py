@@ -76,14 +76,25 @@ def _redact_episode(
     doomed: Sequence[tuple[MemoryItem, Provenance]],
     kept: Sequence[tuple[MemoryItem, Provenance]],
 ) -> EpisodeRedaction | None:
+    user = episode.user_text if (episode.meta or {}).get("user_end") else episode.text
+    ranges: list[tuple[int, int]] = []
+    for item, source in doomed:
+        ranges += _ranges_for(user, item, source, kept)
+    return rewrite_episode(episode, ranges, kept)
+
+
+def rewrite_episode(
+    episode: MemoryItem,
+    ranges: Sequence[tuple[int, int]],
+    kept: Sequence[tuple[MemoryItem, Provenance]] = (),
+) -> EpisodeRedaction | None:
+    """``episode`` with these character ranges of the user's words forgotten (and the reply's
+    sentences that repeated them); ``kept``: surviving memories whose spans move."""
     meta = dict(episode.meta or {})
     chat = bool(meta.get("user_end"))
     user = episode.user_text if chat else episode.text
     reply = episode.reply_text if chat else ""
-    ranges: list[tuple[int, int]] = []
-    for item, source in doomed:
-        ranges += _ranges_for(user, item, source, kept)
-    ranges = _merged(ranges)
+    ranges = _merged(list(ranges))
     if not ranges:
         return None
     removed = {w.casefold() for s, e in ranges for w in _WORD.findall(user[s:e])}

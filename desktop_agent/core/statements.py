@@ -26,7 +26,9 @@ _SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
 # A statement about the user or their people is in the first person.
 _FIRST_PERSON: Final = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|we|we're|our|us)\b", re.I)
 _NOT_A_STATEMENT: Final = re.compile(
-    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$", re.I
+    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$|"
+    r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
+    re.I,
 )
 # A quote is a sentence, not a speech: long ones are cut at a word.
 QUOTE_LIMIT: Final = 240
@@ -39,6 +41,7 @@ class Statement:
     sentence: str
     source: Recollection
     shared: int  # how many of the question's words it says
+    span: tuple[int, int] = (0, 0)  # of the sentence in the user's message
 
 
 def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement | None:
@@ -71,14 +74,20 @@ def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement
 
 
 def _statements(message: str) -> list[str]:
+    return [sentence for sentence, _span in _located(message)]
+
+
+def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
+    """The user's statements in ``message``, each with where it stands."""
     found = []
-    for part in _SENTENCE.findall(message):
-        sentence = " ".join(part.split())
+    for part in _SENTENCE.finditer(message):
+        sentence = " ".join(part.group(0).split())
         if not sentence or MARK in sentence or not _FIRST_PERSON.search(sentence):
             continue
         if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
             continue
-        found.append(sentence)
+        start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
+        found.append((sentence, (start, part.start() + len(part.group(0).rstrip()))))
     return found
 
 
@@ -86,3 +95,21 @@ def _clipped(sentence: str) -> str:
     if len(sentence) <= QUOTE_LIMIT:
         return sentence
     return sentence[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
+
+
+def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[Statement]:
+    """Every sentence of the user's in ``episodes`` that says most of ``topic`` ("my phone
+    number"): what "forget my phone number" must reach when no fact was learned from it."""
+    wanted = content_words(topic) | kin_asked(topic)
+    if not wanted:
+        return []
+    needed = max(1, (len(content_words(topic)) + 1) // 2)
+    found = []
+    for recollection in episodes:
+        if question_only(recollection.item):
+            continue
+        for sentence, span in _located(recollection.item.user_text):
+            shared = len(wanted & stems(sentence))
+            if shared >= needed:
+                found.append(Statement(_clipped(sentence), recollection, shared, span))
+    return found

@@ -141,7 +141,20 @@ def test_a_question_about_correctness_is_not_feedback() -> None:
         ("/FORGET", "forget", ""),
         ("forget that I live in Lisbon", "forget", "I live in Lisbon"),
         ("Please forget about my ex.", "forget", "my ex"),
+        ("Delete my phone number please.", "forget", "my phone number"),
+        ("Forget my dog.", "forget", "my dog"),
+        ("Please don't remember my salary.", "forget", "my salary"),
+        ("Can you remove what I told you about my therapist?", "forget", "my therapist"),
     ],
 )
 def test_commands(message: str, command: str, argument: str) -> None:
     assert perceive(message) == Intent("command", command=command, argument=argument)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Don't forget my mum's birthday is Friday.", "I forget my keys all the time.",
+     "Delete the second paragraph of that email.", "Remove the bullet points, please."],
+)  # fmt: skip
+def test_not_a_forget_command(message: str) -> None:
+    assert perceive(message).command != "forget"

@@ -66,3 +66,33 @@ def test_a_forgotten_span_is_never_quoted(assistant: Assistant, memory: MemorySe
 
     assert "Ana" not in reply.text
     assert all("Ana" not in r.item.text for r in reply.memories_used)
+
+
+def test_forgetting_words_no_fact_holds_erases_just_those_words(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    told = assistant.start_conversation()
+    chat(assistant, told, "My phone number is 07700 900123. I work as a designer.")
+    conversation = assistant.start_conversation()
+
+    offer = chat(assistant, conversation, "Delete my phone number please.")
+    assert "“My phone number is 07700 900123.”" in offer.text and "yes or no" in offer.text
+    done = chat(assistant, conversation, "yes")
+
+    assert done.text.startswith("Forgotten: those words, erased from 1 message")
+    said = " ".join(e.text for e in memory.items("episodic"))
+    assert "900123" not in said and "I work as a designer" in said
+    assert "designer" in chat(assistant, assistant.start_conversation(), "What's my job?").text
+    answer = chat(assistant, assistant.start_conversation(), "What's my phone number?")
+    assert answer.text == DONT_KNOW
+
+
+def test_a_forgotten_job_is_not_answered_by_the_city(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    chat(assistant, assistant.start_conversation(), "I work at Deloitte. I live in Leeds.")
+    memory.forget([i.id for i in memory.active_facts() if "Deloitte" in i.text])
+
+    reply = chat(assistant, assistant.start_conversation(), "Where do I work?")
+
+    assert reply.text == DONT_KNOW
