@@ -322,6 +322,15 @@ def third_person(tokens: list[Token], who: Who) -> str:
     text = re.sub(r"\bcan not\b", "cannot", "".join(out).strip())
     if who.kind == "person" and who.name and tokens and tokens[0].text == who.name:
         return f"User's {who.relation} {text}"  # "Ana moved to Milan": whose Ana
+    if who.kind == "person" and who.relation and tokens and tokens[0].lower_ in _PRONOUNS:
+        # "... and she's 4": whose "she"
+        rest = tokens[1:]
+        verb = "is" if rest and rest[0].lower_ in ("'s", "’s") else None
+        said = "".join(t.text + t.whitespace_ for t in (rest[1:] if verb else rest)).strip()
+        person = who.said or who.relation
+        if who.name and who.name not in person:
+            person = f"{person} {who.name}"
+        return f"User's {person} {verb + ' ' if verb else ''}{said}".strip()
     if who.kind == "user" and (implied := _implied_user(tokens)) is not None:
         # "... and now study law at UCL": the verb's subject is the user's "I" further back
         adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])

@@ -247,7 +247,9 @@ def age(clause: str) -> Iterator[Match]:
         yield Match("fact", "age", found.group(1), f"User is {found.group(1)} years old", 0.85)
 
 
-_BIRTHDAY = _compile(r"(?:my\s+birthday\s+is|i\s+was\s+born\s+on)\s+(?:on\s+)?(.+)$")
+_BIRTHDAY = _compile(
+    r"(?:my\s+birthday(?:\s+is|'s|’s|\s+falls)|i\s+was\s+born\s+on)\s+(?:on\s+)?(.+)$"
+)
 
 
 @rule
@@ -453,7 +455,8 @@ _CONDITIONS = {
 # How a condition reads after "User": "User is pregnant", not "User has pregnancy".
 _CONDITION_TEXT = {"pregnancy": "is pregnant", "anaemia": "is anaemic"}
 _CONDITION = _compile(
-    rf"(?:i\s+have|i\s+suffer\s+from|{I_AM}|i\s+was\s+diagnosed\s+with|"
+    rf"(?:i\s+have|i've\s+got|i\s+have\s+got|i\s+got|i\s+suffer\s+from|{I_AM}|"
+    r"i\s+was\s+diagnosed\s+with|i've\s+been\s+diagnosed\s+with|i\s+live\s+with|"
     rf"(?P<not>{I_AM}\s+(?:not|no\s+longer)|i\s+(?:don't|do\s+not|no\s+longer)\s+have))\s+"
     r"(?:an?\s+)?(?:type\s+(?:1|2|one|two|i|ii)\s+)?"  # "I'm type 1 diabetic"
     rf"({'|'.join(sorted(_CONDITIONS, key=len, reverse=True))})\b"

@@ -37,7 +37,7 @@ from desktop_agent.core.extraction_habits import (
     _never,
     _user_has,
 )
-from desktop_agent.core.extraction_rules import _slug, normalise_object
+from desktop_agent.core.extraction_rules import _a, _slug, normalise_object
 
 # --- the user ---------------------------------------------------------------------------------
 
@@ -283,7 +283,7 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         if team:
             what = " ".join(t.text for t in team)
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
-                        f"User is a {what} fan")  # fmt: skip
+                        f"User is {_a(what)} fan")  # fmt: skip
             return
     if attr is not None and attr.lemma_ == "person":
         kind = next((c for c in attr.children if c.dep_ in ("compound", "amod")), None)

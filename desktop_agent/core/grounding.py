@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from desktop_agent.core.extraction_words import RELATIONS as RELATION_SLOTS
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SLOT_WORDS, AboutUser
@@ -83,6 +84,7 @@ _SYNONYM_GROUPS: Final = (
     ("instrument", "play"),
     ("town", "city"),
     ("flight", "fly", "flying", "flights"),
+    ("support", "supporter", "fan", "team"),
     ("mum", "mom", "mother"),
     ("dad", "father"),
 )
@@ -126,7 +128,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
     # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
     # name it ("User's favourite food is ramen") does not answer it.
-    unnamed = bool(words - slot_words - {relation or ""})
+    unnamed = bool(words - slot_words - _relation_words(relation))
     kin = _KIN.get(relation, {relation}) if relation else set()
     # Best first: the slot and a word in common, the slot alone, a word alone, close meaning.
     tiers: list[list[Recollection]] = [[], [], [], []]
@@ -181,6 +183,36 @@ def _key_parts(subject_key: str) -> set[str]:
 _WEAK_SLOT_WORDS: Final = frozenset(
     "where when who from go going next home like best into call called".split()
 )
+
+
+def slot_keys(question: str) -> set[str]:
+    """The subject keys a question names outright: {"home_city"} for "where do I live?",
+    {"person:son:age", "name_of:son"}-style keys for "how old is my son?" (by their parts)."""
+    asked = question.casefold()
+    strong = {
+        family
+        for family, words in SLOT_WORDS.items()
+        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words if w not in _WEAK_SLOT_WORDS)
+    }
+    relation = _relation_in(asked)
+    if relation:
+        kin = _KIN.get(relation, {relation})
+        kin |= {RELATION_SLOTS.get(k, k) for k in kin}  # "mum" is the "mother" slot
+        return {f"person:{k}:{f}" for k in kin for f in strong} | {f"name_of:{k}" for k in kin}
+    return strong
+
+
+def unnamed_words(question: str) -> set[str]:
+    """What a question asks about beyond the slot it names: {"shifts"} in "what shifts do I
+    work?" (the job slot is named by "work")."""
+    asked = question.casefold()
+    families = {
+        family
+        for family, words in SLOT_WORDS.items()
+        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words)
+    }
+    slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
+    return content_words(asked) - slot_words - _relation_words(_relation_in(asked))
 
 
 def content_words(question: str) -> set[str]:
@@ -439,6 +471,13 @@ def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _relation_words(relation: str | None) -> set[str]:
+    """The words of one relation: "mum", "mother", "mom"."""
+    if not relation:
+        return set()
+    return {relation} | set(_SYNONYMS.get(relation, ())) | _KIN.get(relation, set())
 
 
 def kin_asked(question: str) -> frozenset[str]:

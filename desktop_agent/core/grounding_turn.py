@@ -8,11 +8,20 @@ most important first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.grounding import GroundedAnswer, compose, quoted, select_facts
+from desktop_agent.core.grounding import (
+    GroundedAnswer,
+    compose,
+    quoted,
+    select_facts,
+    slot_keys,
+    stems,
+    unnamed_words,
+)
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, SUPERSEDED, MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import about_user
@@ -34,12 +43,25 @@ class Grounding:
 def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> Grounding | None:
     """The grounded answer to ``text`` if it asks about the user, else None."""
     question = about_user(text)
-    if question is None:
-        return None
+    if question is None or question.named:
+        # "How old is Amara?": the user's daughter, by the name they told
+        renamed = _by_relation(memory, text)
+        if renamed is not None and (asked := about_user(renamed)) is not None:
+            question, text = asked, renamed
+        elif question is None:
+            return None
     if question.everything:
         found = _everything(memory, excluded)
     else:
         found = memory.search(text, limit=RECALL_DEPTH, kinds=(SEMANTIC,), exclude=excluded)
+        # The slot the question names, whether or not recall ranked it ("where do I live?"
+        # among many facts that share none of its words).
+        keys, have = slot_keys(text), {r.item.id for r in found}
+        found += [
+            listed(i)
+            for i in memory.active_facts()
+            if i.subject_key.casefold() in keys and i.id not in have and i.id not in excluded
+        ]
     facts = select_facts(question, found)
     if question.named and not facts:
         return None  # "who is Ada Lovelace?" asks the model, not the memory
@@ -53,12 +75,52 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             include_superseded=True,
         )
         past = select_facts(question, [r for r in older if r.item.status == SUPERSEDED])
-    if not facts and not past and not question.everything:
+    if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
+        # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
+        # with only "User works at the hospital"): the user's own words may say it.
         statement = _said(memory, text, excluded)
-        if statement is not None:
-            return Grounding(quoted(statement.sentence, statement.source), (statement.source,), ())
+        if statement is not None and (not facts or stems(statement.sentence) & unnamed_words(text)):
+            source = statement.source
+            return Grounding(quoted(statement.sentence, source), (source,), ())
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+def _names_all(facts: list[Recollection], wanted: set[str]) -> bool:
+    """Whether the facts say something of each word asked beyond the slot (no facts: no)."""
+    if not facts:
+        return False
+    said = set().union(*(stems(f.item.text) for f in facts))
+    return not wanted or bool(wanted & said)
+
+
+def people_by_name(memory: MemoryService) -> dict[str, str]:
+    """ "ana" -> "sister", from the current "User's sister is named Ana" facts."""
+    people = {}
+    for item in memory.active_facts():
+        relation = item.subject_key.partition("name_of:")[2]
+        value = re.search(r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*$", item.text)
+        if relation and value and ":" not in relation:
+            people[value.group(1).casefold()] = relation
+    return people
+
+
+def _by_relation(memory: MemoryService, text: str) -> str | None:
+    """``text`` with a person's name put as the user's relation ("Where does Jess work?" ->
+    "Where does my partner work?"), or None when it names none of the user's people."""
+    people = people_by_name(memory)
+    if not people:
+        return None
+    changed = re.sub(
+        r"\b([A-ZÀ-Ý][\w’-]+?)(['’]s)?\b",
+        lambda m: (
+            f"my {people[m.group(1).casefold()]}{m.group(2) or ''}"
+            if m.group(1).casefold() in people
+            else m.group(0)
+        ),
+        text,
+    )
+    return changed if changed != text else None
 
 
 def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.extraction_changes import PARTNER
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
+from desktop_agent.core.grounding_turn import people_by_name
 from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
 
@@ -95,7 +96,7 @@ def learn(
 
     changes = extraction_changes.read(text)
     learned = []
-    known = KNOWN_PEOPLE.set(_people_by_name(memory))
+    known = KNOWN_PEOPLE.set(people_by_name(memory))
     try:
         facts = (extractor.extract if extractor is not None else extract)(text)
     finally:
@@ -125,17 +126,6 @@ def learn(
         source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned += revisions.apply(memory, changes, source, {m.id for m in learned})
     return learned
-
-
-def _people_by_name(memory: MemoryService) -> dict[str, str]:
-    """ "ana" -> "sister", from the current "User's sister is named Ana" facts."""
-    people = {}
-    for item in memory.active_facts():
-        relation = item.subject_key.partition("name_of:")[2]
-        value = re.search(r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*$", item.text)
-        if relation and value and ":" not in relation:
-            people[value.group(1).casefold()] = relation
-    return people
 
 
 def _restates(fact: Any, changes: Sequence[Any]) -> bool:

@@ -138,3 +138,26 @@ def test_questions_asked_in_other_words(
 def test_who_is_someone_never_mentioned_is_for_the_model(told) -> None:  # noqa: ANN001
     reply = chat(told, told.start_conversation(), "Who is Ada?")
     assert reply.text == "You said: Who is Ada?"  # the scripted model's echo
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "expected"),
+    [
+        ("My daughter's name is Amara and she's 4.", "How old is Amara?", "daughter is 4"),
+        ("My partner Jess is a chef at a Thai restaurant.", "Where does Jess work?", "chef"),
+        ("My mum's birthday is on 4 May.", "When is my mum's birthday?", "Your mum's birthday"),
+        ("I work night shifts at the hospital as a nurse.", "What shifts do I work?", "night"),
+        ("I'm a huge Arsenal fan.", "Which football team do I support?", "Arsenal"),
+        ("I've got asthma, so I carry an inhaler.", "Do I have any medical conditions?", "asthma"),
+        ("I live in Oslo.", "Where was my old address?", "Oslo"),
+    ],
+)
+def test_answers_to_questions_in_other_words(
+    assistant,
+    told: str,
+    question: str,
+    expected: str,  # noqa: ANN001
+) -> None:
+    chat(assistant, assistant.start_conversation(), told)
+    reply = chat(assistant, assistant.start_conversation(), question).text
+    assert expected in reply, reply
