@@ -204,13 +204,19 @@ class ChatView(QWidget):
             self.streaming.set_status(status)
 
     def end_reply(self, reply: Reply | None) -> None:
-        """The reply is complete (``None``: it produced no text and is removed)."""
+        """The reply is complete (``None``, or empty and not stopped: it produced no text and
+        is removed; stopped before its first word, it stays, saying so)."""
         self.flush()
         self._stop_flushing()
         bubble, self.streaming = self.streaming, None
         if bubble is not None:
-            if reply is None or not reply.text:
+            stopped = reply is not None and reply.result.cancelled
+            if reply is None or not (reply.text or stopped):
                 self._remove(bubble)
+            elif not reply.text:
+                bubble.set_streaming(False)
+                bubble.set_reply(reply)
+                bubble.set_status("Stopped before the first word · Regenerate to try again")
             else:
                 bubble.set_streaming(False)
                 if bubble.text != reply.text:

@@ -19,6 +19,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListView,
     QMenu,
@@ -262,10 +263,15 @@ class ConversationListPanel(QWidget):
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
 
+        self.no_matches = QLabel("No matches", objectName="noMatches")
+        self.no_matches.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_matches.setVisible(False)
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addLayout(top)
+        layout.addWidget(self.no_matches)
         layout.addWidget(self.view, 1)
         self._retint()
 
@@ -276,7 +282,15 @@ class ConversationListPanel(QWidget):
 
     @Slot(str)
     def _filter(self, text: str) -> None:
-        self.proxy.setFilterFixedString(text)
+        # Searching only filters the list: the chat on screen stays open, even when its row is
+        # hidden (the view would otherwise move the current row and switch chats).
+        selection = self.view.selectionModel()
+        selection.blockSignals(True)
+        try:
+            self.proxy.setFilterFixedString(text)
+        finally:
+            selection.blockSignals(False)
+        self.no_matches.setVisible(bool(text.strip()) and self.proxy.rowCount() == 0)
 
     @Slot(QModelIndex, QModelIndex)
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

@@ -3,6 +3,7 @@ the memory lens that shows which memories went into it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
@@ -103,6 +104,15 @@ def stable_prefix_length(text: str) -> int:
     return max(cut, 0)
 
 
+def hard_line_breaks(text: str) -> str:
+    """Markdown in which each single newline outside code fences is a line break."""
+    parts = re.split(r"(```.*?```)", text, flags=re.DOTALL)
+    return "".join(
+        part if part.startswith("```") else re.sub(r"(?<!\n)\n(?!\n)", "  \n", part)
+        for part in parts
+    )
+
+
 class MarkdownText(QTextBrowser):
     """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it)."""
 
@@ -153,6 +163,7 @@ class MessageView(QFrame):
     ) -> None:
         super().__init__(parent)
         self.role = role
+        self._said = text if role == "user" else ""
         self.incognito = incognito
         self.reply: Reply | None = None
         self.memories: tuple[Any, ...] | None = None  # Recollections, once known
@@ -240,9 +251,17 @@ class MessageView(QFrame):
     def text(self) -> str:
         if self.streaming:
             return self._stable + self.tail_view.markdown
+        if self.role == "user":
+            return self._said
         return self.text_view.markdown
 
     def set_text(self, text: str) -> None:
+        if self.role == "user":
+            # What the user typed keeps its lines (Shift+Enter): in Markdown a lone newline
+            # would join them into one paragraph.
+            self._said = text
+            self.text_view.set_markdown(hard_line_breaks(text))
+            return
         self.text_view.set_markdown(text)
 
     def stream_text(self, text: str) -> None:

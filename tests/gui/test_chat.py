@@ -67,6 +67,24 @@ def test_shift_enter_adds_a_line_instead_of_sending(qtbot: Any, make_window: Any
     assert not window.controller.busy
 
 
+def test_lines_typed_with_shift_enter_are_sent_and_shown_as_lines(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window(settings=fast_settings(max_tokens=8))
+    edit = window.chat.composer.edit
+    qtbot.keyClicks(edit, "first line")
+    qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(edit, "second line")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    wait_for_reply(qtbot, window)
+
+    assert window.controller.conversation.messages[0].content == "first line\nsecond line"
+    bubble = next(b for b in window.chat.bubbles if b.role == "user")
+    assert bubble.text == "first line\nsecond line"
+    shown = bubble.text_view.document().toPlainText()
+    assert shown.splitlines() == ["first line", "second line"]
+
+
 def test_stop_mid_stream_keeps_the_partial_reply(qtbot: Any, make_window: Any) -> None:
     window = make_window(settings=fast_settings(max_tokens=400))
     send(qtbot, window, "Write a long story about a lighthouse keeper.")
@@ -95,11 +113,13 @@ def test_escape_stops_during_prompt_processing(qtbot: Any, make_window: Any) -> 
         qtbot.keyClick(window, Qt.Key.Key_Escape)
         assert window.controller.pieces == 0
 
-    # Then the turn ends at once with no reply text
+    # Then the turn ends at once with no reply text; the card stays and says it was stopped
     reply = blocker.args[0]
     assert reply.result.cancelled
     assert reply.result.completion_tokens == 0
-    assert window.chat.last_reply_view() is None
+    card = window.chat.last_reply_view()
+    assert card is not None and card.text == ""
+    assert "Stopped before the first word" in card.stats_label.text()
     assert window.controller.conversation.messages[-1].role == "user"
 
 

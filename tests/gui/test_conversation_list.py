@@ -114,6 +114,29 @@ def test_search_filters_by_title_and_text(qtbot: Any, make_window: Any) -> None:
     assert panel.proxy.rowCount() == 2
 
 
+def test_search_only_filters_and_says_when_nothing_matches(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    panel = window.conversations
+    for title, text in [("Trip", "Plan a trip to Lisbon"), ("Cats", "Name my cat")]:
+        window.new_chat()
+        window.controller.conversation.add("user", text)
+        window.controller.conversation.title = title
+    panel.refresh(select_id=window.controller.conversation.id)
+    open_chat = window.controller.conversation.id  # "Cats", the newest
+
+    qtbot.keyClicks(panel.search, "lisbon")  # hides the open chat's row
+    assert window.controller.conversation.id == open_chat
+    assert not panel.no_matches.isVisible()
+
+    panel.search.clear()
+    qtbot.keyClicks(panel.search, "zanzibar")
+    assert panel.proxy.rowCount() == 0
+    assert panel.no_matches.isVisibleTo(panel) and panel.no_matches.text() == "No matches"
+    assert window.controller.conversation.id == open_chat
+    panel.search.clear()
+    assert not panel.no_matches.isVisibleTo(panel)
+
+
 def test_new_chat_shortcut_reuses_an_empty_chat(qtbot: Any, make_window: Any) -> None:
     window = make_window(load_model=False)
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
