@@ -178,6 +178,7 @@ class Assistant:
         self._conversations: dict[str, Conversation] = {}
         # The GUI lists conversations on its memory thread while chatting on others.
         self._conversations_lock = threading.RLock()
+        self._seen_remembered: set[str] = set()  # conversations the memory held when last read
         self._pending: dict[str, PendingForget] = {}
         self._excluded: dict[str, set[str]] = {}
         self._consolidating = threading.Lock()
@@ -193,13 +194,21 @@ class Assistant:
 
     def conversations(self) -> list[Conversation]:
         """Open and remembered conversations, the most recent first (callable from any thread)."""
-        remembered = self.memory.conversations() if self._remembering() else []
+        remembering = self._remembering()
+        remembered = self.memory.conversations() if remembering else []
         with self._conversations_lock:
             for summary in remembered:
                 if summary.id not in self._conversations:
                     self._conversations[summary.id] = Conversation(
                         id=summary.id, title=summary.title, started_at=summary.started_at
                     )
+            if remembering:
+                # Seen in memory before and gone now: forgotten (a conversation, or everything),
+                # so it leaves the list too. Open chats not yet remembered stay.
+                now = {s.id for s in remembered}
+                for gone in self._seen_remembered - now:
+                    self._conversations.pop(gone, None)
+                self._seen_remembered = now
             listed = list(self._conversations.values())
         return sorted(listed, key=lambda c: c.started_at, reverse=True)
 

@@ -76,6 +76,17 @@ def confirm_typed(parent: QWidget | None, count: int) -> bool:
     return dialog.exec() == QDialog.DialogCode.Accepted
 
 
+def forgotten_summary(receipt: ForgetReceipt) -> str:
+    """ "Forgotten: 1 memory and 1 message it came from and 1 topic summary": the memories the
+    user asked to forget counted apart from what went with them, as the question put it."""
+    topics = sum(1 for kind in receipt.kinds if kind == "topic")
+    count = len(receipt.ids) - topics
+    if count == 0:  # only topics were asked for
+        count, topics = topics, 0
+    also = also_touched(len(receipt.redacted), topics)
+    return f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}" + (f" {also}" if also else "")
+
+
 class ReceiptDialog(QDialog):
     """Shows a ForgetReceipt; non-modal, so the app stays usable while it is open."""
 
@@ -87,10 +98,8 @@ class ReceiptDialog(QDialog):
         layout = QVBoxLayout(self)
         count = len(receipt.ids)
         when = receipt.at.astimezone().strftime("%d %b %Y, %H:%M:%S")
-        also = also_touched(len(receipt.redacted))
-        also = f" {also} (its words erased)" if also else ""
         summary = QLabel(
-            f"<b>Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}</b><br>"
+            f"<b>{forgotten_summary(receipt)}</b><br>"
             f"at {when} · keys destroyed, key epoch now <b>{receipt.epoch}</b>"
             + (f" · {receipt.rekeyed} related memories re-keyed" if receipt.rekeyed else "")
             + "<br><span style='color:gray'>The text cannot be read from any file, old "

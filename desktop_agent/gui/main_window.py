@@ -127,9 +127,28 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         session.memory_did_fail.connect(self._memory_state_changed)
         session.memory_did_lock.connect(self._memory_state_changed)
         session.memory_did_need_passphrase.connect(self.ask_memory_passphrase)
+        session.memory_did_change.connect(self._memory_changed)
         self.conversations.conversation_did_forget.connect(self._conversation_receipt)
         self.chat.text_did_copy.connect(lambda _t: self.status.showMessage("Copied", 2000))
         theme_signals().theme_did_change.connect(self._retint)
+
+    @Slot(object)
+    def _memory_changed(self, change: object) -> None:
+        """Messages were forgotten (a conversation, or everything): the sidebar must not keep
+        their titles, nor the chat on screen their words."""
+        receipt = getattr(change, "receipt", None)
+        if receipt is None or "episodic" not in receipt.kinds or self.session.memory is None:
+            return
+        conversation = self.controller.conversation
+        if (
+            conversation is not None
+            and conversation.messages
+            and not conversation.incognito
+            and self.session.assistant.memory_enabled  # else its turns were never remembered
+            and not self.session.memory.episodes(conversation.id)
+        ):
+            self.new_chat()
+        self.conversations.refresh_in_background()
 
     # --- conversations ---
     def _open_first_conversation(self) -> None:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_agent.core.memory_service import MemoryService, also_touched
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.gui import forget_dialogs
 from desktop_agent.gui.memory_detail import MemoryDetail, MemoryDetailPane, read_detail
 from desktop_agent.gui.memory_inbox import MemoryInbox
@@ -415,11 +415,8 @@ class MemoryInspector(MemoryPanel):
         self._update_count()
         self.last_receipt = receipt
         self.receipt_dialog = forget_dialogs.show_receipt(receipt, self)
-        count = sum(1 for kind in receipt.kinds if kind != "topic") or len(receipt.ids)
-        also = also_touched(len(receipt.redacted))
-        also = f" {also}" if also else ""
         self.panel_did_report.emit(
-            f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}{also}, key epoch {receipt.epoch}"
+            f"{forget_dialogs.forgotten_summary(receipt)}, key epoch {receipt.epoch}"
         )
 
     @Slot("QPoint")

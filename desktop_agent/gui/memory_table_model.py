@@ -3,6 +3,7 @@ does search-as-you-type, kind, topic and date filters, and semantic search resul
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -241,6 +242,22 @@ class MemoryTableModel(QAbstractTableModel):
 ALL = ""
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def word_matches(word: str, haystack: str) -> bool:
+    """A search word is in the text, or a form of it is: "allergy" finds "allergic" and
+    "allergies" (a shared stem of all but the word's last letters, at least five)."""
+    if word in haystack:
+        return True
+    need = max(5, len(word) - 2)
+    if len(word) < need:
+        return False
+    return any(
+        len(other) >= need and other[:need] == word[:need] for other in _WORD.findall(haystack)
+    )
+
+
 class MemoryFilter(QSortFilterProxyModel):
     """Search as you type over text and topic; kind, topic and date filters; and, for a
     semantic search, only the memories it found, in its order."""
@@ -282,7 +299,7 @@ class MemoryFilter(QSortFilterProxyModel):
             return False
         if self.words:
             haystack = f"{item.text} {item.topic} {item.type}".casefold()
-            return all(word in haystack for word in self.words)
+            return all(word_matches(word, haystack) for word in self.words)
         return True
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from desktop_agent.gui import forget_dialogs
 from desktop_agent.gui.forget_dialogs import TypedConfirmDialog
@@ -70,6 +71,18 @@ def test_search_as_you_type_and_kind_filter(qtbot: Any, make_window: Any) -> Non
     inspector.kind_combo.setCurrentIndex(inspector.kind_combo.findData("episodic"))
     assert inspector.proxy.rowCount() == 0
     assert inspector.count_label.text() == "0 of 2 memories"
+
+
+def test_search_finds_other_forms_of_a_word(qtbot: Any, make_window: Any) -> None:
+    window, _ = _inspector_with(
+        qtbot, make_window, ["User is allergic to peanuts", "User is vegetarian"]
+    )
+    inspector = window.inspector
+
+    qtbot.keyClicks(inspector.search_edit, "allergy")
+
+    assert inspector.proxy.rowCount() == 1
+    assert "allergic" in inspector.proxy.index(0, 1).data()
 
 
 def test_semantic_search_ranks_by_meaning(qtbot: Any, make_window: Any) -> None:
@@ -291,3 +304,54 @@ def test_forgetting_a_learned_fact_says_it_erases_the_message_it_came_from(
     assert "1 message redacted" in inspector.receipt_dialog.text()
     text = memory.item(episode.id).text
     assert "nurse" not in text and "I live in Porto" in text
+
+
+def test_the_receipt_counts_what_was_asked_apart_from_what_went_with_it(qapp: Any) -> None:
+    # Asked: one fact. With it went a topic summary quoting it and the message it came from.
+    from datetime import UTC, datetime
+
+    from desktop_agent.memory.model import ForgetReceipt
+
+    receipt = ForgetReceipt(
+        ("m_fact", "m_topic"), ("semantic", "topic"), datetime.now(UTC), 3, 0, ("m_episode",)
+    )
+
+    summary = forget_dialogs.forgotten_summary(receipt)
+    dialog = forget_dialogs.ReceiptDialog(receipt)
+
+    assert summary == ("Forgotten: 1 memory and 1 message it came from and 1 topic summary")
+    label = dialog.findChild(QLabel, "receiptSummary")
+    assert label is not None and summary in label.text()
+
+
+def test_forget_everything_clears_the_sidebar_and_the_open_chat(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    # Given two remembered conversations, one of them open
+    window = make_window(load_model=False)
+    memory = window.session.memory
+    for title in ("Trip to Lisbon", "Cat names"):
+        window.new_chat()
+        conversation = window.controller.conversation
+        conversation.add("user", f"About the {title}")
+        conversation.add("assistant", "Sure.")
+        memory.record_episode(conversation.id, f"About the {title}", "Sure.", title=title)
+    window.conversations.refresh(select_id=window.controller.conversation.id)
+    assert window.conversations.proxy.rowCount() == 2
+
+    # When everything is forgotten from the inspector
+    monkeypatch.setattr(forget_dialogs, "confirm_typed", lambda _p, _n: True)
+    window.inspector_dock.show()
+    settle_memory(qtbot, window)
+    window.inspector.forget_all_button.click()
+    settle_memory(qtbot, window)
+
+    # Then no old title is left in the sidebar and the chat on screen is a new, empty one
+    def titles() -> list[str]:
+        proxy = window.conversations.proxy
+        return [proxy.index(row, 0).data() for row in range(proxy.rowCount())]
+
+    qtbot.waitUntil(lambda: not any("Lisbon" in t or "Cat" in t for t in titles()), timeout=10_000)
+    assert len(titles()) <= 1  # at most the new, empty chat
+    assert window.controller.conversation.messages == []
+    assert not [b for b in window.chat.bubbles if b.role == "user"]
