@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtGui import QKeySequence
 
 from desktop_agent.gui import passphrase_dialog
@@ -46,6 +46,9 @@ class MemoryDocks:
             (self.profile_dock, "profile", "Ctrl+Shift+K", "What I know about you"),
         ):
             toggle = dock.toggleViewAction()
+            # The panels share one tabbed dock: opened, a panel comes to the front, not behind
+            # the tab that was showing.
+            toggle.toggled.connect(lambda shown, d=dock: shown and QTimer.singleShot(0, d.raise_))
             toggle.setIcon(icon(name))
             toggle.setProperty("icon_name", name)
             toggle.setShortcut(QKeySequence(key))

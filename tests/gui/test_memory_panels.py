@@ -90,3 +90,15 @@ def test_what_i_know_groups_by_type_and_shows_strategies(qtbot: Any, make_window
     strategy = profile.strategy_tree.topLevelItem(0)
     assert [strategy.text(c) for c in range(4)] == ["question", "short answers", "75%", "2 of 2"]
     assert "3 things" in profile.summary_label.text()
+
+
+def test_a_panel_opened_comes_to_the_front_of_the_shared_dock(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False)
+    window.resize(1180, 760)
+    window.inspector_dock.toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: not window.inspector_dock.visibleRegion().isEmpty(), timeout=5_000)
+
+    window.timeline_dock.toggleViewAction().trigger()
+
+    qtbot.waitUntil(lambda: not window.timeline_dock.visibleRegion().isEmpty(), timeout=5_000)
+    assert window.inspector_dock.visibleRegion().isEmpty()  # behind it, as a tab
