@@ -369,6 +369,7 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self.gui_settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.inspector.inbox.commit_rejects()  # a Reject still waiting for Undo is meant
         self.save_layout()
         self.controller.stop()
         super().closeEvent(event)

@@ -3,7 +3,7 @@ keeps one, Edit opens it in the inspector's editor, Reject forgets it."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -59,6 +59,10 @@ class InboxRow(QFrame):
         return button
 
 
+# How long a rejected memory waits, hidden, for Undo before it is forgotten.
+REJECT_DELAY_MS = 6000
+
+
 class MemoryInbox(QWidget):
     """Newly learned memories, newest first; the inspector does the writing."""
 
@@ -82,6 +86,18 @@ class MemoryInbox(QWidget):
         top.addWidget(self.summary, 1)
         top.addWidget(self.accept_all_button)
         layout.addLayout(top)
+        # Reject waits a few seconds with an Undo before anything is destroyed.
+        self.pending: dict[str, QTimer] = {}
+        self.undo_bar = QWidget(objectName="inboxUndo")
+        undo_row = QHBoxLayout(self.undo_bar)
+        undo_row.setContentsMargins(0, 0, 0, 0)
+        self.undo_label = QLabel("", objectName="mutedLabel")
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.clicked.connect(self.undo)
+        undo_row.addWidget(self.undo_label, 1)
+        undo_row.addWidget(self.undo_button)
+        self.undo_bar.hide()
+        layout.addWidget(self.undo_bar)
         body = QWidget(objectName="inboxBody")
         self.list_layout = QVBoxLayout(body)
         self.list_layout.setContentsMargins(0, 0, 0, 0)
@@ -107,9 +123,8 @@ class MemoryInbox(QWidget):
             row.edit_button.clicked.connect(
                 lambda _=False, i=item.id: self.inbox_did_request_edit.emit(i)
             )
-            row.reject_button.clicked.connect(
-                lambda _=False, i=item.id: self.inbox_did_reject.emit(i)
-            )
+            row.reject_button.clicked.connect(lambda _=False, i=item.id: self.reject_later(i))
+            row.setVisible(item.id not in self.pending)
             self.list_layout.insertWidget(self.list_layout.count() - 1, row)
             self.rows.append(row)
         count = len(items)
@@ -120,6 +135,44 @@ class MemoryInbox(QWidget):
             else "Nothing new to review. Memories learned from your conversations appear here."
         )
         self.accept_all_button.setEnabled(bool(count))
+
+    def reject_later(self, memory_id: str) -> None:
+        """Hide the memory and forget it after ``REJECT_DELAY_MS`` unless Undo is pressed."""
+        timer = QTimer(self, singleShot=True, interval=REJECT_DELAY_MS)
+        timer.timeout.connect(lambda: self._commit(memory_id))
+        self.pending[memory_id] = timer
+        timer.start()
+        if (row := self.row_for(memory_id)) is not None:
+            row.hide()
+        count = len(self.pending)
+        self.undo_label.setText(
+            f"Rejected {count} memor{'y' if count == 1 else 'ies'}: forgotten in a few seconds."
+        )
+        self.undo_bar.show()
+
+    @Slot()
+    def undo(self) -> None:
+        """Keep every memory rejected in the last few seconds."""
+        for memory_id, timer in self.pending.items():
+            timer.stop()
+            if (row := self.row_for(memory_id)) is not None:
+                row.show()
+        self.pending.clear()
+        self.undo_bar.hide()
+
+    def commit_rejects(self) -> None:
+        """Forget the rejected memories now (the panel closes, the app quits)."""
+        for memory_id in list(self.pending):
+            self._commit(memory_id)
+
+    def _commit(self, memory_id: str) -> None:
+        timer = self.pending.pop(memory_id, None)
+        if timer is None:
+            return
+        timer.stop()
+        if not self.pending:
+            self.undo_bar.hide()
+        self.inbox_did_reject.emit(memory_id)
 
     def row_for(self, memory_id: str) -> InboxRow | None:
         return next((r for r in self.rows if r.item.id == memory_id), None)

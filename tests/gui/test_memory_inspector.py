@@ -206,9 +206,11 @@ def test_inbox_accept_edit_and_reject(qtbot: Any, make_window: Any) -> None:
     assert {r.item.id for r in inbox.rows} == {keep.id, drop.id}
     assert window.inspector.tabs.tabText(1) == "Inbox (2)"
 
-    # When the user accepts one and rejects the other
+    # When the user accepts one and rejects the other (and lets the Undo time pass)
     inbox.row_for(keep.id).accept_button.click()
     inbox.row_for(drop.id).reject_button.click()
+    assert inbox.undo_bar.isVisibleTo(inbox)
+    inbox.commit_rejects()
     settle_memory(qtbot, window)
 
     # Then one is reviewed, the other forgotten, and the inbox is empty
@@ -217,6 +219,29 @@ def test_inbox_accept_edit_and_reject(qtbot: Any, make_window: Any) -> None:
     assert drop.id not in memory.vault
     assert inbox.rows == []
     assert window.inspector.tabs.tabText(1) == "Inbox"
+
+
+def test_inbox_reject_can_be_undone_before_anything_is_destroyed(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window(load_model=False)
+    show_panel(window, "inspector")
+    item = remember(window, "User hates music", reviewed=False)
+    settle_memory(qtbot, window)
+    inbox = window.inspector.inbox
+
+    inbox.row_for(item.id).reject_button.click()
+    settle_memory(qtbot, window)
+
+    # Hidden at once, but still in the vault while Undo is offered
+    assert not inbox.row_for(item.id).isVisibleTo(inbox)
+    assert item.id in window.session.memory.vault
+    inbox.undo_button.click()
+    assert inbox.row_for(item.id).isVisibleTo(inbox)
+    assert not inbox.undo_bar.isVisibleTo(inbox)
+    qtbot.wait(50)
+    assert item.id in window.session.memory.vault
+    assert not inbox.pending
 
 
 def test_inbox_edit_opens_the_editor(qtbot: Any, make_window: Any) -> None:
