@@ -56,17 +56,26 @@ class App:
         self._background: list[threading.Thread] = []
         # Passphrase mode: the passphrase given to unlock_memory() (None asks on the terminal).
         self._passphrase: str | None = None
+        # Why the chosen model was not used (it could not load), for the window and the CLI.
+        self.model_fallback = ""
 
     def model_path(self) -> Path:
-        """The chat model: --model, else the setting, else the bundled SmolLM2."""
+        """The chat model: --model, else the setting, else the bundled SmolLM2. A chosen model
+        that cannot load (moved, deleted, not a GGUF) must not keep the app from chatting:
+        the bundled one runs instead and ``model_fallback`` says why."""
         from desktop_agent.errors import ModelError
-        from desktop_agent.llm.model_file import bundled_model_path
+        from desktop_agent.llm.model_file import bundled_model_path, check_model_file
 
         if self.model_override is not None:
             return Path(self.model_override).expanduser()
-        if self.settings.model.path:
-            return Path(self.settings.model.path).expanduser()
         bundled = bundled_model_path()
+        if self.settings.model.path:
+            try:
+                return check_model_file(Path(self.settings.model.path))
+            except ModelError as error:
+                if bundled is None:
+                    raise
+                self.model_fallback = f"{error}; using the bundled model instead"
         if bundled is None:
             raise ModelError(
                 "the bundled model is not installed: run `make install`, or pass --model PATH"

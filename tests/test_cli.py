@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from desktop_agent import __version__
+from desktop_agent.app import App
 from desktop_agent.cli import main
+from desktop_agent.settings import Settings, save_settings
 
 
 def run_cli(
@@ -151,6 +153,23 @@ def test_doctor_json_reports_each_component() -> None:
     model = report["checks"][0]
     assert model["ok"] and "context 4096" in model["detail"]
     assert result.returncode == (0 if report["ok"] else 1)
+
+
+def test_a_saved_model_that_cannot_load_falls_back_and_doctor_says_so(
+    tmp_path: Path, agent_home: Path
+) -> None:
+    notes = tmp_path / "notes.gguf"
+    notes.write_text("not a model")
+    save_settings(Settings().replace("model", path=str(notes)), App().paths.settings_file)
+
+    chat = run_cli("chat", "--once", "Hello", "--json")
+    doctor = run_cli("doctor")
+
+    assert chat.returncode == 0, chat.stderr
+    assert "not a GGUF model file" in chat.stderr and "bundled model" in chat.stderr
+    assert json.loads(chat.stdout)["reply"].strip()
+    assert doctor.returncode == 1
+    assert "[FAIL] model: not a GGUF model file" in doctor.stdout
 
 
 def test_doctor_fails_with_the_fix_when_the_model_is_missing(tmp_path: Path) -> None:

@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     app = make_app(args)
     try:
         app.engine.start()  # a bad model file is reported before memory is unlocked
+        if app.model_fallback:
+            print(f"desktop-agent: note: {app.model_fallback}", file=sys.stderr)
         assistant = app.assistant
         if app.memory_problem and app.settings.memory.enabled:
             print(

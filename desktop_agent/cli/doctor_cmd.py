@@ -71,6 +71,10 @@ def _check_model(app: App) -> Check:
     except UserError as error:
         return Check("model", False, f"{error}")
     template = "from the GGUF metadata" if not app.settings.model.chat_template else "from settings"
+    if app.model_fallback:  # the chosen model cannot load: the fix is in the settings
+        return Check(
+            "model", False, f"{app.model_fallback} (fix: choose another model in Settings)"
+        )
     return Check(
         "model",
         True,

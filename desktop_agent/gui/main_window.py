@@ -278,6 +278,12 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
             f"context {info.n_ctx} tokens · {info.n_threads} threads",
         )
         self.chat.set_reply_status("Thinking…")
+        if self.session.app.model_fallback:
+            # The chosen model could not load: say so where it stays visible, and how to fix it
+            self.model_notice = f"{self.session.app.model_fallback}. Choose another in Settings."
+            self.status.showMessage(self.model_notice, 15_000)
+
+    model_notice = ""
 
     @Slot(str)
     def _model_failed(self, message: str) -> None:

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_agent.errors import UserError
+from desktop_agent.errors import ModelError, UserError
 from desktop_agent.gui.theme import icon
-from desktop_agent.llm.model_file import bundled_model_path, physical_cores
+from desktop_agent.llm.model_file import bundled_model_path, check_model_file, physical_cores
 from desktop_agent.settings import Settings
 
 if TYPE_CHECKING:
@@ -272,9 +272,10 @@ class SettingsDialog(QDialog):
         if self.server_radio.isChecked() and not server.startswith(("http://", "https://")):
             raise UserError("give the chat server's address, e.g. http://127.0.0.1:8080")
         if path:
-            file = Path(path).expanduser()
-            if not file.is_file():
-                raise UserError(f"no model file at {file}: pick an existing .gguf file")
+            try:  # never saved unless it can load: a bad file would fail at every start
+                check_model_file(Path(path))
+            except ModelError as error:
+                raise UserError(str(error)) from None
         return self._settings.replace(
             "model",
             path=path,

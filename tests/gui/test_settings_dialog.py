@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from desktop_agent.gui.settings_dialog import SettingsDialog
+from desktop_agent.llm.model_file import bundled_model_path
 from desktop_agent.settings import load_settings
-from tests.gui.conftest import MODEL_TIMEOUT_MS
+from tests.gui.conftest import MODEL_TIMEOUT_MS, fast_settings
 
 
 def _fill_and_save(change: Any) -> None:
@@ -73,14 +75,48 @@ def test_missing_model_file_is_refused(qtbot: Any, make_window: Any, tmp_path: A
     dialog.accept()
 
     assert dialog.isVisible()
-    assert "no model file" in dialog.error_label.text()
+    assert "model file not found" in dialog.error_label.text()
+
+
+def test_a_file_that_is_not_a_model_is_refused_not_saved(
+    qtbot: Any, make_window: Any, tmp_path: Any
+) -> None:
+    window = make_window(load_model=False)
+    settings_file = window.session.app.paths.settings_file
+    notes = tmp_path / "notes.gguf"
+    notes.write_text("shopping list: eggs, flour")
+    dialog = SettingsDialog(window.session.settings, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+
+    dialog.custom_radio.setChecked(True)
+    dialog.path_edit.setText(str(notes))
+    dialog.accept()
+
+    assert dialog.isVisible()
+    assert "not a GGUF model file" in dialog.error_label.text()
+    assert not settings_file.exists()
+
+
+def test_a_chosen_model_that_cannot_load_falls_back_to_the_bundled_one(
+    qtbot: Any, make_window: Any, tmp_path: Any
+) -> None:
+    # Given settings saved earlier that name a model file since deleted
+    gone = tmp_path / "deleted.gguf"
+    window = make_window(settings=fast_settings(path=str(gone)))
+
+    # Then the bundled model loads, and the window says why
+    qtbot.waitUntil(lambda: window.session.model_info is not None, timeout=MODEL_TIMEOUT_MS)
+    assert window.session.model_info.model_path == str(bundled_model_path())
+    assert "model file not found" in window.model_notice
+    assert "bundled model" in window.model_notice
 
 
 def test_bundled_default_and_custom_file(qtbot: Any, tmp_path: Any) -> None:
     from desktop_agent.settings import Settings
 
     model = tmp_path / "other.gguf"
-    model.write_bytes(b"GGUF")
+    model.write_bytes(b"GGUF" + struct.pack("<I", 3) + bytes(16))
     dialog = SettingsDialog(Settings())
     qtbot.addWidget(dialog)
     assert dialog.bundled_radio.isChecked()
