@@ -33,6 +33,7 @@ from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *PLAN_RULES)
 
@@ -99,7 +100,7 @@ _SUBJECTLESS = re.compile(
 _CLAUSE_BREAK = re.compile(
     r"[.!;:?]+(?=\s|$)|,|\s[—–-]\s"
     r"|\s(?:and|but|so|because|though)\s+(?=(?:(?:now|then|also|since then)\s+)?(?:i|my)\b)"
-    rf"|\s(?:and|but|then)\s+(?={_SUBJECTLESS_VERBS}\b)"
+    rf"|\s(?:and|but|then)\s+(?=(?:(?:now|then|also|just)\s+)?{_SUBJECTLESS_VERBS}\b)"
     rf"|\s(?:and|but)\s+(?={_SUBJECTLESS_STATES}\b)",
     re.IGNORECASE,
 )
@@ -150,10 +151,15 @@ def extract(message: str) -> list[ExtractedFact]:
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
 
 
+# A short label before a colon opens a sentence without being part of it ("Big news: my sister
+# moved to Bergen", "Update: ..."): blanked (same length, so spans hold) before parsing.
+_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))[A-Za-z][\w ]{0,20}:\s")
+
+
 def _parse(text: str) -> Any:
     from desktop_agent import nlp
 
-    return nlp.parse(text)
+    return nlp.parse(_LABEL.sub(lambda m: " " * len(m.group(0)), text))
 
 
 def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
@@ -199,7 +205,28 @@ def _tidied(fact: ExtractedFact) -> ExtractedFact:
     text = _SAID_OPENING.sub("", fact.text)
     if fact.is_correction and not fact.negated:
         text = _SAID_NOT.sub("", text).strip()
-    return fact if text == fact.text or not text else replace(fact, text=text)
+    key = _plan_key(fact.subject_key)
+    if text == fact.text and key == fact.subject_key or not text:
+        return fact
+    return replace(fact, text=text, subject_key=key)
+
+
+# Words of a plan's key that say when or who, not what: "getting a puppy in May" and "...in
+# July instead" are one plan, so the second supersedes the first.
+_NOT_THE_PLAN = frozenset(
+    "we're we i'm im i in on at next this instead now going to will be the a an".split()
+)
+
+
+def _plan_key(key: str) -> str:
+    if not key.startswith("plan:"):
+        return key
+    words = [
+        w
+        for w in key[5:].split()
+        if w not in _NOT_THE_PLAN and w not in MONTHS and w not in WEEKDAYS and not w[:1].isdigit()
+    ]
+    return f"plan:{' '.join(words)}" if words else key
 
 
 def _to_original(fact: ExtractedFact, normalised: Normalised) -> ExtractedFact:

@@ -29,10 +29,14 @@ from desktop_agent.core.extraction_rules import _slug, normalise_object
 
 
 def _user_has(head: Token, who: Who, tokens: list[Token], negated: bool) -> Iterator[Found]:
-    found = list(_user_has_each(head, who, tokens, negated))
-    yield from found
     when = _when(tokens)
     ahead = head.tag_ == "VBG" or any(c.lower_ in ("will", "'ll") for c in head.children)
+    if ahead and not negated and head.lemma_.casefold() == "get" and re.fullmatch(r"[\d-]+", when):
+        # "We're getting a puppy in May": a plan, not a pet yet
+        yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens), when=when)
+        return
+    found = list(_user_has_each(head, who, tokens, negated))
+    yield from found
     if not found and not negated and ahead and re.fullmatch(r"[\d-]+", when):
         # "We're having a baby in March!"
         yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens), when=when)

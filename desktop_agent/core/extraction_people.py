@@ -115,6 +115,11 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         if origin is not None and origin.pos_ == "PROPN":
             yield _make(who, tokens, "fact", f"{slot}:origin", _place(origin), negated=negated)
             return
+    if lemma in ("become", "retrain", "requalify", "qualify", "train"):
+        role = _prep_object(head, "as") or attr  # "Jonas retrained as an electrician"
+        if role is not None and _is_job(role) and not negated:
+            yield _make(who, tokens, "fact", f"{slot}:job", _phrase(role), correction=True)
+            return
     if lemma == "work":
         role = _prep_object(head, "as")
         if role is not None:

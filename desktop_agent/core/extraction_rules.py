@@ -563,7 +563,9 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 
 
 _JOB = _compile(
-    rf"(?:i\s+(?:now\s+|currently\s+)?work\s+as|my\s+job\s+is|{I_AM}\s+(?:now\s+)?(?:working\s+as\s+)?"
+    rf"(?:i\s+(?:now\s+|currently\s+)?work\s+as|my\s+job\s+is|"
+    r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
+    rf"qualified\s+as|requalified\s+as)(?=\s)|{I_AM}\s+(?:now\s+)?(?:working\s+as\s+)?"
     r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )
@@ -614,6 +616,27 @@ def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
     if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekends"}:
         return None, ""
     return (found.group("prep"), place), found.group("city") or ""
+
+
+_FOR_A_LIVING = _compile(r"i\s+(?P<what>(?!do\b)\w+(?:\s+[\w'’-]+){0,4}?)\s+for\s+a\s+living\b")
+
+
+@rule
+def for_a_living(clause: str) -> Iterator[Match]:
+    """ "I bake bread for a living": the job, in the user's words."""
+    found = _FOR_A_LIVING.match(clause.strip())
+    if found:
+        verb, _, rest = found.group("what").partition(" ")
+        what = f"{_third(verb)} {rest}".strip()
+        yield Match("fact", "job", found.group("what"), f"User {what} for a living", 0.8)
+
+
+def _third(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 _NOT_WORKING = _compile(

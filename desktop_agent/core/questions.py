@@ -63,7 +63,9 @@ def question_only(item: MemoryItem) -> bool:
 # --- questions about the user ---------------------------------------------------------------
 
 # "my", "me", "I" in a question: it asks about the user (or their people).
-_ABOUT_ME = re.compile(r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself)\b", re.IGNORECASE)
+_ABOUT_ME = re.compile(
+    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us)\b", re.IGNORECASE
+)
 _EVERYTHING = re.compile(
     r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b(?!\s+about\s+(?:my|the|our)\s)|"
     r"\bwhat have i told you\b|"

@@ -138,6 +138,8 @@ def test_instead_of_and_a_new_date_change_a_plan(
         ("I changed jobs, I'm at Siemens now as an engineer.", "employer", "Siemens"),
         ("We moved house, we're in Leeds now.", "home_city", "Leeds"),
         ("We broke up, I'm with Sam now.", "name_of:partner", "Sam"),
+        ("I'm coeliac and I bake bread for a living.", "job", "bake bread"),
+        ("I became a nurse last year.", "job", "nurse"),
     ],
 )
 def test_extraction_reads(message: str, key: str, value: str) -> None:
@@ -310,6 +312,14 @@ def test_a_city_implied_by_a_job_never_replaces_the_one_said(memory: MemoryServi
         ("I'm a nurse.", "I retrained and now I'm a paramedic.",
          "What do I do for a living?", "paramedic", "nurse"),
         ("My boyfriend is Tom.", "Tom and I broke up.", "Who was my ex?", "Tom", "Luna"),
+        ("My sister lives in Oslo.", "Big news: my sister moved to Bergen!",
+         "Where does my sister live?", "Bergen", "Oslo"),
+        ("My brother Jonas is a plumber.", "Jonas retrained as an electrician.",
+         "What does my brother do?", "electrician", "plumber"),
+        ("We're getting a puppy in May.", "Change of plans: we're getting the puppy in July instead.",
+         "When are we getting the puppy?", "July", "May"),
+        ("I'm a chef at a bistro.", "I quit cooking and now work as a courier.",
+         "What's my job?", "courier", "chef"),
         ("I work as a barista.", "I'm a manager now at the same cafe.",
          "What was my previous role?", "barista", "Luna"),
     ],
