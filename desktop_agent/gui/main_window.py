@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -31,6 +31,12 @@ LAYOUT_VERSION = 2
 PANEL_WIDTH = 560
 
 
+CHAT_MIN_WIDTH = 300
+# The conversation list's width when there is room, and the chat width that leaves room.
+CONVERSATIONS_WIDTH = 220
+CHAT_ROOMY_WIDTH = 560
+
+
 class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     """The app's window. ``memory_lens_did_open(memories)`` fires when the user opens the
     memory lens under a reply (for the memory inspector to show them)."""
@@ -51,6 +57,8 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         )
         self.chat = ChatView(self)
         self.setCentralWidget(self.chat)
+        # The chat stays usable beside an open panel, even at 800x600: the dock gives way.
+        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
         self.controller = ChatController(session.assistant, self.chat, self)
         self.conversations = ConversationListPanel(session.assistant, self)
         self.conversations_dock = self._dock("Conversations", self.conversations, floatable=False)
@@ -373,6 +381,21 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self.gui_settings.setValue("window/geometry", self.saveGeometry())
         self.gui_settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
         self.gui_settings.sync()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._regrow_conversations)
+
+    @Slot()
+    def _regrow_conversations(self) -> None:
+        """The conversation list gave way when the window was small; it takes its width back
+        as the window grows (Qt's docks keep the narrow width otherwise)."""
+        dock = self.conversations_dock
+        spare = self.chat.width() - CHAT_ROOMY_WIDTH
+        narrow = dock.isVisible() and not dock.isFloating() and dock.width() < CONVERSATIONS_WIDTH
+        if narrow and spare > 0:
+            width = min(CONVERSATIONS_WIDTH, dock.width() + spare)
+            self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.inspector.inbox.commit_rejects()  # a Reject still waiting for Undo is meant

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -32,7 +31,10 @@ from desktop_agent.gui.memory_detail import MemoryDetail, MemoryDetailPane, read
 from desktop_agent.gui.memory_inbox import MemoryInbox
 from desktop_agent.gui.memory_panel import MemoryPanel
 from desktop_agent.gui.memory_table_model import (
-    COLUMNS,
+    CREATED,
+    IMPORTANCE,
+    LAST_USED,
+    SOURCE,
     TEXT,
     TOPIC,
     IdRole,
@@ -42,6 +44,7 @@ from desktop_agent.gui.memory_table_model import (
     read_table,
 )
 from desktop_agent.gui.session import Session
+from desktop_agent.gui.table_columns import ColumnFitter
 from desktop_agent.gui.theme import icon
 
 SEMANTIC_DELAY_MS = 300
@@ -134,14 +137,14 @@ class MemoryInspector(MemoryPanel):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(28)
-        header = self.table.horizontalHeader()
-        for column in range(len(COLUMNS)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(48)
-        for column, width in enumerate((84, 200, 96, 92, 64, 90, 128)):
-            if column != TEXT:
-                self.table.setColumnWidth(column, width)
+        self.table.horizontalHeader().setMinimumSectionSize(48)
+        # Narrow, the Memory column keeps its room and the least useful columns step aside.
+        self.columns = ColumnFitter(
+            self.table,
+            TEXT,
+            widths=(72, 200, 96, 88, 64, 84, 128),
+            hide_first=(SOURCE, LAST_USED, IMPORTANCE, TOPIC, CREATED),
+        )
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -157,9 +160,12 @@ class MemoryInspector(MemoryPanel):
         self.detail.detail_did_request_memory.connect(self.select_memory)
         self.detail.detail_did_request_source.connect(self.inspector_did_request_source)
 
-        self.forget_button = QPushButton(icon("delete"), "Forget selected…")
+        # Short labels so the panel fits beside the chat at 800x600; the tooltips say it all.
+        self.forget_button = QPushButton(icon("delete"), "Forget…")
+        self.forget_button.setToolTip("Forget the selected memories (Delete)")
         self.forget_button.clicked.connect(self.forget_selected)
-        self.forget_all_button = QPushButton("Forget everything…", objectName="dangerButton")
+        self.forget_all_button = QPushButton("Forget all…", objectName="dangerButton")
+        self.forget_all_button.setToolTip("Forget everything the assistant remembers")
         self.forget_all_button.clicked.connect(self.forget_everything)
         self.count_label = QLabel(objectName="mutedLabel")
 

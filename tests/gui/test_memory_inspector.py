@@ -380,3 +380,47 @@ def test_forget_everything_clears_the_sidebar_and_the_open_chat(
     assert len(titles()) <= 1  # at most the new, empty chat
     assert window.controller.conversation.messages == []
     assert not [b for b in window.chat.bubbles if b.role == "user"]
+
+
+def test_the_memory_column_keeps_its_room_at_every_window_size(
+    qtbot: Any, make_window: Any
+) -> None:
+    from desktop_agent.gui.memory_table_model import SOURCE, TEXT
+
+    window, _ = _inspector_with(qtbot, make_window, ["User is allergic to peanuts and penicillin"])
+    table = window.inspector.table
+    window.show()
+    for size in ((800, 600), (1180, 760), (1920, 1080)):
+        window.resize(*size)
+        qtbot.waitUntil(lambda s=size: window.width() == s[0], timeout=5_000)
+        qtbot.wait(50)
+        room = table.viewport().width()
+        assert table.columnWidth(TEXT) >= min(180, room), (size, table.columnWidth(TEXT), room)
+        shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
+        assert all(table.columnWidth(c) >= 48 for c in shown), size
+    # wide, every column is back
+    assert not table.isColumnHidden(SOURCE) or table.viewport().width() < 700
+
+
+def test_usable_at_800x600_with_a_panel_open_and_the_list_grows_back(
+    qtbot: Any, make_window: Any
+) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    window, _ = _inspector_with(qtbot, make_window, ["User lives in Porto"])
+    window.show()
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() <= 800, timeout=5_000)
+    qtbot.wait(100)
+
+    # The chat keeps a composer one can type in, the list is still there, nothing is clipped
+    assert window.width() == 800  # the docks' minimums fit the screen
+    assert window.chat.composer.width() >= 240
+    assert window.conversations_dock.width() >= 100
+    buttons = [b for b in window.inspector.findChildren(QPushButton) if b.isVisible()]
+    clipped = [b.text() for b in buttons if b.width() < b.minimumSizeHint().width()]
+    assert buttons and not clipped
+
+    # Growing the window gives the conversation list its width back
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.conversations_dock.width() >= 200, timeout=5_000)
