@@ -14,7 +14,7 @@ from typing import Any
 
 from desktop_agent.core import extraction_words as words
 from desktop_agent.core.extraction_dates import resolve_date
-from desktop_agent.core.extraction_rules import _JOBS
+from desktop_agent.core.extraction_rules import _JOBS, third_singular
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 Token = Any  # a spaCy Token; typed loosely so the core never imports spaCy
@@ -335,7 +335,7 @@ def third_person(tokens: list[Token], who: Who) -> str:
         # "... and now study law at UCL": the verb's subject is the user's "I" further back
         adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])
         rest = "".join(t.text + t.whitespace_ for t in tokens[implied + 1 :]).strip()
-        verb = _third_singular(tokens[implied].text)
+        verb = third_singular(tokens[implied].text)
         return f"User {adverbs.casefold()}{verb} {rest}".replace("  ", " ").strip()
     return text[:1].upper() + text[1:]
 
@@ -369,7 +369,7 @@ def _third_word(token: Token, who: Who) -> str:
     if token.pos_ == "AUX" and lower in _AUX_THIRD and _has_user_subject(token):
         return _AUX_THIRD[lower]
     if token.tag_ == "VBP" and _has_user_subject(token):
-        return _third_singular(token.text)
+        return third_singular(token.text)
     return token.text
 
 
@@ -382,18 +382,6 @@ def _has_user_subject(token: Token) -> bool:
 def _glue(tokens: list[Token], index: int) -> bool:
     nxt = tokens[index + 1].lower_
     return nxt in ("n't",) or (nxt.startswith("'") and tokens[index + 1].pos_ == "AUX")
-
-
-def _third_singular(verb: str) -> str:
-    lower = verb.casefold()
-    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes", "am": "is", "are": "is"}
-    if lower in irregular:
-        return irregular[lower]
-    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 def _make(

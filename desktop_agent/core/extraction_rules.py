@@ -627,14 +627,19 @@ def for_a_living(clause: str) -> Iterator[Match]:
     found = _FOR_A_LIVING.match(clause.strip())
     if found:
         verb, _, rest = found.group("what").partition(" ")
-        what = f"{_third(verb)} {rest}".strip()
+        what = f"{third_singular(verb)} {rest}".strip()
         yield Match("fact", "job", found.group("what"), f"User {what} for a living", 0.8)
 
 
-def _third(verb: str) -> str:
-    if verb.endswith(("s", "sh", "ch", "x", "o")):
+def third_singular(verb: str) -> str:
+    """ "bake" -> "bakes", "fix" -> "fixes", "study" -> "studies", "have" -> "has"."""
+    lower = verb.casefold()
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes", "am": "is", "are": "is"}
+    if lower in irregular:
+        return irregular[lower]
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "i", "o", "u"):
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
 

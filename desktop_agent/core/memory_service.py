@@ -576,7 +576,6 @@ class MemoryService:
         that ever quoted one of them (in its current text or its history), and the span of
         the user's words each was learned from, redacted in its source episode (with the
         reply's sentences that repeated them). Topics are then rebuilt without them."""
-        from desktop_agent.memory.model import Rewrite
 
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
@@ -584,22 +583,7 @@ class MemoryService:
         with self._lock:
             preview = self.forget_preview(ids)
             ids += preview.topics
-            plans = self._redaction_plans(ids)
-            vectors = self.embedder.embed([p.text for p in plans]) if plans else []
-            rewrite = {
-                p.episode_id: Rewrite(p.text, p.meta, vector)
-                for p, vector in zip(plans, vectors, strict=True)
-            }
-            receipt = self.vault.forget(ids, rewrite=rewrite)
-            self._drop_usage(ids)
-            for plan in plans:
-                self._fact_items.pop(plan.episode_id, None)
-            moved = {m: prov for p in plans for m, prov in p.moved.items() if m in self.vault}
-            for memory_id, provenance in moved.items():
-                self._set_meta(memory_id, provenance=[p.to_json() for p in provenance])
-            self.notify(
-                MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
-            )
+            receipt = self._forget_sealed(ids, self._redaction_plans(ids))
         if rebuild_topics and any(k == SEMANTIC for k in receipt.kinds):
             self._rebuild_topics(had_topics=bool(preview.topics))
         return receipt
@@ -610,7 +594,6 @@ class MemoryService:
         redacted as a forgotten fact's span is, in the same ratchet; a fact learned from
         inside them is forgotten with them."""
         from desktop_agent.core.redaction import rewrite_episode
-        from desktop_agent.memory.model import Rewrite
 
         with self._lock:
             facts = self.items(SEMANTIC)
@@ -641,23 +624,33 @@ class MemoryService:
                     plans.append(plan)
             if not plans and not ids:
                 raise InputError("nothing to forget: those words are no longer in any message")
-            vectors = self.embedder.embed([p.text for p in plans]) if plans else []
-            rewrite = {
-                p.episode_id: Rewrite(p.text, p.meta, vector)
-                for p, vector in zip(plans, vectors, strict=True)
-            }
-            receipt = self.vault.forget(ids, rewrite=rewrite)
-            self._drop_usage(ids)
-            for plan in plans:
-                self._fact_items.pop(plan.episode_id, None)
-                for memory_id, provenance in plan.moved.items():
-                    if memory_id in self.vault:
-                        self._set_meta(memory_id, provenance=[p.to_json() for p in provenance])
-            self.notify(
-                MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
-            )
+            receipt = self._forget_sealed(ids, plans)
         if doomed:
             self._rebuild_topics()
+        return receipt
+
+    def _forget_sealed(
+        self, ids: Sequence[str], plans: Sequence[EpisodeRedaction]
+    ) -> ForgetReceipt:
+        """Forget ``ids`` and rewrite each planned episode in one ratchet (the caller holds
+        the lock), then move the surviving memories' spans and tell the panels."""
+        from desktop_agent.memory.model import Rewrite
+
+        vectors = self.embedder.embed([p.text for p in plans]) if plans else []
+        rewrite = {
+            p.episode_id: Rewrite(p.text, p.meta, vector)
+            for p, vector in zip(plans, vectors, strict=True)
+        }
+        receipt = self.vault.forget(ids, rewrite=rewrite)
+        self._drop_usage(ids)
+        for plan in plans:
+            self._fact_items.pop(plan.episode_id, None)
+        moved = {m: prov for p in plans for m, prov in p.moved.items() if m in self.vault}
+        for memory_id, provenance in moved.items():
+            self._set_meta(memory_id, provenance=[p.to_json() for p in provenance])
+        self.notify(
+            MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
+        )
         return receipt
 
     def forget_preview(self, memory_ids: Iterable[str]) -> ForgetPreview:
