@@ -112,8 +112,9 @@ def fill(memory: MemoryService, n: int, rng: np.random.Generator, start: datetim
         )
         for i in range(facts)
     ]
-    for first in range(0, facts, batch):
-        memory.vault.add_many(rows[first : first + batch])
+    with memory.lane:
+        for first in range(0, facts, batch):
+            memory.vault.add_many(rows[first : first + batch])
 
 
 def plain_recaller(memory: MemoryService, weights: RecallWeights | None = None) -> Recaller:

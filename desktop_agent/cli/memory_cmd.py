@@ -265,9 +265,9 @@ def run_forget(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from desktop_agent.secrets import passphrase_from_env_or_prompt
 
-    with _vault() as (_app, vault):
+    with _vault() as (app, _):
         passphrase = passphrase_from_env_or_prompt("Backup passphrase: ", confirm=True)
-        summary = vault.export_backup(args.file, passphrase)
+        summary = app.memory.export_backup(args.file, passphrase)
     lines = [
         f"exported {summary.memories} memories ({summary.versions} versions) to {summary.file}"
     ]
@@ -280,9 +280,9 @@ def run_import(args: argparse.Namespace) -> int:
 
     if not args.file.is_file():
         raise InputError(f"no such file: {args.file}")
-    with _vault() as (_app, vault):
+    with _vault() as (app, _):
         passphrase = passphrase_from_env_or_prompt("Backup passphrase: ")
-        summary = vault.import_backup(args.file, passphrase)
+        summary = app.memory.import_backup(args.file, passphrase)
     lines = [
         f"imported {len(summary.imported)} memories; skipped {len(summary.skipped)} already here"
     ]
@@ -292,9 +292,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    with _vault() as (_app, vault):
+    with _vault() as (app, _):
         if args.verify:
-            report = vault.verify_audit()
+            report = app.memory.verify_audit()
             lines = (
                 [f"audit log intact: {report.entries} entries"]
                 if report.ok
@@ -302,7 +302,7 @@ def run_audit(args: argparse.Namespace) -> int:
             )
             _emit(args, report.to_json(), lines)
             return 0 if report.ok else 1
-        entries = list(vault.audit_entries())
+        entries = list(app.memory.audit_entries())
     lines = [
         f"{e.seq:>6}  {e.at:%Y-%m-%d %H:%M:%S}  {e.action:<10} {e.count:>6}  epoch {e.epoch}"
         for e in entries
@@ -312,8 +312,8 @@ def run_audit(args: argparse.Namespace) -> int:
 
 
 def run_keys_status(args: argparse.Namespace) -> int:
-    with _vault() as (_app, vault):
-        status = vault.status()
+    with _vault() as (app, vault):
+        status = app.memory.key_status()
         damaged = [
             {"table": d.table, "where": d.where, "reason": d.reason, "memory_id": d.memory_id}
             for d in vault.damaged
@@ -342,9 +342,9 @@ def run_keys_status(args: argparse.Namespace) -> int:
 
 
 def run_keys_rotate(args: argparse.Namespace) -> int:
-    with _vault() as (_app, vault):
+    with _vault() as (app, vault):
         previous = vault.epoch
-        epoch = vault.rotate_keys()
+        epoch = app.memory.rotate_keys()
     _emit(
         args,
         {"epoch": epoch, "previous_epoch": previous},

@@ -240,12 +240,13 @@ class Assistant:
         conversation = self.conversation(conversation_id)
         with self._conversations_lock:
             self._conversations.pop(conversation_id, None)
-        if (
-            self.memory is not None
-            and not conversation.incognito
-            and self.memory.episodes(conversation_id)
-        ):
-            return self.memory.forget_conversation(conversation_id)
+        if self.memory is None or conversation.incognito:
+            return None
+        with self.memory.lane:
+            # Closed first, in the same job: a reply still streaming is not stored afterwards.
+            self.memory.close_conversation(conversation_id)
+            if self.memory.episodes(conversation_id):
+                return self.memory.forget_conversation(conversation_id)
         return None
 
     def exclude_memory(self, conversation_id: str, memory_id: str) -> None:
@@ -444,10 +445,17 @@ class Assistant:
 
     def _reflect(self, conversation, text, reply, intent, action, injected) -> tuple[str, tuple]:  # noqa: ANN001
         from desktop_agent.core.learning import reflect
+        from desktop_agent.core.memory_service import ConversationClosed
 
-        reflected = reflect(
-            self.memory, conversation, text, reply, intent, action, injected, self.extractor
-        )
+        # One job in the write lane: the episode and what is learned from it land together,
+        # before or after a delete of this conversation, never around it.
+        try:
+            with self.memory.lane:
+                reflected = reflect(
+                    self.memory, conversation, text, reply, intent, action, injected, self.extractor
+                )
+        except ConversationClosed:
+            return None, ()  # deleted while the reply streamed: nothing of it is kept
         if reflected[1]:
             self.consolidate_in_background()
         return reflected

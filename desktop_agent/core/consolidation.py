@@ -129,8 +129,11 @@ def consolidate(
     memory: MemoryService, *, now: datetime | None = None, force: bool = False
 ) -> ConsolidationReport:
     """One consolidation run. Cheap when nothing semantic changed since the last run in this
-    process (the app calls it every few turns): it returns a ``skipped`` report at once."""
-    with _watch(memory).running:
+    process (the app calls it every few turns): it returns a ``skipped`` report at once.
+
+    The whole run is one job in the memory's write lane: a forget asked for meanwhile waits
+    for it, then finds (and removes) whatever the run wrote."""
+    with memory.lane, _watch(memory).running:
         return _consolidate(memory, now=now, force=force)
 
 
@@ -173,7 +176,7 @@ def _consolidate(
 def refresh_topics(memory: MemoryService, *, now: datetime | None = None) -> ConsolidationReport:
     """Only step (d): rebuild topic summaries and memberships (logged and undoable too)."""
     now = now or datetime.now(UTC)
-    with _watch(memory).running:
+    with memory.lane, _watch(memory).running:
         run = _Run(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
         _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
         run.notify()
@@ -313,6 +316,11 @@ def _chosen(item: MemoryItem) -> bool:
 def undo(memory: MemoryService, run_id: str) -> UndoReport:
     """Revert exactly the changes of run ``run_id``; a field changed since is left alone (and
     its memory listed in ``conflicts``). Un-merged and un-superseded pairs stay apart later."""
+    with memory.lane:
+        return _undo(memory, run_id)
+
+
+def _undo(memory: MemoryService, run_id: str) -> UndoReport:
     touched = _logged(memory, run_id)
     if not touched:
         raise InputError(f"no consolidation run {run_id!r} to undo (see `memory consolidate`)")

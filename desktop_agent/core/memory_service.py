@@ -5,8 +5,8 @@ recalls, supersedes, cascades forgetting through provenance, and counts use.
 
 from __future__ import annotations
 
+import functools
 import logging
-import threading
 from bisect import insort
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -29,6 +29,7 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.questions import asks_only, question_only
 from desktop_agent.core.recall import MemoryFacts, Recaller, RecallHit, neighbour_map
+from desktop_agent.core.write_lane import WriteLane
 from desktop_agent.errors import InputError
 from desktop_agent.memory.model import thaw as _thaw
 
@@ -124,6 +125,21 @@ def also_touched(messages: int, topics: int = 0) -> str:
     return ("and " + " and ".join(parts)) if parts else ""
 
 
+class ConversationClosed(InputError):
+    """A write for a conversation deleted in this process (a reply that was still in flight)."""
+
+
+def _in_lane(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a MemoryService method inside the service's write lane."""
+
+    @functools.wraps(method)
+    def in_lane(self: MemoryService, *args: Any, **kwargs: Any) -> Any:
+        with self.lane:
+            return method(self, *args, **kwargs)
+
+    return in_lane
+
+
 class MemoryService:
     """Reads are served from the vault's RAM copy; writes go through the vault's one writer."""
 
@@ -138,7 +154,11 @@ class MemoryService:
         self.embedder = embedder
         self.clock = clock
         self.recaller = Recaller(vault.index, embedder, self._facts)
-        self._lock = threading.RLock()
+        # Every write, from any thread, enters this one ordered lane (see core/write_lane.py).
+        self.lane = WriteLane()
+        vault.writer_guard = self.lane.require
+        # Conversations deleted in this process: a reply still in flight is not stored.
+        self._closed: set[str] = set()
         self._usage_id: str | None = None
         self._usage: dict[str, list[Any]] = {}
         self._neighbours: dict[str, tuple[str, ...]] | None = None
@@ -393,7 +413,7 @@ class MemoryService:
         if not memory_ids:
             return
         now = self.clock().isoformat()
-        with self._lock:
+        with self.lane:
             for memory_id in memory_ids:
                 count = int(self._usage.get(memory_id, (0, None))[0])
                 self._usage[memory_id] = [count + 1, now]
@@ -444,7 +464,7 @@ class MemoryService:
                 f"unknown memory kind {kind!r}: use semantic, episodic, procedural or topic"
             )
         now = self.clock()
-        with self._lock:
+        with self.lane:
             same = self._same_fact(text, subject_key) if kind == SEMANTIC else None
             if same is not None:
                 return self._reinforce(same, provenance)
@@ -481,7 +501,7 @@ class MemoryService:
         """These facts stopped being true ("we had to rehome Rufus"): superseded with the date,
         kept as the past, and linked to the words that ended them."""
         now = self.clock().isoformat()
-        with self._lock:
+        with self.lane:
             for memory_id in memory_ids:
                 self._set_meta(
                     memory_id,
@@ -518,6 +538,7 @@ class MemoryService:
             confirmed_at=self.clock().isoformat(),
         )
 
+    @_in_lane
     def _set_meta(self, memory_id: str, **changes: Any) -> MemoryItem:
         record = self.vault.get(memory_id)
         meta = {**_thaw(record.meta), **changes}
@@ -525,6 +546,7 @@ class MemoryService:
         self.notify(MemoryChange(edited=(memory_id,)))
         return item_from_record(updated)
 
+    @_in_lane
     def edit(
         self,
         memory_id: str,
@@ -571,6 +593,7 @@ class MemoryService:
     def accept(self, memory_id: str) -> MemoryItem:
         return self.edit(memory_id, reviewed=True)
 
+    @_in_lane
     def forget(self, memory_ids: Iterable[str], *, rebuild_topics: bool = True) -> ForgetReceipt:
         """Forget these memories, and everything that repeats their words: every topic summary
         that ever quoted one of them (in its current text or its history), and the span of
@@ -580,7 +603,7 @@ class MemoryService:
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             raise InputError("nothing to forget: give at least one memory id")
-        with self._lock:
+        with self.lane:
             preview = self.forget_preview(ids)
             ids += preview.topics
             receipt = self._forget_sealed(ids, self._redaction_plans(ids))
@@ -595,7 +618,7 @@ class MemoryService:
         inside them is forgotten with them."""
         from desktop_agent.core.redaction import rewrite_episode
 
-        with self._lock:
+        with self.lane:
             facts = self.items(SEMANTIC)
             ranges = {e: list(r) for e, r in spans.items() if e in self.vault}
             doomed = {
@@ -711,18 +734,26 @@ class MemoryService:
         return self.forget([memory_id])
 
     def forget_all(self) -> ForgetReceipt:
-        with self._lock:
+        with self.lane:
             receipt = self.vault.forget_all()
             self._usage, self._usage_id = {}, None
             self.notify(MemoryChange(forgotten=tuple(receipt.ids), receipt=receipt))
             return receipt
 
+    def close_conversation(self, conversation_id: str) -> None:
+        """Nothing more is stored for this conversation in this process (it is being deleted;
+        a reply still streaming for it must not bring it back)."""
+        with self.lane:
+            self._closed.add(conversation_id)
+
     def forget_conversation(self, conversation_id: str) -> ForgetReceipt:
-        """Forget a conversation's episodes and everything learned only from them.
+        """Forget a conversation's episodes and everything learned only from them, and close
+        it (see ``close_conversation``).
 
         A fact also learned elsewhere stays, with this conversation removed from its sources.
         """
-        with self._lock:
+        with self.lane:
+            self._closed.add(conversation_id)
             episodes = [e.id for e in self.episodes(conversation_id)]
             if not episodes:
                 raise InputError(f"no remembered conversation with id {conversation_id}")
@@ -739,6 +770,7 @@ class MemoryService:
     def key_status(self) -> KeyStatus:
         return self.vault.status()
 
+    @_in_lane
     def rotate_keys(self) -> int:
         """A new key-encryption key; returns the new epoch."""
         return self.vault.rotate_keys()
@@ -749,17 +781,19 @@ class MemoryService:
     def verify_audit(self) -> AuditReport:
         return self.vault.verify_audit()
 
+    @_in_lane
     def export_backup(self, path: str | Path, passphrase: str) -> ExportSummary:
         return self.vault.export_backup(path, passphrase)
 
     def import_backup(self, path: str | Path, passphrase: str) -> ImportSummary:
-        with self._lock:
+        with self.lane:
             summary = self.vault.import_backup(path, passphrase)
             self._load_usage()
-        self.notify(MemoryChange(added=tuple(summary.imported)))
+            self.notify(MemoryChange(added=tuple(summary.imported)))
         return summary
 
     # --- episodes --------------------------------------------------------------------------
+    @_in_lane
     def record_episode(
         self,
         conversation_id: str,
@@ -771,7 +805,10 @@ class MemoryService:
         action: str = "",
         used: Sequence[str] = (),
     ) -> MemoryItem:
-        """Store one exchange of a live chat as an episodic memory."""
+        """Store one exchange of a live chat as an episodic memory; ConversationClosed when
+        the conversation was deleted meanwhile (the reply was still streaming)."""
+        if conversation_id in self._closed:
+            raise ConversationClosed(f"conversation {conversation_id} was deleted")
         text, user_end = episode_text(user, reply)
         meta = {
             "title": title,
@@ -794,6 +831,7 @@ class MemoryService:
         """Note how an exchange went ("positive" / "negative" feedback)."""
         return self._set_meta(episode_id, outcome=outcome)
 
+    @_in_lane
     def rename_conversation(self, conversation_id: str, title: str) -> None:
         episodes = self.episodes(conversation_id)
         if episodes:
@@ -826,9 +864,9 @@ class MemoryService:
             )
             for m, text, vector in zip(messages, texts, vectors, strict=True)
         ]
-        with self._lock:
+        with self.lane:
             records = self.vault.add_many(rows)
-        self.notify(MemoryChange(added=tuple(str(r.id) for r in records)))
+            self.notify(MemoryChange(added=tuple(str(r.id) for r in records)))
         return [item_from_record(r) for r in records]
 
     def _drop_usage(self, ids: Sequence[str]) -> None:

@@ -158,6 +158,13 @@ def record_feedback(
     style used counts a failure (or success), and ``style``, the one wanted ("too long" ->
     "concise"), a success. The same verdict given twice on one reply counts once.
     """
+    with memory.lane:  # one job: a verdict given twice at once still counts once
+        return _record_feedback(memory, episode_id, positive, about, style)
+
+
+def _record_feedback(
+    memory: MemoryService, episode_id: str, positive: bool, about: str, style: str | None
+) -> MemoryItem:
     episode = memory.item(episode_id)
     meta = episode.meta or {}
     if about == "style" and not positive:
@@ -183,6 +190,11 @@ def record_feedback(
 
 def record_outcome(memory: MemoryService, context: str, action: str, success: bool) -> Strategy:
     """Count one more trial of ``action`` in ``context`` (one vault write)."""
+    with memory.lane:  # read, count and write as one job: two outcomes never lose one
+        return _record_outcome(memory, context, action, success)
+
+
+def _record_outcome(memory: MemoryService, context: str, action: str, success: bool) -> Strategy:
     existing = next(
         (s for s in memory.strategies() if s.context == context and s.action == action), None
     )

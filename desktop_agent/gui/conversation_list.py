@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.conversation import Conversation
-from desktop_agent.errors import UserError
 from desktop_agent.gui.theme import icon, theme_signals
 from desktop_agent.gui.workers import run_in_background
 
@@ -91,11 +90,18 @@ class ConversationListModel(QAbstractListModel):
     def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        try:
-            self._assistant.rename_conversation(self._items[index.row()].id, str(value))
-        except UserError as error:
-            self.model_did_fail.emit(str(error))
+        title = str(value).strip()
+        if not title:
+            self.model_did_fail.emit("a conversation title cannot be empty")
             return False
+        conversation = self._items[index.row()]
+        conversation.title = title  # shown at once; stored on the memory lane, off this thread
+        run_in_background(
+            lambda: self._assistant.rename_conversation(conversation.id, title),
+            on_error=lambda error: self.model_did_fail.emit(f"Could not rename: {error}"),
+            name="rename-conversation",
+            lane="memory",
+        )
         self.dataChanged.emit(index, index)
         return True
 

@@ -80,6 +80,7 @@ class Backups:
     if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
 
         def _check_open(self) -> None: ...
+        def _check_writing(self) -> None: ...
         def _keys_for(self, wants: Any, *, reuse: str | None = None) -> list[str]: ...
         def known(self, memory_id: str) -> bool: ...
         def _remember(
@@ -146,7 +147,7 @@ class Backups:
     def import_backup(self, path: Path | str, passphrase: str) -> ImportSummary:
         """Add the memories of a backup; ones already here (same id, or same kind and text) are skipped."""
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             path = Path(path)
             grouped: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
             for memory_id, version, plain in read_backup(path, passphrase, self.dim):

@@ -59,6 +59,7 @@ class Forgetting:
     if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
 
         def _check_open(self) -> None: ...
+        def _check_writing(self) -> None: ...
         def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None: ...
         def kind_of(self, memory_id: str) -> str: ...
         def known(self, memory_id: str) -> bool: ...
@@ -82,7 +83,7 @@ class Forgetting:
         """
         rewrite = dict(rewrite or {})
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             doomed_ids = [MemoryId(i) for i in dict.fromkeys(ids)]
             redacted = [MemoryId(i) for i in rewrite if i not in set(doomed_ids)]
             for memory_id in [*doomed_ids, *redacted]:
@@ -163,7 +164,7 @@ class Forgetting:
     def forget_all(self) -> ForgetReceipt:
         """Erase every memory and every data key (the audit key stays: the log says it happened)."""
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             ids = tuple(dict.fromkeys([*self._current, *self._older]))
             kinds = tuple(self.kind_of(i) for i in ids)
             self._store.drop()
@@ -179,7 +180,7 @@ class Forgetting:
     def rotate_keys(self) -> int:
         """A new KEK (new epoch); the keystore is re-sealed and the old KEK deleted."""
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             epoch = self._keys.ratchet()
             self._audit.append("rotate", epoch=epoch)
             return epoch

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -74,6 +74,9 @@ class Vault(Writing, Forgetting, Backups):
         self._damage: list[Damage] = []
         self._index = VaultIndex(dim, self._text_of)
         self._snapshot_version: int | None = None
+        # Set by the service that owns this vault: raises unless the caller is inside its one
+        # ordered write lane (core/write_lane.py), so a write that skips the lane fails loudly.
+        self.writer_guard: Callable[[], None] | None = None
 
     # --- opening and closing -------------------------------------------------------------
 
@@ -190,6 +193,11 @@ class Vault(Writing, Forgetting, Backups):
     def _check_open(self) -> None:
         if not self._lock.held:
             raise VaultError("the memory vault is closed")
+
+    def _check_writing(self) -> None:
+        self._check_open()
+        if self.writer_guard is not None:
+            self.writer_guard()
 
     def _audit_key(self) -> tuple[str, bytes]:
         key_id = self._keys.scope_key(AUDIT_SCOPE)

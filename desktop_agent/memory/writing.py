@@ -56,6 +56,7 @@ class Writing:
     if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
 
         def _check_open(self) -> None: ...
+        def _check_writing(self) -> None: ...
         def get(self, memory_id: str) -> MemoryRecord: ...
         def versions_of(self, memory_id: str) -> list[tuple[int, str]]: ...
 
@@ -78,7 +79,7 @@ class Writing:
     def add_many(self, items: Sequence[NewMemory]) -> list[MemoryRecord]:
         """Add memories in one Lance commit (bulk import of 10k+ rows is one call)."""
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             if not items:
                 return []
             now = datetime.now(UTC)
@@ -115,7 +116,7 @@ class Writing:
     ) -> MemoryRecord:
         """Write a new version; the old one stays in ``history`` until the memory is forgotten."""
         with self._mutex:
-            self._check_open()
+            self._check_writing()
             old = self.get(memory_id)
             if (
                 text is None

@@ -95,7 +95,8 @@ def slipped_in(memory: MemoryService, text: str, **meta: Any):  # noqa: ANN201
     """A memory that reached the vault without ``remember`` (an import or a restored backup)."""
     fields = {"type": "fact", "status": "active", "importance": 0.6, **meta}
     vector = memory.embedder.embed([text])[0]
-    return memory.vault.add(SEMANTIC, text, vector=vector, meta=fields)
+    with memory.lane:
+        return memory.vault.add(SEMANTIC, text, vector=vector, meta=fields)
 
 
 def test_near_duplicate_merges_into_the_older_with_both_sources(memory: MemoryService) -> None:

@@ -140,7 +140,8 @@ def test_a_run_purges_a_topic_that_quoted_a_forgotten_memory(memory: MemoryServi
     peanuts = memory.remember("User is allergic to peanuts", subject_key="allergy:peanut")
     memory.remember("User has asthma", subject_key="condition:asthma")
     consolidate(memory)
-    memory.vault.forget([peanuts.id])  # a forget that went around the service
+    with memory.lane:
+        memory.vault.forget([peanuts.id])  # a forget that went around the service
     report = consolidate(memory, force=True)
     assert any(c.action == "topic_purged" for c in report.changes)
     assert all("peanuts" not in v.text for t in memory.items(TOPIC) for v in memory.history(t.id))
