@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent.core.conversation_index import ConversationIndex, ConversationSummary
 from desktop_agent.core.memory_model import (
     ACTIVE,
     EPISODIC,
@@ -79,15 +80,6 @@ class Recollection:
             "superseded": hit.superseded,
             "created_at": self.item.created_at.isoformat(),
         }
-
-
-@dataclass(frozen=True, slots=True)
-class ConversationSummary:
-    id: str
-    title: str
-    started_at: datetime
-    last_at: datetime
-    episodes: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +157,7 @@ class MemoryService:
         # Episodes by conversation in time order, kept in step with writes (see ``_follow``).
         self._turns: dict[str, list[tuple[datetime, str]]] = {}
         self._conversation_of: dict[str, str] = {}
+        self._conversations: ConversationIndex | None = None
         # What recall reads of a memory, decoded once per version (see ``_fact_item``).
         self._fact_items: dict[str, tuple[int, MemoryItem]] = {}
         self._listeners: list[Callable[[MemoryChange], None]] = []
@@ -263,26 +256,17 @@ class MemoryService:
         )
 
     def conversations(self) -> list[ConversationSummary]:
-        """Conversations rebuilt from their episodes, the most recent first."""
-        groups: dict[str, list[MemoryItem]] = {}
-        for item in self.items(EPISODIC):
-            if item.conversation_id:
-                groups.setdefault(item.conversation_id, []).append(item)
-        summaries = []
-        for conversation_id, episodes in groups.items():
-            episodes.sort(key=lambda e: e.created_at)
-            titles = [str((e.meta or {}).get("title", "")) for e in episodes]
-            title = next((t for t in reversed(titles) if t), "") or episodes[0].user_text[:60]
-            summaries.append(
-                ConversationSummary(
-                    conversation_id,
-                    title,
-                    episodes[0].created_at,
-                    episodes[-1].created_at,
-                    len(episodes),
-                )
+        """The remembered conversations, the most recent first, from the conversation index
+        (every episode is decoded once, at warm-up or the first call; writes keep it current)."""
+        with self.vault.lock:
+            return self._conversation_index().summaries()
+
+    def _conversation_index(self) -> ConversationIndex:
+        if self._conversations is None:
+            self._conversations = ConversationIndex(
+                item_from_record(r) for r in self.vault.list(EPISODIC)
             )
-        return sorted(summaries, key=lambda s: s.last_at, reverse=True)
+        return self._conversations
 
     def episodes(self, conversation_id: str) -> list[MemoryItem]:
         found = [
@@ -384,6 +368,7 @@ class MemoryService:
         with self.vault.lock:
             for memory_id in change.forgotten:
                 self._fact_items.pop(memory_id, None)
+            self._follow_conversations(change)
             if self._neighbours is None:
                 return
             if len(change.added) > 1000:
@@ -407,6 +392,21 @@ class MemoryService:
             for conversation in touched:
                 turns = self._turns.get(conversation, [])
                 self._neighbours.update(neighbour_map((i, conversation, t) for t, i in turns))
+
+    def _follow_conversations(self, change: MemoryChange) -> None:
+        index = self._conversations
+        if index is None:
+            return
+        if len(change.added) > 1000:
+            self._conversations = None  # a bulk import: one rebuild costs no more
+            return
+        for memory_id in change.forgotten:
+            index.drop(memory_id)
+        for memory_id in (*change.added, *change.edited):
+            if memory_id in self.vault and self.vault.kind_of(memory_id) == EPISODIC:
+                index.put(self.item(memory_id))  # a rename, or a redaction of its words
+            else:
+                index.drop(memory_id)
 
     def mark_used(self, memory_ids: Sequence[str]) -> None:
         """Count that these memories shaped a reply (one write for all of them)."""
@@ -729,6 +729,7 @@ class MemoryService:
         with self.vault.lock:
             if self._neighbours is None:
                 self._neighbours = self._build_neighbours()
+            self._conversation_index()
 
     def reject(self, memory_id: str) -> ForgetReceipt:
         return self.forget([memory_id])
