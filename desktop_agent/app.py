@@ -246,7 +246,12 @@ class App:
     def lock_memory(self) -> None:
         """Lock now: close the vault, so no key or memory stays in this process; the
         assistant goes on without memory until ``unlock_memory``."""
-        self.__dict__.pop("memory", None)
+        memory = self.__dict__.pop("memory", None)
+        if memory is not None:
+            # Use counts are kept in RAM between writes; losing them is not worth a failed Lock.
+            with contextlib.suppress(Exception):
+                memory.flush()
+        del memory
         assistant = self.__dict__.get("assistant")
         if assistant is not None:
             assistant.memory = None

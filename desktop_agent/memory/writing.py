@@ -113,8 +113,11 @@ class Writing:
         meta: Mapping[str, Any] | None = None,
         vector: NDArray[np.float32] | Sequence[float] | None = None,
         kind: str | None = None,
+        keep_history: bool = True,
     ) -> MemoryRecord:
-        """Write a new version; the old one stays in ``history`` until the memory is forgotten."""
+        """Write a new version; the old one stays in ``history`` until the memory is forgotten,
+        unless ``keep_history`` is False (bookkeeping such as use counts, whose old versions
+        would pile up one per write): then the older versions' rows are deleted."""
         with self._mutex:
             self._check_writing()
             old = self.get(memory_id)
@@ -153,6 +156,9 @@ class Writing:
             self._store.append(arrow_rows([old.id], [version], [key_id], [blob]))
             record = codec.record_part(plain, self.dim)
             self._remember(old.id, version, key_id, record)
+            if not keep_history:
+                older = self._older.pop(old.id, [])
+                self._store.delete_rows([(str(old.id), v) for v, _key in older])
             self._index.put([old.id], [new_text], vec[None, :], [record[0]])
             self._audit.append(
                 "edit", ids=[old.id], kinds=[new_kind], epoch=self.epoch, version=version

@@ -177,3 +177,28 @@ def test_a_rename_during_an_import_keeps_both(open_memory) -> None:  # noqa: ANN
     titles = {c.id: c.title for c in memory.conversations()}
     assert titles[named.id] == "Garden plans"
     assert len(memory.episodes("imported")) == 20
+
+
+# --- use counts (issue 11, item 4) -------------------------------------------------------------
+
+
+def test_use_counts_are_written_in_batches_and_keep_one_version(open_memory) -> None:  # noqa: ANN001
+    from desktop_agent.core.memory_service import USAGE_FLUSH_EVERY, USAGE_ROLE
+
+    memory = open_memory()
+    tea = memory.remember("User likes tea", subject_key="likes:tea")
+    versions_before = sum(len(memory.vault.versions_of(i.id)) for i in memory.items())
+    for _ in range(USAGE_FLUSH_EVERY - 1):
+        memory.mark_used([tea.id])
+    assert len(memory.vault) == 1  # nothing written yet: counted in RAM
+    assert memory.usage(tea.id)[0] == USAGE_FLUSH_EVERY - 1
+    for _ in range(2 * USAGE_FLUSH_EVERY + 1):
+        memory.mark_used([tea.id])
+    (usage,) = [r for r in memory.vault.list("procedural") if r.meta.get("role") == USAGE_ROLE]
+    assert len(memory.vault.versions_of(str(usage.id))) == 1  # old versions are not kept
+    assert sum(len(memory.vault.versions_of(i.id)) for i in memory.items()) == versions_before
+
+    memory.flush()  # as Lock does
+    again = open_memory()
+    assert again.usage(tea.id)[0] == 3 * USAGE_FLUSH_EVERY
+    assert [i.text for i in again.items()] == ["User likes tea"]  # the counts stay hidden
