@@ -7,8 +7,8 @@ the same core service through it. Parts are built lazily so that `desktop-agent 
 
 from __future__ import annotations
 
-import contextlib
 import gc
+import logging
 import threading
 from functools import cached_property
 from pathlib import Path
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from desktop_agent.embed import Embedder
     from desktop_agent.llm import ChatEngine, GenerationSettings
     from desktop_agent.memory import KeySource, Vault
+
+logger = logging.getLogger(__name__)
 
 
 class App:
@@ -241,6 +243,7 @@ class App:
 
             vault = Vault.open(self.paths.vault_dir, self.key_source())
             self.__dict__["_vault"] = vault
+            logger.info("memory unlocked: %d memories, %d damaged", len(vault), len(vault.damaged))
         return vault
 
     def lock_memory(self) -> None:
@@ -249,8 +252,10 @@ class App:
         memory = self.__dict__.pop("memory", None)
         if memory is not None:
             # Use counts are kept in RAM between writes; losing them is not worth a failed Lock.
-            with contextlib.suppress(Exception):
+            try:
                 memory.flush()
+            except Exception:
+                logger.exception("use counts not written at Lock")
         del memory
         assistant = self.__dict__.get("assistant")
         if assistant is not None:
@@ -319,5 +324,7 @@ BACKGROUND_GRACE_S = 60.0
 def _warm(memory: MemoryService) -> None:
     # Only an optimisation: if the vault is locked or closed meanwhile, the first recall after
     # the next unlock builds what is missing.
-    with contextlib.suppress(Exception):
+    try:
         memory.warm()
+    except Exception:
+        logger.info("memory warm-up stopped", exc_info=True)

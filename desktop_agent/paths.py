@@ -33,7 +33,7 @@ class AppPaths:
 
     @property
     def log_dir(self) -> Path:
-        return self.cache_dir / "logs"
+        return self.data_dir / "logs"
 
     def ensure(self) -> AppPaths:
         for directory in (self.data_dir, self.config_dir, self.cache_dir, self.models_dir):

@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _start_logging()
     try:
         return int(args.handler(args) or 0)
     except UserError as error:
@@ -61,3 +62,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+
+
+def _start_logging() -> None:
+    """Every command logs to the data dir's rotating file (Help -> Diagnostics shows it); a
+    log that cannot be opened (read-only home) never stops the command."""
+    from desktop_agent.logs import start_logging
+    from desktop_agent.paths import app_paths
+
+    try:
+        start_logging(app_paths())
+    except OSError as error:
+        print(f"desktop-agent: warning: no log file ({error.strerror})", file=sys.stderr)

@@ -8,6 +8,7 @@ injected into it, with their scores: the memory lens.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ MIN_COSINE = 0.25
 RELATIVE_RECALL_FLOOR = 0.3
 CONFIRM_WORDS = {"/yes", "yes", "y", "yes please", "confirm"}
 CANCEL_WORDS = {"/no", "no", "n", "cancel", "keep them"}
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +477,7 @@ class Assistant:
                 consolidate(memory)
             except Exception as error:  # never let a background run take the chat down
                 self.last_consolidation_error = str(error)
+                logger.exception("consolidation failed")
             finally:
                 self._consolidating.release()
 

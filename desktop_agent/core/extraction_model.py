@@ -9,10 +9,13 @@ in favour of) the deterministic extractor, which always runs.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any, Protocol
 
 from desktop_agent.core.extraction import FACT_TYPES, ExtractedFact, FactType, extract
+
+logger = logging.getLogger(__name__)
 
 
 class JsonEngine(Protocol):
@@ -127,6 +130,9 @@ class ModelAssistedExtractor:
             proposed = parse_model_output(raw, message)
         except Exception as error:  # noqa: BLE001 - any engine or output failure falls back
             self.last_error = str(error) or type(error).__name__
+            logger.warning(
+                "model-assisted extraction fell back to the rules: %s", type(error).__name__
+            )
             return rules
         self.last_error = None
         # The rules are precise: where both speak of a slot, the rule's reading wins.

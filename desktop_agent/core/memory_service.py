@@ -510,6 +510,7 @@ class MemoryService:
                     valid_to=now.isoformat(),
                 )
             self.notify(MemoryChange(added=(str(record.id),), edited=tuple(o.id for o in older)))
+            logger.info("remembered %s %s (%s)", kind, record.id, "replaces" if older else "new")
             return item_from_record(record)
 
     def end(self, memory_ids: Sequence[str], provenance: Provenance) -> None:
@@ -680,6 +681,7 @@ class MemoryService:
             for p, vector in zip(plans, vectors, strict=True)
         }
         receipt = self.vault.forget(ids, rewrite=rewrite)
+        logger.info("forgot %d memories, redacted %d messages", len(ids), len(plans))
         self._drop_usage(ids)
         for plan in plans:
             self._fact_items.pop(plan.episode_id, None)

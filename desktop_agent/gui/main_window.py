@@ -351,6 +351,24 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self.status.retint()
 
     @Slot()
+    def _diagnostics(self) -> None:
+        from desktop_agent.gui.diagnostics_dialog import DiagnosticsDialog
+
+        info = self.session.model_info
+        model = (
+            f"{info.model_name} ({info.n_ctx} tokens of context)"
+            if info is not None
+            else "not loaded"
+        )
+        memory = self.session.memory
+        status = (
+            f"unlocked, {len(memory.vault)} memories"
+            if memory is not None
+            else (self.session.memory_problem or "locked")
+        )
+        DiagnosticsDialog(self.session.app.paths, model, status, self).exec()
+
+    @Slot()
     def _about(self) -> None:
         QMessageBox.about(
             self,

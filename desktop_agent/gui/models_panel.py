@@ -4,6 +4,7 @@ and choosing a model. Nothing is downloaded unless the user clicks Download."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +30,8 @@ from desktop_agent.models.catalog import CatalogModel, catalog, recommended
 from desktop_agent.models.download import Progress, download
 
 COLUMNS = ("Model", "Size", "Needs RAM", "License", "Status")
+
+logger = logging.getLogger(__name__)
 
 
 class _Relay(QObject):
@@ -178,6 +181,7 @@ class ModelsPanel(QWidget):
                 relay.finished.emit(None, str(error))
                 return
             except Exception as error:  # never let a download take the window down
+                logger.exception("model download failed")
                 relay.finished.emit(None, f"download failed: {error}")
                 return
             relay.finished.emit(path, "")

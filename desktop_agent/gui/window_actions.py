@@ -150,4 +150,5 @@ class WindowActions:
         self.view_menu.addAction(self.conversations_dock.toggleViewAction())
         self.view_menu.addAction(self.toolbar.toggleViewAction())
         help_menu = menus.addMenu("&Help")
+        help_menu.addAction("&Diagnostics…", self._diagnostics)
         help_menu.addAction("&About desktop-agent", self._about)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import logging
 import queue
 import threading
 from collections.abc import Callable, Generator
@@ -28,6 +29,9 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from desktop_agent.core.assistant import Reply, Turn
+from desktop_agent.errors import UserError
+
+logger = logging.getLogger(__name__)
 
 _QUEUED = Qt.ConnectionType.QueuedConnection
 
@@ -71,6 +75,10 @@ class Task(QObject):
                 result = from_generator(result, self._emit_yield)
             self._emit(self.task_did_finish, result)
         except BaseException as error:  # reported to the GUI, which decides what to show
+            if isinstance(error, UserError):
+                logger.info("%s: %s", self.name, type(error).__name__)
+            else:
+                logger.error("background task %s failed", self.name, exc_info=error)
             self._emit(self.task_did_fail, error)
         self._done.set()
         self._emit(self.task_did_end)
