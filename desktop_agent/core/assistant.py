@@ -27,8 +27,10 @@ from desktop_agent.llm import (
 if TYPE_CHECKING:
     from desktop_agent.core.grounding import GroundedAnswer
     from desktop_agent.core.grounding_turn import Grounding
+    from desktop_agent.core.intent import Intent
     from desktop_agent.core.learning import Extractor
-    from desktop_agent.core.memory_service import MemoryItem, MemoryService, Recollection
+    from desktop_agent.core.memory_model import MemoryItem
+    from desktop_agent.core.memory_service import MemoryService, Recollection
     from desktop_agent.core.risks import Risk
     from desktop_agent.memory.model import ForgetReceipt
 
@@ -198,7 +200,7 @@ class Assistant:
     def conversations(self) -> list[Conversation]:
         """Open and remembered conversations, the most recent first (callable from any thread)."""
         remembering = self._remembering()
-        remembered = self.memory.conversations() if remembering else []
+        remembered = self._memory.conversations() if remembering else []
         with self._conversations_lock:
             for summary in remembered:
                 if summary.id not in self._conversations:
@@ -223,7 +225,7 @@ class Assistant:
         if conversation is None:
             raise InputError(f"no conversation with id {conversation_id}")
         if not conversation.messages and self._remembering():
-            for episode in self.memory.episodes(conversation_id):
+            for episode in self._memory.episodes(conversation_id):
                 if episode.reply_text or (episode.meta or {}).get("source") == "chat":
                     conversation.messages.append(ChatMessage("user", episode.user_text))
                     conversation.messages.append(ChatMessage("assistant", episode.reply_text))
@@ -235,7 +237,7 @@ class Assistant:
         conversation = self.conversation(conversation_id)
         conversation.title = title.strip()
         if self._remembering() and not conversation.incognito:
-            self.memory.rename_conversation(conversation_id, conversation.title)
+            self._memory.rename_conversation(conversation_id, conversation.title)
         return conversation
 
     def delete_conversation(self, conversation_id: str) -> ForgetReceipt | None:
@@ -295,7 +297,8 @@ class Assistant:
             conversation.add("user", text)
             if answer:
                 conversation.add("assistant", answer)
-            episode_id, learned = None, ()
+            episode_id: str | None = None
+            learned: tuple[MemoryItem, ...] = ()
             # A stopped reply is remembered too: the user's words were said, and the restored
             # conversation must show what the screen showed.
             if self._writes(conversation):
@@ -329,6 +332,14 @@ class Assistant:
     def _remembering(self) -> bool:
         return self.memory is not None and self.memory_enabled
 
+    @property
+    def _memory(self) -> MemoryService:
+        """The memory, where the caller has checked it is on (``_remembering``); a clear error
+        if it was locked in between."""
+        if self.memory is None:
+            raise InputError("memory is locked: unlock it in Settings to use it")
+        return self.memory
+
     def _writes(self, conversation: Conversation) -> bool:
         # Incognito writes nothing at all, not even the episode.
         return self._remembering() and not conversation.incognito
@@ -336,8 +347,8 @@ class Assistant:
     def _recall(self, conversation: Conversation, text: str) -> list[Recollection]:
         if not self._remembering() or conversation.incognito:
             return []
-        excluded = self._excluded.get(conversation.id, set()) | self.memory.outdated_episodes()
-        found = relevant(self.memory.search(text, limit=self.recall_limit, exclude=excluded))
+        excluded = self._excluded.get(conversation.id, set()) | self._memory.outdated_episodes()
+        found = relevant(self._memory.search(text, limit=self.recall_limit, exclude=excluded))
         # A stored question is history, not knowledge: it is never evidence in a prompt.
         return [r for r in found if not r.hit.question]
 
@@ -348,7 +359,7 @@ class Assistant:
         from desktop_agent.core.grounding_turn import ground
 
         excluded = self._excluded.get(conversation.id, set())
-        return ground(self.memory, text, excluded)
+        return ground(self._memory, text, excluded)
 
     def _answer_about_user(self, messages: list[ChatMessage], answer: GroundedAnswer) -> Generation:
         """The composed answer; or the model's, when it is capable and its answer holds."""
@@ -370,7 +381,7 @@ class Assistant:
             return []
         from desktop_agent.core.risks import relevant_risks, risks_of
 
-        return relevant_risks(text, risks_of(self.memory.active_facts()))
+        return relevant_risks(text, risks_of(self._memory.active_facts()))
 
     def _guarded(self, messages: list[ChatMessage], risks: list[Risk], text: str) -> Generation:
         """A reply checked against the remembered risks before it is shown: regenerated with
@@ -413,7 +424,7 @@ class Assistant:
 
         return guarded_generation(produce)
 
-    def _choose_action(self, intent) -> str:  # noqa: ANN001
+    def _choose_action(self, intent: Intent) -> str:
         from desktop_agent.core.procedures import choose_style
 
         return choose_style(self.memory if self._remembering() else None, intent)
@@ -446,16 +457,31 @@ class Assistant:
         messages = [ChatMessage("system", built.system), *working.recent, ChatMessage("user", text)]
         return messages, built.injected
 
-    def _reflect(self, conversation, text, reply, intent, action, injected) -> tuple[str, tuple]:  # noqa: ANN001
+    def _reflect(
+        self,
+        conversation: Conversation,
+        text: str,
+        reply: str,
+        intent: Intent,
+        action: str,
+        injected: Sequence[Recollection],
+    ) -> tuple[str | None, tuple[MemoryItem, ...]]:
         from desktop_agent.core.learning import reflect
         from desktop_agent.core.memory_service import ConversationClosed
 
         # One job in the write lane: the episode and what is learned from it land together,
         # before or after a delete of this conversation, never around it.
         try:
-            with self.memory.lane:
+            with self._memory.lane:
                 reflected = reflect(
-                    self.memory, conversation, text, reply, intent, action, injected, self.extractor
+                    self._memory,
+                    conversation,
+                    text,
+                    reply,
+                    intent,
+                    action,
+                    injected,
+                    self.extractor,
                 )
         except ConversationClosed:
             return None, ()  # deleted while the reply streamed: nothing of it is kept
@@ -496,7 +522,7 @@ class Assistant:
         return True
 
     # --- chat commands -------------------------------------------------------------------------
-    def _command(self, conversation: Conversation, text: str, intent) -> Turn | None:  # noqa: ANN001
+    def _command(self, conversation: Conversation, text: str, intent: Intent) -> Turn | None:
         pending = self._pending.pop(conversation.id, None)
         stripped = text.strip()
         if pending is not None:
@@ -505,7 +531,7 @@ class Assistant:
                 from desktop_agent.core.memory_service import also_touched
 
                 if pending.words:
-                    receipt = self.memory.forget_words(pending.words)
+                    receipt = self._memory.forget_words(pending.words)
                     count = sum(len(r) for r in pending.words.values())
                     what = "those words" if count == 1 else f"those {count} sentences"
                     return self._canned(
@@ -516,7 +542,7 @@ class Assistant:
                         f" (keys destroyed, epoch {receipt.epoch}).",
                         receipt=receipt,
                     )
-                receipt = self.memory.forget(pending.ids)
+                receipt = self._memory.forget(pending.ids)
                 asked = len(pending.ids)
                 also = also_touched(len(receipt.redacted))
                 return self._canned(
@@ -542,16 +568,16 @@ class Assistant:
                 )
             from desktop_agent.core.learning import remember_explicitly
 
-            item = remember_explicitly(self.memory, conversation, intent.argument)
+            item = remember_explicitly(self._memory, conversation, intent.argument)
             return self._canned(conversation, text, f"I'll remember that: {item.text}")
         if intent.command == "forget":
-            matches = relevant(self.memory.search(intent.argument, limit=5, kinds=("semantic",)))
+            matches = relevant(self._memory.search(intent.argument, limit=5, kinds=("semantic",)))
             if not matches:
                 return self._forget_said(conversation, text, intent.argument)
             ids = tuple(r.item.id for r in matches)
             self._pending[conversation.id] = PendingForget(ids)
             lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
-            also = self.memory.forget_preview(ids).describe()
+            also = self._memory.forget_preview(ids).describe()
             also_line = f"\nThis also erases {also[4:]}." if also else ""
             return self._canned(
                 conversation,
@@ -565,7 +591,7 @@ class Assistant:
         the messages that say it ("forget my phone number")."""
         from desktop_agent.core.statements import statements_about
 
-        episodes = self.memory.search(topic, limit=10, kinds=("episodic",)) if topic else []
+        episodes = self._memory.search(topic, limit=10, kinds=("episodic",)) if topic else []
         said = statements_about(topic, episodes)
         if not said:
             return self._canned(conversation, text, f"I don't remember anything about “{topic}”.")

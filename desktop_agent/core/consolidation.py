@@ -587,4 +587,4 @@ def _stated_at(item: MemoryItem) -> tuple[datetime, datetime, str]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return _thaw(a) == _thaw(b)
+    return bool(_thaw(a) == _thaw(b))

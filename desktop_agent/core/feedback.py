@@ -15,7 +15,7 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class Reading:
         return self.label == "positive" if self.is_feedback else None
 
     @property
-    def about(self) -> str | None:
+    def about(self) -> Literal["content", "style"] | None:
         """The aspect: "style" for length or style, "content" for the rest (right, helpful)."""
         if not self.is_feedback:
             return None

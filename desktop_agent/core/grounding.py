@@ -455,7 +455,7 @@ _VERB_WORDS: Final = frozenset(
 def _about_someone(text: str) -> bool:
     """ "User's sister ...": a fact about one of the user's people, not the user."""
     found = re.match(r"User['’]s\s+(\w+)", text)
-    return bool(found) and found.group(1).casefold() in RELATIONS
+    return found is not None and found.group(1).casefold() in RELATIONS
 
 
 def _relation_in(text: str) -> str | None:

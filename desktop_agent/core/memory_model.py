@@ -103,7 +103,7 @@ class MemoryItem:
         # merge) moves updated_at but is no reason to trust the memory more.
         confirmed = _when((self.meta or {}).get("confirmed_at")) or self.created_at
         age_days = ((now or datetime.now(UTC)) - confirmed).total_seconds() / 86400
-        return self.importance * 0.5 ** (max(age_days, 0.0) / IMPORTANCE_HALF_LIFE_DAYS)
+        return float(self.importance * 0.5 ** (max(age_days, 0.0) / IMPORTANCE_HALF_LIFE_DAYS))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -11,7 +11,7 @@ from bisect import insort
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from desktop_agent.core.conversation_index import ConversationIndex, ConversationSummary
 from desktop_agent.core.memory_model import (
@@ -123,11 +123,17 @@ class ConversationClosed(InputError):
     """A write for a conversation deleted in this process (a reply that was still in flight)."""
 
 
-def _in_lane(method: Callable[..., Any]) -> Callable[..., Any]:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _in_lane(
+    method: Callable[Concatenate[MemoryService, _P], _R],
+) -> Callable[Concatenate[MemoryService, _P], _R]:
     """Run a MemoryService method inside the service's write lane."""
 
     @functools.wraps(method)
-    def in_lane(self: MemoryService, *args: Any, **kwargs: Any) -> Any:
+    def in_lane(self: MemoryService, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self.lane:
             return method(self, *args, **kwargs)
 
@@ -555,7 +561,7 @@ class MemoryService:
         )
 
     @_in_lane
-    def _set_meta(self, memory_id: str, **changes: Any) -> MemoryItem:
+    def _set_meta(self, memory_id: str, /, **changes: Any) -> MemoryItem:
         record = self.vault.get(memory_id)
         meta = {**_thaw(record.meta), **changes}
         updated = self.vault.update(memory_id, meta=meta)
@@ -675,7 +681,7 @@ class MemoryService:
         the lock), then move the surviving memories' spans and tell the panels."""
         from desktop_agent.memory.model import Rewrite
 
-        vectors = self.embedder.embed([p.text for p in plans]) if plans else []
+        vectors: Any = self.embedder.embed([p.text for p in plans]) if plans else []
         rewrite = {
             p.episode_id: Rewrite(p.text, p.meta, vector)
             for p, vector in zip(plans, vectors, strict=True)

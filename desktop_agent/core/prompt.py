@@ -7,7 +7,7 @@ exactly would need a round trip to the engine's thread on every turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, MemoryItem
@@ -93,7 +93,9 @@ def build_system_prompt(
     return BuiltPrompt("\n\n".join(parts), tuple(injected))
 
 
-def _fit(items: Sequence[Recollection], tokens: int, render) -> list[tuple[Recollection, str]]:
+def _fit(
+    items: Sequence[Recollection], tokens: int, render: Callable[[Recollection], str]
+) -> list[tuple[Recollection, str]]:
     """Best-first items whose rendered lines fit in ``tokens``; an item too long is clipped."""
     room = tokens * CHARS_PER_TOKEN
     kept = []

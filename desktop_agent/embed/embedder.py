@@ -127,4 +127,5 @@ class HashingEmbedder:
                 out[row, value % self.dim] += 1.0 if (value >> 32) & 1 else -1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
-        return out / norms
+        normalised: NDArray[np.float32] = out / norms
+        return normalised

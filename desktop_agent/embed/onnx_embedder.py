@@ -110,4 +110,5 @@ class OnnxEmbedder:
         counts = np.clip(weights.sum(axis=1), 1e-9, None)
         vectors = summed / counts
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.clip(norms, 1e-12, None)
+        normalised: NDArray[np.float32] = (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return normalised

@@ -14,9 +14,9 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from desktop_agent.errors import ModelError
 from desktop_agent.llm.context import fit_to_context
@@ -36,6 +36,8 @@ FALLBACK_TEMPLATE = (
     "{{ message['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+
+_T = TypeVar("_T")
 
 
 class _Stop:
@@ -136,18 +138,18 @@ class LlamaEngine:
                 temperature=0.0,
                 max_tokens=max_tokens,
             )
-            return reply["choices"][0]["message"]["content"] or ""
+            return str(reply["choices"][0]["message"]["content"] or "")
 
         return self._call(run)
 
     def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the chat template makes of ``messages`` (for tests and debugging)."""
-        return self._call(lambda: self._render(messages).prompt)
+        return self._call(lambda: str(self._render(messages).prompt))
 
     def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return self._call(lambda: len(self._tokenize_prompt(messages)))
 
-    def _call(self, function: Any) -> Any:
+    def _call(self, function: Callable[[], _T]) -> _T:
         """Run ``function`` on the worker thread and wait for its result."""
         self.start()
         box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
@@ -155,7 +157,8 @@ class LlamaEngine:
         ok, value = box.get()
         if not ok:
             raise value
-        return value
+        result: _T = value
+        return result
 
     # --- the worker thread -------------------------------------------------------------------
     def _run(self) -> None:
@@ -250,7 +253,10 @@ class LlamaEngine:
     def _tokenize_prompt(self, messages: Sequence[ChatMessage]) -> list[int]:
         rendered = self._render(messages)
         text = rendered.prompt.encode("utf-8", "surrogatepass")
-        return self._llm.tokenize(text, add_bos=not rendered.added_special, special=True)
+        tokens: list[int] = self._llm.tokenize(
+            text, add_bos=not rendered.added_special, special=True
+        )
+        return tokens
 
     def _generate(
         self, messages: Sequence[ChatMessage], settings: GenerationSettings, generation: Generation
@@ -360,5 +366,5 @@ def llama_system_info() -> str:
     import llama_cpp
 
     with contextlib.suppress(Exception):
-        return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+        return str(llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip())
     return "unknown"

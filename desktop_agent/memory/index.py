@@ -118,7 +118,8 @@ class VaultIndex(HybridIndex):
         self.__init__(self.dim, text_of)  # type: ignore[misc]
 
     def kind_mask(self, code: int) -> NDArray[np.bool_]:
-        return self._kinds[: len(self)] == code
+        mask: NDArray[np.bool_] = self._kinds[: len(self)] == code
+        return mask
 
     def warm(self) -> None:
         assert isinstance(self.keywords, LazyKeywords)

@@ -14,6 +14,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -150,7 +151,10 @@ class Store:
         ids = list(memory_ids)
         for start in range(0, len(ids), 1000):
             clause = _in_clause(ids[start : start + 1000])
-            self._commit(lambda clause=clause: self.dataset().delete(clause))
+            self._commit(partial(self._delete_where, clause))
+
+    def _delete_where(self, clause: str) -> None:
+        self.dataset().delete(clause)
 
     def delete_rows(self, rows: Sequence[tuple[str, int]]) -> None:
         """Delete single versions (damaged rows whose key is about to be destroyed)."""

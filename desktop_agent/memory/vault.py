@@ -6,6 +6,7 @@ lock, is committed to Lance and fsynced before it returns, and is recorded in th
 
 from __future__ import annotations
 
+import builtins
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -289,7 +290,7 @@ class Vault(Writing, Forgetting, Backups):
         records.sort(key=lambda r: (r.created_at, r.id))
         return records
 
-    def history(self, memory_id: str) -> list[MemoryVersion]:
+    def history(self, memory_id: str) -> builtins.list[MemoryVersion]:
         """Every readable version, oldest first; the last one is the current text."""
         if not self.known(memory_id):
             raise MemoryNotFound(f"no memory with id {memory_id!r}")
@@ -324,7 +325,7 @@ class Vault(Writing, Forgetting, Backups):
         query_text: str | None,
         k: int = 10,
         kind: str | None = None,
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         """Exact cosine and BM25 in RAM, fused by reciprocal rank; both raw scores kept."""
         with self._mutex:
             if len(self._index) == 0 or k <= 0:
@@ -391,7 +392,7 @@ class Vault(Writing, Forgetting, Backups):
             extra={"rotated_at": header.rotated_at, "created_at": header.created_at},
         )
 
-    def audit_entries(self) -> list[AuditEntry]:
+    def audit_entries(self) -> builtins.list[AuditEntry]:
         """The audit log, oldest first (up to the first broken link, if any)."""
         with self._mutex:
             return list(self._audit.entries())
@@ -414,7 +415,7 @@ class Vault(Writing, Forgetting, Backups):
         """True for a current memory, and for one whose newest row is damaged (it can be forgotten)."""
         return memory_id in self._current or memory_id in self._older
 
-    def versions_of(self, memory_id: str) -> list[tuple[int, str]]:
+    def versions_of(self, memory_id: str) -> builtins.list[tuple[int, str]]:
         """(version, key id) of every stored row of a memory, oldest first."""
         rows = list(self._older.get(MemoryId(memory_id), []))
         current = self._current.get(MemoryId(memory_id))
@@ -427,5 +428,5 @@ class Vault(Writing, Forgetting, Backups):
         return KINDS[entry[2][0]] if entry else "unknown"
 
 
-def _closed(memory_id: MemoryId) -> str:
+def _closed(memory_id: str) -> str:
     raise VaultError("the vault is locked: unlock it to read memories")

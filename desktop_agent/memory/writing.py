@@ -209,5 +209,5 @@ class Writing:
     def _remember(self, memory_id: MemoryId, version: int, key_id: str, record: bytes) -> None:
         previous = self._current.get(memory_id)
         if previous is not None:
-            self._older.setdefault(memory_id, []).append(previous[:2])  # type: ignore[arg-type]
+            self._older.setdefault(memory_id, []).append((previous[0], previous[1]))
         self._current[memory_id] = (version, key_id, record)

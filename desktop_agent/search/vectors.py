@@ -46,10 +46,12 @@ class VectorIndex:
     def scores(self, query: NDArray[np.float32]) -> NDArray[np.float32]:
         """Cosine similarity of ``query`` with every stored vector."""
         q = _normalised(np.asarray(query, dtype=np.float32).reshape(1, self.dim))[0]
-        return self.matrix @ q
+        scores: NDArray[np.float32] = self.matrix @ q
+        return scores
 
 
 def _normalised(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return vectors / norms
+    normalised: NDArray[np.float32] = vectors / norms
+    return normalised

@@ -13,10 +13,10 @@ from keyring.backend import KeyringBackend
 class InMemoryKeyring(KeyringBackend):
     """Secrets in a dict, gone with the process."""
 
-    priority = 1  # type: ignore[assignment]  # recommended: it never writes a secret to disk
+    priority = 1  # recommended: it never writes a secret to disk
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring's base is untyped
         self.entries: dict[tuple[str, str], str] = {}
         self.locked = False
 
