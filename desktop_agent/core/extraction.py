@@ -346,12 +346,19 @@ def _extract_clause(
             yield _fact(match, span, correction)
 
 
+def _fact_type(name: str) -> FactType:
+    for known in FACT_TYPES:
+        if known == name:
+            return known
+    raise ValueError(f"a rule made a fact of unknown type {name!r}")
+
+
 def _fact(match: Match, span: tuple[int, int], correction: bool) -> ExtractedFact:
     person = match.key.split(":", 1)[1] if match.key.startswith("name_of:") else ""
     return ExtractedFact(
         person=person,
         text=match.text,
-        type=match.type,
+        type=_fact_type(match.type),
         subject_key=match.key,
         value=match.value,
         confidence=match.confidence,

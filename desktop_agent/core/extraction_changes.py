@@ -265,7 +265,7 @@ def _phrase_of(token: Any) -> str:
     start = token.left_edge.i
     while start < token.i and token.doc[start].dep_ in ("det", "poss", "predet", "case"):
         start += 1
-    return token.doc[start : token.i + 1].text
+    return str(token.doc[start : token.i + 1].text)
 
 
 def _names(token: Any) -> bool:
@@ -283,8 +283,8 @@ def _head(token: Any) -> str:
     if token.lemma_.casefold() in _KIND_NOUNS:
         named = [c for c in token.children if c.dep_ in ("compound", "amod") and c.i < token.i]
         if named:
-            return named[-1].text
-    return token.text
+            return str(named[-1].text)
+    return str(token.text)
 
 
 def _is_date(token: Any) -> bool:

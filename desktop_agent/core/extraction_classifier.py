@@ -53,7 +53,8 @@ class StatementClassifier:
 def softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
     shifted = logits - logits.max(axis=1, keepdims=True)
     exp = np.exp(shifted)
-    return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+    probabilities: NDArray[np.float32] = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+    return probabilities
 
 
 def fit(

@@ -90,7 +90,7 @@ def _is_statement(sentence: Any) -> bool:
     # Inverted auxiliary: "Would my sister like this book" (without the question mark).
     second = first.nbor() if first.i + 1 < len(first.doc) else None
     inverted = first.lower_ in _INVERTING and second is not None
-    return not (inverted and second.pos_ in ("PRON", "DET", "PROPN", "NOUN"))
+    return not (inverted and second is not None and second.pos_ in ("PRON", "DET", "PROPN", "NOUN"))
 
 
 _INVERTING = frozenset(
@@ -146,7 +146,7 @@ def _find_subject(verb: Token) -> Token | None:
 def _possessor(token: Token) -> str:
     for child in token.children:
         if child.dep_ == "poss" and child.lower_ in ("my", "our"):
-            return child.lower_
+            return str(child.lower_)
     return ""
 
 
@@ -224,7 +224,7 @@ def _relation_of(noun: Token) -> str:
 
 
 def _in_law(noun: Token) -> bool:
-    return noun.doc[noun.i + 1 : noun.i + 5].text.replace(" ", "") == "-in-law"
+    return bool(noun.doc[noun.i + 1 : noun.i + 5].text.replace(" ", "") == "-in-law")
 
 
 def _relation_words(noun: Token) -> str:
@@ -262,7 +262,7 @@ def _phrase(token: Token) -> str:
         if previous.dep_ in ("det", "poss", "punct", "cc", "predet", "case", "nummod"):
             break
         start -= 1
-    return token.doc[start : token.i + 1].text
+    return str(token.doc[start : token.i + 1].text)
 
 
 def _object(verb: Token) -> Token | None:
@@ -334,9 +334,9 @@ def third_person(tokens: list[Token], who: Who) -> str:
     if who.kind == "user" and (implied := _implied_user(tokens)) is not None:
         # "... and now study law at UCL": the verb's subject is the user's "I" further back
         adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])
-        rest = "".join(t.text + t.whitespace_ for t in tokens[implied + 1 :]).strip()
-        verb = third_singular(tokens[implied].text)
-        return f"User {adverbs.casefold()}{verb} {rest}".replace("  ", " ").strip()
+        after = "".join(t.text + t.whitespace_ for t in tokens[implied + 1 :]).strip()
+        agreeing = third_singular(tokens[implied].text)
+        return f"User {adverbs.casefold()}{agreeing} {after}".replace("  ", " ").strip()
     return text[:1].upper() + text[1:]
 
 
@@ -364,13 +364,13 @@ def _third_word(token: Token, who: Who) -> str:
     if token.dep_ == "aux" and lower in ("ca", "wo"):
         return {"ca": "can", "wo": "will"}[lower]
     if who.kind != "user" or token.tag_ != "VBP" and token.pos_ != "AUX":
-        return token.text
+        return str(token.text)
     # A verb whose subject was "I" or "we" now agrees with "User".
     if token.pos_ == "AUX" and lower in _AUX_THIRD and _has_user_subject(token):
         return _AUX_THIRD[lower]
     if token.tag_ == "VBP" and _has_user_subject(token):
         return third_singular(token.text)
-    return token.text
+    return str(token.text)
 
 
 def _has_user_subject(token: Token) -> bool:
@@ -430,8 +430,8 @@ def _base(token: Token) -> str:
         return _LEMMA_REPAIRS[lower]
     lemma = token.lemma_.casefold()
     if lemma.endswith("s") and lemma[:-1] in _LIKING:
-        return lemma[:-1]
-    return lemma
+        return str(lemma[:-1])
+    return str(lemma)
 
 
 def _is_job(token: Token) -> bool:
@@ -470,7 +470,7 @@ def _habitual(head: Token, tokens: list[Token]) -> bool:
         ):
             return True
         if lower == "at" and any(c.like_num for c in token.children):
-            return head.tag_ == "VBP"
+            return bool(head.tag_ == "VBP")
     return False
 
 

@@ -90,9 +90,9 @@ def _called(item: Token) -> str:
         if child.dep_ == "acl" and child.lemma_ in ("call", "name"):
             name = next((c for c in child.children if c.dep_ in ("oprd", "dobj", "attr")), None)
             if name is not None:
-                return name.text
+                return str(name.text)
         if child.dep_ == "appos" and child.pos_ == "PROPN":
-            return child.text
+            return str(child.text)
         if child.dep_ == "appos" and (name := _called(child)):
             return name  # "a dog, a cocker spaniel called Bramble"
     return ""

@@ -163,7 +163,7 @@ def _says_something_lasting(head: Token, tokens: list[Token]) -> bool:
         return _base(head) in words.LONG_ACTIVITIES
     if head.tag_ == "VB":  # "my brother doesn't eat meat"
         return any(c.dep_ == "aux" and c.lemma_ == "do" for c in head.children)
-    return head.tag_ == "VBZ" or head.tag_ == "VBP" and head.dep_ == "ROOT"
+    return bool(head.tag_ == "VBZ" or head.tag_ == "VBP" and head.dep_ == "ROOT")
 
 
 def _attribute(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:

@@ -319,7 +319,7 @@ def relation_name(clause: str) -> Iterator[Match]:
         relation = RELATIONS.get(said.casefold()) or said.casefold()
         yield Match("fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85)
         return
-    if value:
+    if value and lead is not None:
         said = (lead.group("rel") or lead.group("rel2")).casefold()
         # One slot per relation whatever the word: "my mum's name" and "my mother is called".
         relation = RELATIONS.get(said) or PETS.get(said) or said
@@ -376,7 +376,7 @@ def shared_home(clause: str) -> Iterator[Match]:
     """ "My boyfriend Lucas and I share a tiny flat in Lyon", "we live in Lyon"."""
     lead = _SHARED_HOME.match(clause)
     value = lead and proper_noun(clause[lead.end() :], clause)
-    if not value:
+    if not value or lead is None:
         return
     yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)
     name = lead.group("name")
@@ -699,7 +699,7 @@ _EMPLOYER = _compile(
 def employer(clause: str) -> Iterator[Match]:
     lead = _EMPLOYER.match(clause)
     value = lead and proper_noun(clause[lead.end() :], clause)
-    if not value:
+    if not value or lead is None:
         return
     if lead.group("ended"):
         if "no longer" in lead.group("ended") or re.search(r"\banymore\b", clause, re.I):

@@ -66,14 +66,14 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     verb = _misparsed_verb(head)
     if verb is not None:
         negated = _negated(verb)
-        thing = _words([t for t in head.subtree if t.i > verb.i])
+        object_said = _words([t for t in head.subtree if t.i > verb.i])
         if _base(verb) in _LIKING:
             against = negated or _base(verb) in ("hate", "dislike", "loathe")
-            yield _make(who, tokens, "preference", f"likes:{normalise_object(thing)}", thing,
-                        negated=against)  # fmt: skip
+            yield _make(who, tokens, "preference", f"likes:{normalise_object(object_said)}",
+                        object_said, negated=against)  # fmt: skip
         elif negated and _base(verb) not in words.NOT_A_HABIT:
-            yield _make(who, tokens, "fact", f"{_base(verb)}:{normalise_object(thing)}", thing,
-                        negated=True, confidence=0.65)  # fmt: skip
+            yield _make(who, tokens, "fact", f"{_base(verb)}:{normalise_object(object_said)}",
+                        object_said, negated=True, confidence=0.65)  # fmt: skip
         return
     if _modal(head):
         yield from _wish(head, who, tokens)
@@ -86,8 +86,8 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma in ("get", "land", "accept", "start") and job is not None and not negated:
         place = _prep_object(job, "at", "with") or _prep_object(head, "at", "with")
         if place is not None:  # "I got the job at Deloitte"
-            employer = _words(list(place.subtree))
-            yield _make(who, tokens, "fact", "employer", employer, f"User works at {employer}",
+            workplace = _words(list(place.subtree))
+            yield _make(who, tokens, "fact", "employer", workplace, f"User works at {workplace}",
                         correction=True)  # fmt: skip
             return
     enough = next((c for c in head.children if c.lower_ == "enough"), None)
@@ -288,9 +288,9 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
     if attr is not None and attr.lemma_ == "person":
         kind = next((c for c in attr.children if c.dep_ in ("compound", "amod")), None)
         if kind is not None:
-            thing = normalise_object(kind.text)
+            liked = normalise_object(kind.text)
             text = f"User is {'not ' if negated else ''}a {kind.text} person"
-            yield _make(who, tokens, "preference", f"likes:{thing}", kind.text, text,
+            yield _make(who, tokens, "preference", f"likes:{liked}", kind.text, text,
                         negated=negated)  # fmt: skip
         return
     for extra in _conjuncts(acomp)[1:] if acomp is not None else []:
@@ -330,7 +330,7 @@ def _within(token: Token, head: Token) -> bool:
         if token.i != head.i and token.pos_ in ("VERB", "AUX"):
             return False
         if token.head.i == token.i:
-            return token.i == head.i
+            return bool(token.i == head.i)
     return True
 
 
