@@ -8,7 +8,9 @@
 After step 3 no key that opens the forgotten rows exists anywhere, so even a copy of the data
 dir taken before the forget (a backup, a synced folder, SSD blocks) cannot be read with the
 current keys. Step 4 removes the ciphertext itself from the live data dir. A crash anywhere in
-between is finished on the next unlock (``Vault._recover_unfinished_forget``).
+between is finished on the next unlock: the forget's intent is journaled before its first
+destructive step (memory/forget_journal.py), and ``Vault._recover_unfinished_forget`` destroys
+keys no row uses any more.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from desktop_agent.memory import forget_journal
 from desktop_agent.memory import payload as codec
+from desktop_agent.memory.forget_journal import ForgetIntent, key_ids
 from desktop_agent.memory.model import (
     ForgetReceipt,
     MemoryId,
@@ -60,6 +64,7 @@ class Forgetting:
 
         def _check_open(self) -> None: ...
         def _check_writing(self) -> None: ...
+        def _audit_key(self) -> tuple[str, bytes]: ...
         def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None: ...
         def kind_of(self, memory_id: str) -> str: ...
         def known(self, memory_id: str) -> bool: ...
@@ -97,24 +102,63 @@ class Forgetting:
             # leaves the memory readable (old versions too), never lost; the next unlock's
             # recovery destroys keys that no row uses any more.
             old_rows = self._rewrite(redacted, rewrite, doomed_keys)
-            self._store.delete_rows(old_rows)
-            self._store.delete(doomed_ids)
+            # Nothing was destroyed so far (rekeyed and rewritten rows are new copies); from
+            # here every step is journaled, so a crash is finished at the next open.
+            intent = ForgetIntent(
+                ids=tuple(str(i) for i in doomed_ids),
+                kinds=kinds,
+                old_rows=tuple(old_rows),
+                keys=key_ids([*doomed_keys, *self._snapshot_keys()]),
+                redacted=tuple(str(i) for i in redacted),
+                rekeyed=rekeyed,
+            )
+            forget_journal.write(self.directory, self._audit_key()[1], intent)
             self._forget_in_ram(doomed_ids)
-            epoch = self._keys.ratchet(doomed_keys | self._snapshot_keys())
-            self._drop_snapshot()
-            self._store.compact_and_purge()
-            receipt = ForgetReceipt(
+            epoch = self._finish_forget(intent)
+            return ForgetReceipt(
                 tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed, tuple(redacted)
             )
+
+    def _finish_forget(self, intent: ForgetIntent, *, recovered: bool = False) -> int:
+        """Every destructive step of a journaled forget, each safe to repeat after a crash;
+        returns the epoch the forget ends in."""
+        if intent.everything:
+            self._store.drop()
+            audit_key = self._audit_key()[0]
+            doomed = [k for k in self._keys.ids() if k != audit_key]
+        else:
+            self._store.delete_rows(list(intent.old_rows))
+            self._store.delete(intent.ids)
+            doomed = [k for k in intent.keys if k in self._keys]
+            doomed += [k for k in self._snapshot_keys() if k not in doomed]
+        # After a crash past the ratchet's commit the keys are gone already: no new epoch.
+        epoch = self._keys.ratchet(doomed) if doomed or not recovered else self._keys.epoch
+        self._drop_snapshot()
+        if not intent.everything:
+            self._store.compact_and_purge()
+        detail: dict[str, Any] = {"recovered": True} if recovered else {}
+        if intent.everything:
+            self._audit.append("forget_all", count=len(intent.ids), epoch=epoch, **detail)
+        else:
             self._audit.append(
                 "forget",
-                ids=doomed_ids,
-                kinds=kinds,
+                ids=intent.ids,
+                kinds=intent.kinds,
                 epoch=epoch,
-                rekeyed=rekeyed,
-                redacted=list(redacted),
+                rekeyed=intent.rekeyed,
+                redacted=list(intent.redacted),
+                **detail,
             )
-            return receipt
+        forget_journal.clear(self.directory)
+        return epoch
+
+    def _finish_journaled_forget(self) -> bool:
+        """At open, before the rows are loaded: finish a forget a crash interrupted."""
+        intent = forget_journal.read(self.directory, self._audit_key()[1])
+        if intent is None:
+            return False
+        self._finish_forget(intent, recovered=True)
+        return True
 
     def _rewrite(
         self, ids: Sequence[MemoryId], rewrite: Mapping[str, Rewrite], doomed_keys: set[str]
@@ -167,15 +211,14 @@ class Forgetting:
             self._check_writing()
             ids = tuple(dict.fromkeys([*self._current, *self._older]))
             kinds = tuple(self.kind_of(i) for i in ids)
-            self._store.drop()
+            intent = ForgetIntent(
+                ids=tuple(str(i) for i in ids), kinds=kinds, old_rows=(), keys=(), everything=True
+            )
+            forget_journal.write(self.directory, self._audit_key()[1], intent)
             self._forget_in_ram(list(ids))
-            self._damage = []  # damaged files went with the table
-            audit_key = self._keys.scope_key("audit")
-            epoch = self._keys.ratchet([k for k in self._keys.ids() if k != audit_key])
-            self._drop_snapshot()
-            receipt = ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
-            self._audit.append("forget_all", count=len(ids), epoch=epoch)
-            return receipt
+            self._damage = []  # damaged files go with the table
+            epoch = self._finish_forget(intent)
+            return ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
 
     def rotate_keys(self) -> int:
         """A new KEK (new epoch); the keystore is re-sealed and the old KEK deleted."""

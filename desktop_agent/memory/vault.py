@@ -104,6 +104,8 @@ class Vault(Writing, Forgetting, Backups):
                 keys.remove_stale_files()
                 keys.discard_previous_kek()
             vault = cls(directory, keys, store, lock, dim)
+            # A forget a crash interrupted is finished before anything is read.
+            vault._finish_journaled_forget()
             vault._load()
             vault._recover_unfinished_forget()
             vault._audit.append("unlock", count=len(vault), epoch=keys.epoch)
