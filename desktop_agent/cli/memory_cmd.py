@@ -251,8 +251,9 @@ def run_forget(args: argparse.Namespace) -> int:
                 _emit(args, {"dry_run": True, **preview.to_json()}, lines)
                 return 0
             receipt = app.memory.forget(args.ids)
-    count = sum(1 for kind in receipt.kinds if kind != "topic") or len(receipt.ids)
-    also = also_touched(len(receipt.redacted), sum(1 for k in receipt.kinds if k == "topic"))
+    topics = sum(1 for k in receipt.kinds if k == "topic")
+    count = len(receipt.ids) - topics - len(receipt.learned) or len(receipt.ids)
+    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
     lines = [
         f"forgot {count} memor{'y' if count == 1 else 'ies'}"
         + (f" {also}" if also else "")

@@ -544,7 +544,8 @@ class Assistant:
                     )
                 receipt = self._memory.forget(pending.ids)
                 asked = len(pending.ids)
-                also = also_touched(len(receipt.redacted))
+                topics = sum(1 for kind in receipt.kinds if kind == "topic")
+                also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
                 return self._canned(
                     conversation,
                     text,

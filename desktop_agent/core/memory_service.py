@@ -101,17 +101,26 @@ class ForgetPreview:
     ids: tuple[str, ...]
     topics: tuple[str, ...]  # summaries that quoted them (rebuilt without them)
     redacted: tuple[str, ...]  # episodes whose words taught them (those words are erased)
+    # Facts learned only from messages being forgotten (a PIN told in a message is a fact too).
+    learned: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """ "and 2 messages it came from": what else goes, in the user's words."""
-        return also_touched(len(self.redacted), len(self.topics))
+        return also_touched(len(self.redacted), len(self.topics), len(self.learned))
 
     def to_json(self) -> dict[str, Any]:
-        return {"ids": list(self.ids), "topics": list(self.topics), "redacted": list(self.redacted)}
+        return {
+            "ids": list(self.ids),
+            "topics": list(self.topics),
+            "redacted": list(self.redacted),
+            "learned": list(self.learned),
+        }
 
 
-def also_touched(messages: int, topics: int = 0) -> str:
+def also_touched(messages: int, topics: int = 0, learned: int = 0) -> str:
     parts = []
+    if learned:
+        parts.append(f"{learned} fact{'s' if learned != 1 else ''} learned from it")
     if messages:
         parts.append(f"{messages} message{'s' if messages != 1 else ''} it came from")
     if topics:
@@ -627,8 +636,13 @@ class MemoryService:
             raise InputError("nothing to forget: give at least one memory id")
         with self.lane:
             preview = self.forget_preview(ids)
-            ids += preview.topics
+            _learned, kept = self._learned_only_from(ids)
+            for fact_id, remaining in kept.items():  # learned elsewhere too: only the source goes
+                self._set_meta(fact_id, provenance=[p.to_json() for p in remaining])
+            ids += [*preview.learned, *preview.topics]
             receipt = self._forget_sealed(ids, self._redaction_plans(ids))
+            if preview.learned:
+                receipt = replace(receipt, learned=preview.learned)
         if rebuild_topics and any(k == SEMANTIC for k in receipt.kinds):
             self._rebuild_topics(had_topics=bool(preview.topics))
         return receipt
@@ -705,9 +719,36 @@ class MemoryService:
         for memory_id in ids:
             if memory_id not in self.vault:
                 raise InputError(f"no memory with id {memory_id!r}; nothing was forgotten")
-        topics = self._topics_quoting(set(ids))
-        plans = self._redaction_plans([*ids, *topics])
-        return ForgetPreview(tuple(ids), tuple(topics), tuple(p.episode_id for p in plans))
+        learned, _kept = self._learned_only_from(ids)
+        doomed = [*ids, *learned]
+        topics = self._topics_quoting(set(doomed))
+        plans = self._redaction_plans([*doomed, *topics])
+        return ForgetPreview(
+            tuple(ids),
+            tuple(topics),
+            tuple(p.episode_id for p in plans if p.episode_id not in set(ids)),
+            tuple(learned),
+        )
+
+    def _learned_only_from(
+        self, ids: Sequence[str]
+    ) -> tuple[list[str], dict[str, list[Provenance]]]:
+        """Facts every source of which is among the episodes in ``ids`` (they go too), and the
+        remaining sources of facts also learned elsewhere (they stay, without these)."""
+        episodes = {i for i in ids if self.vault.kind_of(i) == EPISODIC}
+        if not episodes:
+            return [], {}
+        asked = set(ids)
+        only, kept = [], {}
+        for fact in self.learned_from(episodes):
+            if fact.id in asked:
+                continue
+            remaining = [p for p in fact.provenance if p.episode_id not in episodes]
+            if remaining:
+                kept[fact.id] = remaining
+            else:
+                only.append(fact.id)
+        return only, kept
 
     def _redaction_plans(self, ids: Sequence[str]) -> list[EpisodeRedaction]:
         from desktop_agent.core.redaction import plan_redactions

@@ -80,10 +80,10 @@ def forgotten_summary(receipt: ForgetReceipt) -> str:
     """ "Forgotten: 1 memory and 1 message it came from and 1 topic summary": the memories the
     user asked to forget counted apart from what went with them, as the question put it."""
     topics = sum(1 for kind in receipt.kinds if kind == "topic")
-    count = len(receipt.ids) - topics
+    count = len(receipt.ids) - topics - len(receipt.learned)
     if count == 0:  # only topics were asked for
         count, topics = topics, 0
-    also = also_touched(len(receipt.redacted), topics)
+    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
     return f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}" + (f" {also}" if also else "")
 
 

@@ -78,11 +78,14 @@ class ForgetReceipt:
     # Memories kept but rewritten without the forgotten words (an episode a forgotten fact was
     # learned from): every old version is gone with its key, as for the forgotten ones.
     redacted: tuple[MemoryId, ...] = ()
+    # Facts forgotten because every message they were learned from was (set by the service).
+    learned: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "forgotten": [{"id": i, "kind": k} for i, k in zip(self.ids, self.kinds, strict=True)],
             "redacted": list(self.redacted),
+            "learned": list(self.learned),
             "at": self.at.isoformat(),
             "epoch": self.epoch,
             "rekeyed": self.rekeyed,
