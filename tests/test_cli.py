@@ -176,3 +176,28 @@ def test_doctor_fails_with_the_fix_when_the_model_is_missing(tmp_path: Path) -> 
     result = run_cli("doctor", "--model", str(tmp_path / "gone.gguf"))
     assert result.returncode == 1
     assert "[FAIL] model: model file not found" in result.stdout
+
+
+def test_chat_list_and_export_write_a_remembered_conversation(tmp_path: Path) -> None:
+    assert run_cli("chat", "--once", "My name is Ana and I live in Lisbon.").returncode == 0
+    listed = run_cli("chat", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    (conversation,) = json.loads(listed.stdout)["conversations"]
+    assert conversation["title"].startswith("My name is Ana")
+
+    out = tmp_path / "chat.json"
+    exported = run_cli("chat", "export", conversation["id"], "-o", str(out))
+    assert exported.returncode == 0, exported.stderr
+    assert "not encrypted" in exported.stdout
+    messages = json.loads(out.read_text())["messages"]
+    assert messages[0] == {"role": "user", "content": "My name is Ana and I live in Lisbon."}
+
+    markdown = run_cli("chat", "export", conversation["id"])
+    assert markdown.stdout.startswith("# My name is Ana")
+
+    again = run_cli("chat", "export", conversation["id"], "-o", str(out))
+    assert again.returncode == 2 and "add --force" in again.stderr
+    assert "Traceback" not in again.stderr
+    unknown = run_cli("chat", "export", "c_nope")
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "desktop-agent: error: no conversation with id c_nope"

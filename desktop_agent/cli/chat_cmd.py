@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from desktop_agent.app import App
 from desktop_agent.core.assistant import Assistant, Reply
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.transcript import FORMATS
 from desktop_agent.errors import InputError
 
 QUIT_COMMANDS = {"/quit", "/exit", "/q"}
@@ -49,6 +50,96 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
     parser.set_defaults(handler=run)
+    saved = parser.add_subparsers(title="remembered conversations", metavar="COMMAND")
+    listing = saved.add_parser("list", help="list the remembered conversations, newest first")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=run_list)
+    export = saved.add_parser(
+        "export",
+        help="write a conversation out as Markdown or JSON",
+        description="Write a remembered conversation out as Markdown or JSON. The file is plain "
+        "text, not encrypted: keep it somewhere safe.",
+    )
+    export.add_argument("id", metavar="ID", help="the conversation's id (see `chat list`)")
+    export.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="markdown or json (default: from the output file's name, else markdown)",
+    )
+    export.add_argument(
+        "-o", "--output", metavar="FILE", type=Path, help="write here instead of standard output"
+    )
+    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    export.set_defaults(handler=run_export)
+
+
+def _remembering_app() -> App:
+    app = App()
+    if app.assistant.memory is None:
+        problem = app.memory_problem or "memory is off in the settings"
+        app.close()
+        raise InputError(f"no remembered conversations: {problem}")
+    return app
+
+
+def run_list(args: argparse.Namespace) -> int:
+    app = _remembering_app()
+    try:
+        summaries = app.assistant.memory.conversations() if app.assistant.memory else []
+    finally:
+        app.close()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "conversations": [
+                        {
+                            "id": s.id,
+                            "title": s.title,
+                            "started_at": s.started_at.isoformat(),
+                            "last_at": s.last_at.isoformat(),
+                            "exchanges": s.episodes,
+                        }
+                        for s in summaries
+                    ]
+                },
+                ensure_ascii=False,
+            )
+        )
+        return 0
+    if not summaries:
+        print("no remembered conversations")
+    for s in summaries:
+        print(f"{s.id}  {s.last_at.astimezone():%Y-%m-%d %H:%M}  {s.episodes:>4}  {s.title}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from desktop_agent.core.transcript import format_for, render
+
+    output: Path | None = args.output
+    if output is not None and output.exists() and not args.force:
+        raise InputError(f"{output} exists: choose another file, or add --force to replace it")
+    if output is not None and not output.parent.is_dir():
+        raise InputError(f"no such folder: {output.parent}")
+    fmt = args.format or (format_for(output.name) if output is not None else "markdown")
+    app = _remembering_app()
+    try:
+        conversation = app.assistant.conversation(args.id)
+        if not conversation.messages:
+            raise InputError(f"conversation {args.id} has no messages to export")
+        text = render(conversation, fmt)
+    finally:
+        app.close()
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {output}: {error.strerror}") from None
+    print(f"exported {len(conversation.messages)} messages to {output} ({fmt}; not encrypted)")
+    return 0
 
 
 def gpu_layers_arg(text: str) -> int:

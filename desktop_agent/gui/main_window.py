@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QMainWindow,
     QMessageBox,
     QWidget,
@@ -268,6 +269,47 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     def _enable_turn_actions(self, enabled: bool) -> None:
         for action in (self.regenerate_action, self.edit_action, self.settings_action):
             action.setEnabled(enabled)
+
+    @Slot()
+    def export_conversation(self, path: Path | None = None) -> Path | None:
+        """Write the open conversation to a Markdown or JSON file (asked for when not given);
+        the file is plain text, and the dialog says so."""
+        from desktop_agent.core.transcript import format_for, render
+
+        conversation = self.controller.conversation
+        if conversation is None or not conversation.messages:
+            self.status.showMessage(
+                "Nothing to export: this conversation has no messages yet", 4000
+            )
+            return None
+        if path is None:
+            name = "".join(c if c.isalnum() or c in " -_" else "_" for c in conversation.title)
+            chosen, _filter = QFileDialog.getSaveFileName(
+                self,
+                "Export conversation (the file is not encrypted)",
+                str(Path.home() / f"{name.strip() or 'conversation'}.md"),
+                "Markdown (*.md);;JSON (*.json)",
+            )
+            if not chosen:
+                return None
+            path = Path(chosen)
+        fmt = format_for(path.name)
+        try:
+            path.write_text(render(conversation, fmt), encoding="utf-8")
+        except OSError as error:
+            # Not modal: the window stays usable while the message is up.
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                "Export failed",
+                f"Could not write {path}: {error.strerror}. Nothing was changed.",
+                parent=self,
+            )
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+            self.export_problem = box
+            return None
+        self.status.showMessage(f"Exported to {path}", 5000)
+        return path
 
     @Slot()
     def copy_last_reply(self) -> None:

@@ -51,6 +51,9 @@ class WindowActions:
             "settings",
             "Settings (Ctrl+,)",
         )
+        self.export_action = self._action(
+            "&Export conversation…", self.export_conversation, "Ctrl+Shift+S", "export"
+        )
         self.quit_action = self._action("&Quit", self.close, keys.Quit)
         self.send_action = self._action(
             "&Send", self.chat.composer.submit, ["Ctrl+Return", "Ctrl+Enter"], "send"
@@ -129,6 +132,7 @@ class WindowActions:
         file_menu = menus.addMenu("&File")
         for action in (self.new_action, self.incognito_action):
             file_menu.addAction(action)
+        file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.settings_action)
         file_menu.addSeparator()

@@ -262,3 +262,31 @@ def test_a_reasoning_models_thinking_is_folded_above_the_answer(qtbot: Any) -> N
     bubble.thinking_button.click()
     assert bubble.thinking_view.isVisible()
     assert bubble.thinking_view.text() == "The capital of France is Paris."
+
+
+def test_export_writes_the_open_conversation_as_markdown_or_json(
+    qtbot: Any, make_window: Any, tmp_path: Any
+) -> None:
+    import json
+
+    window = make_window()
+    assert window.export_conversation(tmp_path / "none.md") is None  # nothing said yet
+    assert "Nothing to export" in window.status.currentMessage()
+    send(qtbot, window, "Say hi.")
+    wait_for_reply(qtbot, window)
+    reply = window.controller.conversation.messages[1].content
+
+    markdown = window.export_conversation(tmp_path / "chat.md")
+    assert markdown is not None
+    text = markdown.read_text(encoding="utf-8")
+    assert text.startswith("# Say hi.") and "## You\n\nSay hi." in text
+    assert reply.strip() in text
+
+    data = json.loads(window.export_conversation(tmp_path / "chat.json").read_text())
+    assert [m["role"] for m in data["messages"]] == ["user", "assistant"]
+    assert data["messages"][1]["content"] == reply
+
+    assert window.export_conversation(tmp_path / "no-such-folder" / "x.md") is None
+    assert window.export_problem.isVisible()  # a failed write is a message, not a crash
+    assert "Could not write" in window.export_problem.text()
+    window.export_problem.close()
