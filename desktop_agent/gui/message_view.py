@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QColor,
+    QDesktopServices,
     QGuiApplication,
     QTextBlock,
     QTextBlockFormat,
@@ -31,8 +32,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.core.assistant import Reply
+from desktop_agent.gui.code_blocks import COPY_SCHEME, add_copy_links, colour_code
 from desktop_agent.gui.memory_lens import MemoryLens
 from desktop_agent.gui.theme import current_theme, icon
+
+# Marks the frames style_code puts code blocks in (tables are frames too).
+CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1
 
 
 def style_code(document: QTextDocument, background: str, border: str) -> None:
@@ -56,6 +61,7 @@ def style_code(document: QTextDocument, background: str, border: str) -> None:
     frame.setBorder(1)
     frame.setBorderBrush(QColor(border))
     frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+    frame.setProperty(CODE_FRAME, True)  # so the copy links find them among other frames
     for run in reversed(runs):  # from the end, so earlier positions stay valid
         cursor = QTextCursor(document)
         cursor.setPosition(run[0].position())
@@ -114,12 +120,18 @@ def hard_line_breaks(text: str) -> str:
 
 
 class MarkdownText(QTextBrowser):
-    """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it)."""
+    """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it).
+    Code blocks are coloured by language and each has a "Copy code" link under it."""
+
+    code_did_request_copy = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bubbleText")
-        self.setOpenExternalLinks(True)
+        # Links are opened here: web links in the browser, copy links copy their block.
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self._follow)
+        self.code_texts: list[str] = []
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -134,9 +146,23 @@ class MarkdownText(QTextBrowser):
 
     def set_markdown(self, text: str) -> None:
         self._markdown = text
-        self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        document = self.document()
+        document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
         theme = current_theme()
-        style_code(self.document(), theme.code_bg, theme.border)
+        self.code_texts = colour_code(document, dark=theme.dark)
+        style_code(document, theme.code_bg, theme.border)
+        add_copy_links(document, theme.accent, CODE_FRAME)
+
+    @Slot(QUrl)
+    def _follow(self, url: QUrl) -> None:
+        if url.scheme() == COPY_SCHEME:
+            number = int(url.path()) if url.path().isdigit() else -1
+            if 0 <= number < len(self.code_texts):
+                QGuiApplication.clipboard().setText(self.code_texts[number])
+                self.code_did_request_copy.emit(self.code_texts[number])
+            return
+        if url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)
 
     @Slot()
     def _fit_height(self, *_: object) -> None:
@@ -194,6 +220,7 @@ class MessageView(QFrame):
         self.layout_.addLayout(header)
 
         self.text_view = MarkdownText(self)
+        self.text_view.code_did_request_copy.connect(self.message_did_request_copy)
         self.layout_.addWidget(self.text_view)
         # While streaming, the paragraph being written renders here, so each timer tick
         # re-renders one paragraph, not the whole reply.
