@@ -254,6 +254,15 @@ class Assistant:
                 return self.memory.forget_conversation(conversation_id)
         return None
 
+    def rate(self, episode_id: str, positive: bool) -> MemoryItem | None:
+        """The user's thumbs up or down on one reply: the same statistics as typed feedback
+        ("that was great", "not helpful"), counted once per reply. None when memory is off."""
+        if not self._remembering():
+            return None
+        from desktop_agent.core.procedures import record_feedback
+
+        return record_feedback(self._memory, episode_id, positive, about="content")
+
     def exclude_memory(self, conversation_id: str, memory_id: str) -> None:
         """Keep one memory out of this conversation's prompts (from the memory lens)."""
         self._excluded.setdefault(conversation_id, set()).add(memory_id)

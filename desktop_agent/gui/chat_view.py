@@ -75,6 +75,7 @@ class ChatView(QWidget):
     memory_lens_did_open = Signal(object)
     memory_did_request_inspect = Signal(str)
     memory_did_request_exclude = Signal(str)
+    reply_did_rate = Signal(str, bool)  # episode id, thumbs up
     text_did_copy = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -278,6 +279,7 @@ class ChatView(QWidget):
         bubble.memory_lens_did_open.connect(self.memory_lens_did_open)
         bubble.memory_did_request_inspect.connect(self.memory_did_request_inspect)
         bubble.memory_did_request_exclude.connect(self.memory_did_request_exclude)
+        bubble.reply_did_rate.connect(self.reply_did_rate)
         holder = QWidget(self.body)
         row = QHBoxLayout(holder)
         row.setContentsMargins(0, 0, 0, 0)

@@ -126,6 +126,7 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self.chat.memory_lens_did_open.connect(self.memory_lens_did_open)
         self.chat.memory_did_request_inspect.connect(self.show_memory)
         self.chat.memory_did_request_exclude.connect(self.exclude_memory)
+        self.chat.reply_did_rate.connect(self.rate_reply)
         self.inspector.inspector_did_request_source.connect(self.open_source)
         self.timeline.timeline_did_request_open.connect(self.open_exchange)
         self.timeline.timeline_did_forget.connect(self._conversation_forgotten)

@@ -67,6 +67,26 @@ class MemoryDocks:
         self.inspector.select_memory(memory_id)
 
     @Slot(str)
+    def rate_reply(self, episode_id: str, positive: bool) -> None:
+        """Thumbs up or down: counted in procedural memory on the memory lane."""
+        assistant = self.session.assistant
+
+        def done(_result: object) -> None:
+            self.status.showMessage(
+                "Thanks: I'll answer more like that"
+                if positive
+                else "Noted: I'll try another way of answering",
+                4000,
+            )
+
+        self.session.run_memory(
+            lambda _memory: assistant.rate(episode_id, positive),
+            on_done=done,
+            on_error=lambda error: self.status.showMessage(f"Feedback not saved: {error}", 6000),
+            name="rate-reply",
+            owner=self,
+        )
+
     def exclude_memory(self, memory_id: str) -> None:
         conversation = self.controller.conversation
         if conversation is None:

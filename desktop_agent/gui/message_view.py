@@ -183,6 +183,7 @@ class MessageView(QFrame):
     memory_lens_did_open = Signal(object)
     memory_did_request_inspect = Signal(str)
     memory_did_request_exclude = Signal(str)
+    reply_did_rate = Signal(str, bool)  # the reply's episode id, thumbs up
 
     def __init__(
         self, role: str, text: str, *, incognito: bool = False, parent: QWidget | None = None
@@ -246,6 +247,14 @@ class MessageView(QFrame):
         self.lens_button.hide()
         self.actions.addWidget(self.lens_button)
         self.actions.addStretch(1)
+        self.thumbs_up = self._action("thumbs-up", "", "Good reply: answer like this more often")
+        self.thumbs_down = self._action("thumbs-down", "", "Bad reply: answer like this less often")
+        for thumb, positive in ((self.thumbs_up, True), (self.thumbs_down, False)):
+            thumb.setCheckable(True)
+            thumb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+            thumb.clicked.connect(lambda _c=False, p=positive: self._rate(p))
+            thumb.hide()
+            self.actions.addWidget(thumb)
         for button in (self.copy_button, self.edit_button, self.regenerate_button):
             self.actions.addWidget(button)
         self.edit_button.hide()
@@ -268,6 +277,8 @@ class MessageView(QFrame):
             (self.copy_button, "copy"),
             (self.edit_button, "edit"),
             (self.regenerate_button, "regenerate"),
+            (self.thumbs_up, "thumbs-up"),
+            (self.thumbs_down, "thumbs-down"),
         ):
             button.setIcon(icon(name, muted))
         self.lens_button.setIcon(icon("memory", current_theme().accent))
@@ -333,6 +344,9 @@ class MessageView(QFrame):
             parts.append("stopped")
         self.set_status(" · ".join(parts))
         self._show_lens_button("used")
+        if reply.episode_id is not None and result.finish_reason != "memory":
+            self.thumbs_up.show()
+            self.thumbs_down.show()
         if reply.thinking:
             self._show_thinking(reply.thinking)
 
@@ -423,6 +437,20 @@ class MessageView(QFrame):
             self.style().unpolish(self)
             self.style().polish(self)
             self.text_view.setExtraSelections([])
+
+    def _rate(self, positive: bool) -> None:
+        """One verdict per reply (as typed feedback counts once): the chosen thumb stays."""
+        reply = self.reply
+        if reply is None or reply.episode_id is None:
+            return
+        chosen, other = (
+            (self.thumbs_up, self.thumbs_down) if positive else (self.thumbs_down, self.thumbs_up)
+        )
+        chosen.setChecked(True)
+        chosen.setEnabled(False)
+        other.hide()
+        chosen.setToolTip("Thanks: noted for how I answer")
+        self.reply_did_rate.emit(reply.episode_id, positive)
 
     @Slot()
     def _copy(self) -> None:

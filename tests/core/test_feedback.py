@@ -276,3 +276,22 @@ def test_the_assistant_reads_informal_feedback_with_its_embedder(
         assert "Answer thoroughly, with explanations and examples." in system_prompt(engine)
     finally:
         vault.close()
+
+
+def test_thumbs_count_as_typed_feedback_does(assistant: Assistant) -> None:
+    thumbed = chat(assistant, assistant.start_conversation(), "How do I boil an egg?")
+    typed_in = assistant.start_conversation()
+    chat(assistant, typed_in, "How do I make tea?")
+
+    assistant.rate(thumbed.episode_id, positive=True)
+    assistant.rate(thumbed.episode_id, positive=True)  # a second click counts once
+    chat(assistant, typed_in, "Thanks, that was really helpful!")
+
+    # Both replies were questions answered concisely, and both verdicts count the same way.
+    assert strategies(assistant.memory) == {("question", "concise", 2, 2)}
+    assert assistant.memory.item(thumbed.episode_id).meta["outcome"] == "positive"
+
+    down = chat(assistant, assistant.start_conversation(), "How do I fry an egg?")
+    assistant.rate(down.episode_id, positive=False)
+    assert assistant.memory.item(down.episode_id).meta["outcome"] == "negative"
+    assert strategies(assistant.memory) == {("question", "concise", 2, 2)}  # content, not style

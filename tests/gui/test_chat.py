@@ -290,3 +290,22 @@ def test_export_writes_the_open_conversation_as_markdown_or_json(
     assert window.export_problem.isVisible()  # a failed write is a message, not a crash
     assert "Could not write" in window.export_problem.text()
     window.export_problem.close()
+
+
+def test_thumbs_up_on_a_reply_is_remembered_as_feedback(qtbot: Any, make_window: Any) -> None:
+    from tests.gui.conftest import drain_memory_lane
+
+    window = make_window()
+    send(qtbot, window, "How do I boil an egg?")
+    wait_for_reply(qtbot, window)
+    bubble = window.chat.bubbles[-1]
+    assert bubble.thumbs_up.isVisible() and bubble.thumbs_down.isVisible()
+
+    bubble.thumbs_up.click()
+    drain_memory_lane()
+    qtbot.waitUntil(lambda: "Thanks" in window.status.currentMessage(), timeout=5000)
+
+    assert bubble.thumbs_up.isChecked() and not bubble.thumbs_down.isVisible()
+    memory = window.session.memory
+    assert memory.item(bubble.reply.episode_id).meta["outcome"] == "positive"
+    assert [(s.successes, s.total) for s in memory.strategies()] == [(1, 1)]
