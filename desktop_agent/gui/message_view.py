@@ -3,6 +3,7 @@ the memory lens that shows which memories went into it."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -35,6 +36,9 @@ from desktop_agent.core.assistant import Reply
 from desktop_agent.gui.code_blocks import COPY_SCHEME, add_copy_links, colour_code
 from desktop_agent.gui.memory_lens import MemoryLens
 from desktop_agent.gui.theme import current_theme, icon
+
+# Learned memories named in a reply's "Memory updated" note; the rest are counted.
+MAX_LEARNED_SHOWN = 3
 
 # Marks the frames style_code puts code blocks in (tables are frames too).
 CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1
@@ -349,6 +353,31 @@ class MessageView(QFrame):
             self.thumbs_down.show()
         if reply.thinking:
             self._show_thinking(reply.thinking)
+        if reply.learned:
+            self._show_learned(reply.learned)
+
+    def _show_learned(self, learned: tuple[Any, ...]) -> None:
+        """ "Memory updated: User lives in Oslo": what this turn taught, each a link to it in
+        the inspector (where it can be corrected or forgotten)."""
+        accent = current_theme().accent
+        links = ", ".join(
+            f'<a href="memory:{item.id}" style="color:{accent}; text-decoration:none;">'
+            f"{html.escape(item.text)}</a>"
+            for item in learned[:MAX_LEARNED_SHOWN]
+        )
+        more = len(learned) - MAX_LEARNED_SHOWN
+        if more > 0:
+            links += f" and {more} more"
+        self.learned_label = QLabel(f"Memory updated: {links}", objectName="learnedNote")
+        self.learned_label.setWordWrap(True)
+        self.learned_label.setTextFormat(Qt.TextFormat.RichText)
+        self.learned_label.setToolTip("Open in the memory inspector to check, edit or forget it")
+        self.learned_label.linkActivated.connect(
+            lambda link: self.memory_did_request_inspect.emit(link.removeprefix("memory:"))
+        )
+        # Under the answer, above the row of actions.
+        self.layout_.insertWidget(self.layout_.count() - 1, self.learned_label)
+        self.learned_label.show()
 
     def _show_thinking(self, thinking: str) -> None:
         """A reasoning model's thinking, folded above the answer; a click unfolds it."""

@@ -309,3 +309,22 @@ def test_thumbs_up_on_a_reply_is_remembered_as_feedback(qtbot: Any, make_window:
     memory = window.session.memory
     assert memory.item(bubble.reply.episode_id).meta["outcome"] == "positive"
     assert [(s.successes, s.total) for s in memory.strategies()] == [(1, 1)]
+
+
+def test_a_turn_that_learns_says_memory_updated_with_a_link(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    send(qtbot, window, "I live in Oslo.")
+    wait_for_reply(qtbot, window)
+    bubble = window.chat.bubbles[-1]
+    (learned,) = [m for m in bubble.reply.learned if "Oslo" in m.text]
+    assert bubble.learned_label.isVisible()
+    assert "Memory updated:" in bubble.learned_label.text()
+    assert "User lives in Oslo" in bubble.learned_label.text()
+
+    with qtbot.waitSignal(window.chat.memory_did_request_inspect) as asked:
+        bubble.learned_label.linkActivated.emit(f"memory:{learned.id}")
+    assert asked.args == [learned.id]
+
+    send(qtbot, window, "How are you?")
+    wait_for_reply(qtbot, window)
+    assert not hasattr(window.chat.bubbles[-1], "learned_label")  # nothing learned, no note
