@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot, qVersion
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QMainWindow,
@@ -32,6 +33,8 @@ LAYOUT_VERSION = 2
 PANEL_WIDTH = 560
 
 
+# How far Ctrl+= / Ctrl+- move the chat's text from the system size, in points.
+TEXT_SIZE_MIN_DELTA, TEXT_SIZE_MAX_DELTA = -4, 12
 CHAT_MIN_WIDTH = 300
 # The conversation list's width when there is room, and the chat width that leaves room.
 CONVERSATIONS_WIDTH = 220
@@ -73,6 +76,8 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self._build_memory_panels()
         self._connect()
         self._restore_layout()
+        self.text_size_delta = int(self.gui_settings.value("view/text_size_delta", 0) or 0)
+        self._apply_text_size()
         self._open_first_conversation()
         self._show_settings_state()
 
@@ -393,6 +398,40 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self._sync_incognito()
         self.status.retint()
 
+    # --- text size and help ---
+    def change_text_size(self, step: int) -> None:
+        """Ctrl+= / Ctrl+- / Ctrl+0: the chat's text a point larger, smaller, or as the
+        system has it; remembered across restarts."""
+        delta = 0 if step == 0 else self.text_size_delta + step
+        self.text_size_delta = max(TEXT_SIZE_MIN_DELTA, min(TEXT_SIZE_MAX_DELTA, delta))
+        self.gui_settings.setValue("view/text_size_delta", self.text_size_delta)
+        self._apply_text_size()
+        self.status.showMessage(
+            "Text size: as the system has it"
+            if self.text_size_delta == 0
+            else f"Text size: {self.text_size_delta:+d} pt",
+            2000,
+        )
+
+    def _apply_text_size(self) -> None:
+        # A style sheet, not setFont: under the app's style sheet fonts do not propagate to
+        # styled children. Only the text read and typed grows; labels and buttons keep theirs.
+        size = max(6.0, QApplication.font().pointSizeF() + self.text_size_delta)
+        self.chat.setStyleSheet(
+            ""
+            if self.text_size_delta == 0
+            else f"QTextBrowser#bubbleText, QPlainTextEdit#composer {{ font-size: {size:g}pt; }}"
+        )
+
+    @Slot()
+    def show_shortcuts(self) -> None:
+        from desktop_agent.gui.shortcuts_dialog import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self.actions(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.shortcuts_dialog = dialog
+
     @Slot()
     def _diagnostics(self) -> None:
         from desktop_agent.gui.diagnostics_dialog import DiagnosticsDialog
@@ -413,11 +452,22 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
 
     @Slot()
     def _about(self) -> None:
+        from desktop_agent import __version__
+
         QMessageBox.about(
             self,
             "About desktop-agent",
-            "<b>desktop-agent</b><br>A private assistant that runs entirely on this computer "
-            "and remembers what you choose to let it remember.",
+            f"<b>desktop-agent {__version__}</b><br>A private assistant that runs entirely on "
+            "this computer and remembers what you choose to let it remember, encrypted, with "
+            "its keys in your system keyring.<br><br>"
+            "Licensed under the MIT license.<br><br>"
+            "<b>Built with</b><br>"
+            f"Qt {qVersion()} and PySide6 (LGPL v3) · llama.cpp and llama-cpp-python (MIT) · "
+            "LanceDB and Lance (Apache 2.0) · ONNX Runtime (MIT) · spaCy and en_core_web_sm "
+            "(MIT) · cryptography (Apache 2.0 / BSD) · Pygments (BSD)<br><br>"
+            "<b>Bundled models</b><br>"
+            "SmolLM2-135M-Instruct, Hugging Face (Apache 2.0) · all-MiniLM-L6-v2, "
+            "sentence-transformers (Apache 2.0)",
         )
 
     # --- layout ---

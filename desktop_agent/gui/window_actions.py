@@ -78,6 +78,18 @@ class WindowActions:
             "&Find conversation", self._focus_search, keys.Find, "search"
         )
         self.composer_action = self._action("Focus message box", self._focus_composer, "Ctrl+L")
+        self.zoom_in_action = self._action(
+            "&Larger text", lambda: self.change_text_size(+1), [keys.ZoomIn, "Ctrl+="]
+        )
+        self.zoom_out_action = self._action(
+            "&Smaller text", lambda: self.change_text_size(-1), keys.ZoomOut
+        )
+        self.zoom_reset_action = self._action(
+            "&Actual text size", lambda: self.change_text_size(0), "Ctrl+0"
+        )
+        self.shortcuts_action = self._action(
+            "&Keyboard shortcuts", self.show_shortcuts, ["F1", keys.HelpContents]
+        )
         self.instructions_action = self._action(
             "&Instructions for this chat…", self.edit_chat_instructions, None, "edit"
         )
@@ -153,6 +165,10 @@ class WindowActions:
         self.view_menu = menus.addMenu("&View")
         self.view_menu.addAction(self.conversations_dock.toggleViewAction())
         self.view_menu.addAction(self.toolbar.toggleViewAction())
+        self.view_menu.addSeparator()
+        for action in (self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action):
+            self.view_menu.addAction(action)
         help_menu = menus.addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
         help_menu.addAction("&Diagnostics…", self._diagnostics)
         help_menu.addAction("&About desktop-agent", self._about)
