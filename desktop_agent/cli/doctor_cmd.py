@@ -60,7 +60,27 @@ def run_checks(app: App) -> list[Check]:
         _check_embedder(),
         _check_keyring(app),
         _check_data_dir(app),
+        _check_window_libraries(),
     ]
+
+
+def _check_window_libraries() -> Check:
+    """The X11 libraries Qt's window needs (the terminal chat works without them)."""
+    from desktop_agent.qt_platform import debian_package, missing_libraries, xcb_plugin
+
+    if xcb_plugin() is None:
+        return Check("window libraries", False, "PySide6 is not installed: run `make install`")
+    missing = missing_libraries()
+    if not missing:
+        return Check("window libraries", True, "Qt's X11 platform plugin finds every library")
+    packages = " ".join(dict.fromkeys(debian_package(name) for name in missing))
+    return Check(
+        "window libraries",
+        False,
+        f"the window cannot open: {', '.join(missing)} missing; install them with "
+        f"`sudo apt install {packages}` (the terminal chat works meanwhile)",
+        required=False,
+    )
 
 
 def _check_model(app: App) -> Check:
