@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, Qt, Signal, Slot
@@ -16,9 +17,8 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QP
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
-# resources/ sits beside the package in the source tree (editable install).
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-ICON_DIR = RESOURCES / "icons"
+# Icons ship inside the package (package data), so an installed wheel has them too.
+ICON_DIR = Path(str(resources.files("desktop_agent").joinpath("resources", "icons")))
 ICON_SIZES = (16, 20, 24, 32, 48, 64)
 
 
@@ -242,7 +242,7 @@ QScrollArea#settingsScroll, QWidget#settingsMemoryPage {{ background: transparen
 
 @cache
 def tinted_icon(name: str, colour: str) -> QIcon:
-    """``resources/icons/<name>.svg`` with ``currentColor`` replaced, at every common size
+    """``desktop_agent/resources/icons/<name>.svg`` with ``currentColor`` replaced, at every common size
     (so it stays sharp on high-DPI screens); an empty icon if the file is missing."""
     path = ICON_DIR / f"{name}.svg"
     if not path.exists() or QGuiApplication.instance() is None:  # pixmaps need the app
