@@ -149,7 +149,15 @@ def test_doctor_json_reports_each_component() -> None:
     result = run_cli("doctor", "--json")
     report = json.loads(result.stdout)
     names = [check["name"] for check in report["checks"]]
-    assert names == ["model", "llama.cpp", "gpu offload", "embedder", "keyring", "data dir"]
+    assert names == [
+        "model",
+        "llama.cpp",
+        "gpu offload",
+        "embedder",
+        "keyring",
+        "data dir",
+        "window libraries",
+    ]
     model = report["checks"][0]
     assert model["ok"] and "context 4096" in model["detail"]
     assert result.returncode == (0 if report["ok"] else 1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_agent.cli.doctor_cmd import _check_window_libraries
+from desktop_agent.health import _check_window_libraries
 from desktop_agent.qt_platform import debian_package, missing_libraries, xcb_plugin
 
 

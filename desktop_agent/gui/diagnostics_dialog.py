@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent import __version__
+from desktop_agent.health import Check
 from desktop_agent.logs import log_file, tail
 from desktop_agent.paths import AppPaths
 
@@ -50,6 +51,9 @@ class DiagnosticsDialog(QDialog):
             shown.setWordWrap(True)
             shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             facts.addRow(f"{label}:", shown)
+        self.checks_label = QLabel("Checking the parts (as `desktop-agent doctor` does)…")
+        self.checks_label.setWordWrap(True)
+        self.checks_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.log_view = QPlainTextEdit(readOnly=True)
         self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -65,6 +69,7 @@ class DiagnosticsDialog(QDialog):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         layout.addLayout(facts)
+        layout.addWidget(self.checks_label)
         layout.addWidget(
             QLabel(f"The last {TAIL_LINES} lines of the log (no memory is ever written there):")
         )
@@ -72,6 +77,15 @@ class DiagnosticsDialog(QDialog):
         layout.addWidget(buttons)
         self._facts = facts
         self.refresh()
+
+    def set_checks(self, checks: list[Check]) -> None:
+        """What `doctor` reports, one line per part."""
+        marks = {True: "ok", False: "FAIL"}
+        lines = [
+            f"[{marks[c.ok] if c.ok or c.required else 'warn'}] {c.name}: {c.detail}"
+            for c in checks
+        ]
+        self.checks_label.setText("\n".join(lines))
 
     def refresh(self) -> None:
         lines = tail(self.paths, TAIL_LINES)
@@ -87,7 +101,7 @@ class DiagnosticsDialog(QDialog):
             field = self._facts.itemAt(row, QFormLayout.ItemRole.FieldRole).widget()
             assert isinstance(label, QLabel) and isinstance(field, QLabel)
             rows.append(f"{label.text()} {field.text()}")
-        return "\n".join([*rows, "", self.log_view.toPlainText()])
+        return "\n".join([*rows, "", self.checks_label.text(), "", self.log_view.toPlainText()])
 
     def copy_all(self) -> None:
         QGuiApplication.clipboard().setText(self.report())

@@ -27,6 +27,7 @@ from desktop_agent.gui.settings_dialog import SettingsDialog
 from desktop_agent.gui.status_bar import StatusBar
 from desktop_agent.gui.theme import app_icon, current_theme, icon, theme_signals
 from desktop_agent.gui.window_actions import WindowActions
+from desktop_agent.gui.workers import run_in_background
 from desktop_agent.llm.types import EngineInfo
 
 LAYOUT_VERSION = 2
@@ -78,6 +79,8 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self._restore_layout()
         self.text_size_delta = int(self.gui_settings.value("view/text_size_delta", 0) or 0)
         self._apply_text_size()
+        if not self.gui_settings.value("welcome/shown", False, type=bool):
+            QTimer.singleShot(0, self.show_welcome)  # once the window is on screen
         self._open_first_conversation()
         self._show_settings_state()
 
@@ -349,8 +352,10 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     _pending_settings = None
 
     @Slot()
-    def open_settings(self) -> None:
+    def open_settings(self, page: str = "") -> None:
         dialog = SettingsDialog(self.session.settings, self, session=self.session)
+        if page == "models":
+            dialog.tabs.setCurrentWidget(dialog.models_panel)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             settings = dialog.result_settings()
             if self.controller.busy:  # apply once the turn has stopped
@@ -424,6 +429,33 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         )
 
     @Slot()
+    def show_welcome(self) -> None:
+        """The first-run welcome (Help > Welcome shows it again)."""
+        from desktop_agent.gui.welcome_dialog import WelcomeDialog
+        from desktop_agent.health import check_keyring
+
+        self.gui_settings.setValue("welcome/shown", True)
+        info = self.session.model_info
+        try:
+            model = info.model_name if info is not None else self.session.app.model_path().stem
+        except UserError:
+            model = "no model yet"
+        dialog = WelcomeDialog(self.session.app.paths, model, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.welcome_did_request_models.connect(lambda: self.open_settings("models"))
+        dialog.welcome_did_request_inspector.connect(self._show_inspector)
+        app = self.session.app
+        run_in_background(
+            lambda: check_keyring(app), on_done=dialog.set_keyring, name="welcome", owner=dialog
+        )
+        dialog.open()
+        self.welcome_dialog = dialog
+
+    def _show_inspector(self) -> None:
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+
+    @Slot()
     def show_shortcuts(self) -> None:
         from desktop_agent.gui.shortcuts_dialog import ShortcutsDialog
 
@@ -448,7 +480,19 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
             if memory is not None
             else (self.session.memory_problem or "locked")
         )
-        DiagnosticsDialog(self.session.app.paths, model, status, self).exec()
+        from desktop_agent.health import run_checks
+
+        dialog = DiagnosticsDialog(self.session.app.paths, model, status, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        app = self.session.app
+        run_in_background(
+            lambda: run_checks(app, include_model=False),
+            on_done=dialog.set_checks,
+            name="diagnostics",
+            owner=dialog,
+        )
+        dialog.open()
+        self.diagnostics_dialog = dialog
 
     @Slot()
     def _about(self) -> None:

@@ -169,6 +169,7 @@ class WindowActions:
         for action in (self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action):
             self.view_menu.addAction(action)
         help_menu = menus.addMenu("&Help")
+        help_menu.addAction("&Welcome", self.show_welcome)
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction("&Diagnostics…", self._diagnostics)
         help_menu.addAction("&About desktop-agent", self._about)

@@ -9,7 +9,7 @@ from typing import Any
 
 import keyring
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 
 from desktop_agent.app import App
 from desktop_agent.embed import HashingEmbedder
@@ -64,14 +64,21 @@ def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
         settings: Settings | None = None,
         memory: bool = True,
         app: App | None = None,
+        welcome_seen: bool = True,
     ) -> MainWindow:
         app = app or make_app(settings)
+        # A returning user: the first-run welcome has been seen (tests/gui/test_welcome.py
+        # covers the first run itself).
+        seen = QSettings(str(app.paths.config_dir / "gui.ini"), QSettings.Format.IniFormat)
+        seen.setValue("welcome/shown", welcome_seen)
+        seen.sync()
         session = Session(app)
         window = MainWindow(session)
         qtbot.addWidget(window)
         window.show()
         window.activateWindow()  # window shortcuts (Ctrl+N, F2, Esc) need the active window
-        qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+        # (on a first run the welcome dialog takes the focus instead)
+        qtbot.waitUntil(lambda: window.isActiveWindow() or not welcome_seen, timeout=5000)
         built.append((window, app))
         if memory:
             session.open_memory()

@@ -35,3 +35,16 @@ def test_diagnostics_with_no_log_yet_says_so(qtbot: Any) -> None:
     dialog = DiagnosticsDialog(app_paths(), "not loaded", "locked")
     qtbot.addWidget(dialog)
     assert dialog.log_view.toPlainText() == "The log is empty."
+
+
+def test_help_diagnostics_shows_what_doctor_reports(qtbot: Any, make_window: Any) -> None:
+    window = make_window(load_model=False, memory=False)
+    window._diagnostics()
+    dialog = window.diagnostics_dialog
+    qtbot.waitUntil(lambda: "[ok] data dir" in dialog.checks_label.text(), timeout=20_000)
+    text = dialog.checks_label.text()
+    for part in ("llama.cpp", "embedder", "keyring", "window libraries"):
+        assert f"] {part}:" in text
+    assert "] model:" not in text  # the window reports its own model; no second load
+    assert "[ok] data dir" in dialog.report()
+    dialog.close()
