@@ -205,7 +205,10 @@ class Assistant:
             for summary in remembered:
                 if summary.id not in self._conversations:
                     self._conversations[summary.id] = Conversation(
-                        id=summary.id, title=summary.title, started_at=summary.started_at
+                        id=summary.id,
+                        title=summary.title,
+                        started_at=summary.started_at,
+                        pinned=summary.pinned,
                     )
             if remembering:
                 # Seen in memory before and gone now: forgotten (a conversation, or everything),
@@ -238,6 +241,14 @@ class Assistant:
         conversation.title = title.strip()
         if self._remembering() and not conversation.incognito:
             self._memory.rename_conversation(conversation_id, conversation.title)
+        return conversation
+
+    def pin_conversation(self, conversation_id: str, pinned: bool = True) -> Conversation:
+        """Keep a conversation at the top of the list (remembered across restarts)."""
+        conversation = self.conversation(conversation_id)
+        conversation.pinned = pinned
+        if self._remembering() and not conversation.incognito:
+            self._memory.pin_conversation(conversation_id, pinned)
         return conversation
 
     def delete_conversation(self, conversation_id: str) -> ForgetReceipt | None:

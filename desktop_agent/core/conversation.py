@@ -28,6 +28,8 @@ class Conversation:
     goal: str = ""
     # Instructions for this chat only; empty means the ones in the settings.
     instructions: str = ""
+    # Kept at the top of the conversation list.
+    pinned: bool = False
 
     def add(self, role: str, content: str) -> None:
         self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]

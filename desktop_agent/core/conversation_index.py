@@ -25,6 +25,7 @@ class ConversationSummary:
     started_at: datetime
     last_at: datetime
     episodes: int
+    pinned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,7 @@ class _Row:
     memory_id: str
     title: str
     opening: str
+    pinned: bool | None  # set on the episode by a pin or unpin; None: not said there
 
 
 class ConversationIndex:
@@ -52,8 +54,12 @@ class ConversationIndex:
         if not conversation:
             return
         title = str((episode.meta or {}).get("title", "") or "")
-        seq = int((episode.meta or {}).get("seq", 0) or 0)
-        row = _Row(episode.created_at, seq, episode.id, title, episode.user_text[:OPENING_CHARS])
+        meta = episode.meta or {}
+        seq = int(meta.get("seq", 0) or 0)
+        pinned = bool(meta["pinned"]) if "pinned" in meta else None
+        row = _Row(
+            episode.created_at, seq, episode.id, title, episode.user_text[:OPENING_CHARS], pinned
+        )
         self._rows.setdefault(conversation, {})[episode.id] = row
         self._conversation_of[episode.id] = conversation
         self._summaries.pop(conversation, None)
@@ -81,4 +87,5 @@ class ConversationIndex:
     def _summarise(self, conversation: str) -> ConversationSummary:
         rows = sorted(self._rows[conversation].values(), key=lambda r: (r.at, r.seq, r.memory_id))
         title = next((r.title for r in reversed(rows) if r.title), "") or rows[0].opening
-        return ConversationSummary(conversation, title, rows[0].at, rows[-1].at, len(rows))
+        pinned = next((r.pinned for r in reversed(rows) if r.pinned is not None), False)
+        return ConversationSummary(conversation, title, rows[0].at, rows[-1].at, len(rows), pinned)

@@ -179,7 +179,7 @@ def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
 def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact:
     return ExtractedFact(
         text=item.text,
-        type=item.type,  # type: ignore[arg-type]
+        type=item.type,
         subject_key=item.key,
         value=item.value,
         confidence=item.confidence,

@@ -10,12 +10,15 @@ import re
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_agent.core import extraction_words as words
 from desktop_agent.core.extraction_dates import resolve_date
 from desktop_agent.core.extraction_rules import _JOBS, third_singular
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
+
+if TYPE_CHECKING:
+    from desktop_agent.core.extraction import FactType
 
 Token = Any  # a spaCy Token; typed loosely so the core never imports spaCy
 
@@ -40,7 +43,7 @@ _PRONOUNS = ("he", "she", "they")
 class Found:
     """One fact read from the parse; ``span`` is in the text that was parsed."""
 
-    type: str
+    type: FactType
     key: str
     value: str
     text: str
@@ -387,7 +390,7 @@ def _glue(tokens: list[Token], index: int) -> bool:
 def _make(
     who: Who,
     tokens: list[Token],
-    kind: str,
+    kind: FactType,
     key: str,
     value: str,
     text: str | None = None,

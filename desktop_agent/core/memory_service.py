@@ -902,6 +902,14 @@ class MemoryService:
         if episodes:
             self._set_meta(episodes[-1].id, title=title)
 
+    @_in_lane
+    def pin_conversation(self, conversation_id: str, pinned: bool) -> None:
+        """Keep a conversation at the top of the list (said on its latest episode, as a title
+        is; a newer episode without the key keeps it)."""
+        episodes = self.episodes(conversation_id)
+        if episodes:
+            self._set_meta(episodes[-1].id, pinned=pinned)
+
     def import_history(self, messages: Sequence[HistoryMessage]) -> list[MemoryItem]:
         """Store imported messages as episodes, one vault commit for the whole batch; each
         keeps its own id as the source id."""

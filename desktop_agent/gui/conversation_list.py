@@ -3,19 +3,21 @@ panel with new / rename / delete."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
     QPersistentModelIndex,
+    QRect,
     QSize,
     QSortFilterProxyModel,
     Qt,
     Signal,
     Slot,
 )
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -33,17 +35,41 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.conversation import Conversation
-from desktop_agent.gui.theme import icon, theme_signals
+from desktop_agent.gui.theme import current_theme, icon, theme_signals
 from desktop_agent.gui.workers import run_in_background
 
 UNTITLED = "New chat"
 ConversationRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
+GroupRole = Qt.ItemDataRole.UserRole + 3
 _Index = QModelIndex | QPersistentModelIndex
 
 
 def display_title(conversation: Conversation) -> str:
     return conversation.title or UNTITLED
+
+
+def date_group(conversation: Conversation, today: date | None = None) -> str:
+    """The heading a conversation is listed under: pinned ones first, then by when it began."""
+    if conversation.pinned:
+        return "Pinned"
+    today = today or datetime.now().astimezone().date()
+    day = conversation.started_at.astimezone().date()
+    age = (today - day).days
+    if age <= 0:
+        return "Today"
+    if age == 1:
+        return "Yesterday"
+    if age < 7:
+        return "Previous 7 days"
+    if age < 30:
+        return "Previous 30 days"
+    return day.strftime("%B %Y") if day.year == today.year else str(day.year)
+
+
+def listed_order(conversations: list[Conversation]) -> list[Conversation]:
+    """Pinned first, each part newest first (the core lists newest first already)."""
+    return sorted(conversations, key=lambda c: (not c.pinned, -c.started_at.timestamp()))
 
 
 class ConversationListModel(QAbstractListModel):
@@ -55,7 +81,8 @@ class ConversationListModel(QAbstractListModel):
     def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._assistant = assistant
-        self._items: list[Conversation] = assistant.conversations()
+        self._items: list[Conversation] = listed_order(assistant.conversations())
+        self._groups = {c.id: date_group(c) for c in self._items}
         # Titles to show until the core has titled a conversation (its first message is
         # added when the reply ends).
         self.pending_titles: dict[str, str] = {}
@@ -75,7 +102,11 @@ class ConversationListModel(QAbstractListModel):
             private = " · incognito" if conversation.incognito else ""
             return f"{display_title(conversation)}\nstarted {when}{private}"
         if role == Qt.ItemDataRole.DecorationRole:
+            if conversation.pinned:
+                return icon("pin")
             return icon("incognito" if conversation.incognito else "chat")
+        if role == GroupRole:
+            return date_group(conversation)
         if role == ConversationRole:
             return conversation
         if role == IdRole:
@@ -141,22 +172,50 @@ class ConversationListModel(QAbstractListModel):
         if row >= 0:
             self.dataChanged.emit(self.index(row), self.index(row))
 
+    def set_pinned(self, conversation_id: str, pinned: bool) -> None:
+        """Pin or unpin: the list re-sorts now; the core stores it on the memory lane."""
+        row = self.row_of(conversation_id)
+        if row < 0:
+            return
+        self._items[row].pinned = pinned
+        self.set_items(list(self._items))
+        run_in_background(
+            lambda: self._assistant.pin_conversation(conversation_id, pinned),
+            on_error=lambda error: self.model_did_fail.emit(f"Could not pin: {error}"),
+            name="pin-conversation",
+            lane="memory",
+        )
+
     def set_items(self, fresh: list[Conversation]) -> None:
-        if [c.id for c in fresh] == [c.id for c in self._items]:
+        fresh = listed_order(fresh)
+        # Same rows under the same headings: repaint; else re-lay out (heights follow headings).
+        if [(c.id, date_group(c)) for c in fresh] == [
+            (c.id, self._groups.get(c.id)) for c in self._items
+        ]:
             self._items = fresh
             if fresh:
                 self.dataChanged.emit(self.index(0), self.index(len(fresh) - 1))
             return
         self.beginResetModel()
         self._items = fresh
+        self._groups = {c.id: date_group(c) for c in fresh}
         self.endResetModel()
 
     def add(self, conversation: Conversation) -> None:
-        """Show a conversation just started (the newest, so first) without re-reading."""
+        """Show a conversation just started (the newest, so first after the pinned ones)
+        without re-reading."""
         if self.row_of(conversation.id) < 0:
-            self.beginInsertRows(QModelIndex(), 0, 0)
-            self._items.insert(0, conversation)
+            at = sum(1 for c in self._items if c.pinned)
+            self.beginInsertRows(QModelIndex(), at, at)
+            self._items.insert(at, conversation)
+            self._groups[conversation.id] = date_group(conversation)
             self.endInsertRows()
+            self._relayout()
+
+    def _relayout(self) -> None:
+        """Row heights follow the headings, which a neighbour's arrival or removal moves."""
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()
 
     def drop(self, conversation_id: str) -> bool:
         """Remove a row the core no longer has (without asking the core)."""
@@ -166,6 +225,7 @@ class ConversationListModel(QAbstractListModel):
         self.beginRemoveRows(QModelIndex(), row, row)
         del self._items[row]
         self.endRemoveRows()
+        self._relayout()
         return True
 
     def remove(self, conversation_id: str) -> None:
@@ -212,15 +272,50 @@ class ConversationFilter(QSortFilterProxyModel):
 
 class RowDelegate(QStyledItemDelegate):
     """Roomy rows from the first paint (a stylesheet's item padding only counts once the view
-    has been polished, so rows laid out at startup came out cramped)."""
+    has been polished, so rows laid out at startup came out cramped), and a date heading
+    ("Today", "Yesterday", ...) above the first row of each group."""
 
     ROW_HEIGHT = 40
+    HEADING_HEIGHT = 24
+
+    @staticmethod
+    def heading(index: _Index) -> str:
+        """The group heading shown above this row, or "" inside a group."""
+        group = index.data(GroupRole) or ""
+        if index.row() == 0:
+            return group
+        above = index.model().index(index.row() - 1, 0)
+        return "" if above.data(GroupRole) == group else group
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         hint = super().sizeHint(option, index)
         # No width of its own: rows take the view's width, so long titles are elided
         # instead of growing a horizontal scroll bar.
-        return QSize(1, max(hint.height(), self.ROW_HEIGHT))
+        extra = self.HEADING_HEIGHT if self.heading(index) else 0
+        return QSize(1, max(hint.height(), self.ROW_HEIGHT) + extra)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        heading = self.heading(index)
+        if not heading:
+            super().paint(painter, option, index)
+            return
+        top = QRect(option.rect)
+        top.setHeight(self.HEADING_HEIGHT)
+        painter.save()
+        font = QFont(option.font)
+        font.setPointSizeF(max(6.0, font.pointSizeF() - 1))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(current_theme().muted))
+        painter.drawText(
+            top.adjusted(10, 0, -8, 0),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
+            heading,
+        )
+        painter.restore()
+        row = QStyleOptionViewItem(option)
+        row.rect = option.rect.adjusted(0, self.HEADING_HEIGHT, 0, 0)
+        super().paint(painter, row, index)
 
 
 class ConversationListPanel(QWidget):
@@ -379,6 +474,13 @@ class ConversationListPanel(QWidget):
             return
         self.view.setCurrentIndex(index)
         menu = QMenu(self)
+        conversation = index.data(ConversationRole)
+        pinned = bool(conversation and conversation.pinned)
+        menu.addAction(
+            icon("pin"),
+            "Unpin" if pinned else "Pin to the top",
+            lambda: self.model.set_pinned(index.data(IdRole), not pinned),
+        )
         menu.addAction(icon("rename"), "Rename", self.rename_current)
         menu.addAction(icon("delete"), "Delete…", self.delete_current)
         menu.exec(self.view.viewport().mapToGlobal(position))

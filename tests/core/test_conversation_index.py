@@ -92,3 +92,25 @@ def test_a_reopened_vault_lists_the_same_conversations(open_memory) -> None:  # 
     before = memory.conversations()
     again = open_memory()
     assert again.conversations() == before
+
+
+def test_a_pinned_conversation_stays_pinned_across_restarts_and_new_messages(
+    open_memory,  # noqa: ANN001
+) -> None:
+    from desktop_agent.llm import GenerationSettings
+    from desktop_agent.llm.fake import ScriptedEngine
+
+    memory = open_memory()
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=32), memory=memory)
+    kept = assistant.start_conversation()
+    chat(assistant, kept, "Plans for the garden.")
+    other = assistant.start_conversation()
+    chat(assistant, other, "Something else.")
+    assistant.pin_conversation(kept.id)
+    chat(assistant, kept, "More about the garden.")  # a newer episode keeps the pin
+
+    again = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=32), memory=open_memory())
+    pinned = {c.id: c.pinned for c in again.conversations()}
+    assert pinned == {kept.id: True, other.id: False}
+    again.pin_conversation(kept.id, False)
+    assert not {c.id: c.pinned for c in again.memory.conversations()}[kept.id]

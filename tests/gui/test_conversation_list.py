@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QStyleOptionViewItem
 
 from desktop_agent.app import App
 from desktop_agent.gui.conversation_list import ConversationFilter, ConversationListModel
@@ -146,3 +146,41 @@ def test_new_chat_shortcut_reuses_an_empty_chat(qtbot: Any, make_window: Any) ->
     window.controller.conversation.add("user", "something")
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert len(window.session.assistant.conversations()) == 2
+
+
+def test_conversations_are_grouped_by_date_with_pinned_ones_first(
+    qtbot: Any, make_window: Any
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from desktop_agent.gui.conversation_list import RowDelegate, date_group
+
+    window = make_window(load_model=False, memory=False)
+    assistant = window.session.assistant
+    now = datetime.now(UTC)
+    made = {}
+    for name, days in (("today", 0), ("yesterday", 1), ("last week", 5), ("long ago", 400)):
+        conversation = assistant.start_conversation()
+        conversation.title = name
+        conversation.started_at = now - timedelta(days=days)
+        made[name] = conversation
+    panel = window.conversations
+    panel.refresh()
+    panel.model.set_pinned(made["long ago"].id, True)
+
+    proxy = panel.proxy
+    titles = [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+    assert titles[0] == "long ago"  # pinned first
+    headings = [RowDelegate.heading(proxy.index(r, 0)) for r in range(proxy.rowCount())]
+    assert headings[0] == "Pinned"
+    assert "Today" in headings and "Yesterday" in headings and "Previous 7 days" in headings
+    assert date_group(made["today"]) == "Today"
+    first_today = titles.index("today")
+    delegate = panel.view.itemDelegate()
+    option = QStyleOptionViewItem()
+    tall = delegate.sizeHint(option, proxy.index(first_today, 0)).height()
+    assert tall == RowDelegate.ROW_HEIGHT + RowDelegate.HEADING_HEIGHT
+
+    panel.model.set_pinned(made["long ago"].id, False)
+    titles = [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+    assert titles[-1] == "long ago"
