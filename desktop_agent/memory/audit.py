@@ -1,31 +1,32 @@
-"""The audit log: append-only, encrypted, hash-chained.
+"""The audit log: append-only, encrypted, hash-chained, in lines of one fixed size.
 
-Each line is one AES-GCM blob (base64) under the vault's audit key. Its associated data holds
-the entry's sequence number and the SHA-256 of the line before it, so removing, reordering or
-altering a line breaks the chain at that point. ``audit.head`` (sealed, replaced atomically
-after each append) names the last entry, so cutting entries off the end is caught too. Entries
-name actions, opaque ids, kinds and counts; never a memory's text.
+Each line is one AES-GCM blob (base64) under the vault's audit key, holding its number and the
+SHA-256 of the line before it (memory/audit_lines.py), so removing, reordering or altering a
+line breaks the chain at that point. Every line has the same length whatever the action or the
+number of ids; an entry that names many ids takes several lines. ``audit.head`` (sealed,
+replaced atomically after each append) names the last line, so cutting lines off the end is
+caught too. Entries name actions, opaque ids, kinds and counts; never a memory's text. After a
+break the later entries are still read, and marked unverified.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import json
+import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from desktop_agent.memory.audit_lines import GENESIS, Line, chain, open_line, seal_entry
 from desktop_agent.memory.crypto import BlobError, aad, open_with_key, seal_with_key
 from desktop_agent.memory.files import append_durable, write_atomic
 
 LOG_FILE: Final = "audit.log"
 HEAD_FILE: Final = "audit.head"
-_GENESIS: Final = b"\x00" * 32
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,9 @@ class AuditEntry:
     count: int
     epoch: int
     detail: Mapping[str, Any]
+    # False for an entry after a break in the chain: it opens under the audit key (so the app
+    # wrote it), but what came before it was removed or altered, so its place is not proven.
+    verified: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +53,7 @@ class AuditEntry:
             "count": self.count,
             "epoch": self.epoch,
             "detail": dict(self.detail),
+            "verified": self.verified,
         }
 
 
@@ -62,6 +67,17 @@ class AuditReport:
         return {"ok": self.ok, "entries": self.entries, "problems": list(self.problems)}
 
 
+@dataclass(slots=True)
+class _Reading:
+    """One pass over the log: its entries, what is wrong with it, and where its chain ends."""
+
+    entries: list[AuditEntry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unreadable: int = 0
+    lines: int = 0
+    end: bytes = GENESIS
+
+
 class AuditLog:
     """Appends and verifies ``audit.log`` in one vault directory with one key."""
 
@@ -70,7 +86,7 @@ class AuditLog:
         self.head_path = directory / HEAD_FILE
         self._key_id = key_id
         self._key = key
-        self._seq, self._hash = self._read_head()
+        self._lines, self._hash, self._seq = self._head()[:3]
         self._heal_tail()
 
     def append(
@@ -94,128 +110,145 @@ class AuditLog:
             "epoch": epoch,
             "detail": detail,
         }
-        blob = seal_with_key(self._key, json.dumps(body).encode(), self._aad(seq, self._hash))
-        line = base64.b64encode(blob) + b"\n"
-        append_durable(self.path, line)
-        self._seq, self._hash = seq, _chain(self._hash, line)
+        lines = seal_entry(self._key, self._key_id, body, self._lines + 1, self._hash)
+        append_durable(self.path, b"".join(lines))
+        for line in lines:
+            self._hash = chain(self._hash, line)
+        self._lines, self._seq = self._lines + len(lines), seq
         self._write_head()
 
     def entries(self) -> Iterator[AuditEntry]:
-        for entry, problem in self._walk():
-            if problem:
-                return
-            assert entry is not None
-            yield entry
+        """Every entry that can be read, oldest first; those after a break are unverified."""
+        yield from self._read().entries
 
     def verify(self) -> AuditReport:
-        problems: list[str] = []
-        count, last_seq, last_hash = 0, 0, _GENESIS
-        for entry, problem in self._walk():
-            if problem:
-                problems.append(problem)
-                break
-            assert entry is not None
-            count += 1
+        reading = self._read()
+        problems = list(reading.problems)
         if not problems:
-            last_seq, last_hash = self._chain_end()
-            head_seq, head_hash = self._read_head()
-            if (last_seq, last_hash) != (head_seq, head_hash):
+            head_lines, head_hash, head_seq, _size = self._head()
+            if (reading.lines, reading.end) != (head_lines, head_hash):
+                last = reading.entries[-1].seq if reading.entries else 0
                 problems.append(
-                    f"the log ends at entry {last_seq} but its sealed head names entry {head_seq}: "
+                    f"the log ends at entry {last} but its sealed head names entry {head_seq}: "
                     "entries were removed from the end, or the head was replaced"
                 )
-        return AuditReport(not problems, count, tuple(problems))
+        unverified = sum(1 for e in reading.entries if not e.verified)
+        if unverified:
+            problems.append(f"{unverified} later entries can be read but not verified")
+        if reading.unreadable:
+            problems.append(f"{reading.unreadable} lines cannot be read at all")
+        verified = sum(1 for e in reading.entries if e.verified)
+        return AuditReport(not problems, verified, tuple(problems))
 
     # --- internals -----------------------------------------------------------------------
 
-    def _walk(self) -> Iterator[tuple[AuditEntry | None, str | None]]:
-        previous, expected = _GENESIS, 1
-        for line in _lines(self.path):
-            try:
-                blob = base64.b64decode(line.rstrip(b"\n"), validate=True)
-                raw = json.loads(open_with_key(self._key, blob, self._aad(expected, previous)))
-            except (BlobError, binascii.Error, ValueError):
-                yield (
-                    None,
-                    (
-                        f"the chain breaks at entry {expected}: an entry was removed, altered or reordered"
-                    ),
+    def _read(self) -> _Reading:
+        out = _Reading()
+        parts: list[Line] = []
+        intact, offset = True, 0  # offset: a format-1 line's number minus its place
+        for raw in _lines(self.path):
+            place = out.lines + 1
+            line = open_line(self._key, self._key_id, raw, place + offset, out.end)
+            if line is not None and line.legacy:
+                offset = line.number - place
+            linked = line is not None and (line.number, line.previous) == (place, out.end)
+            if intact and not linked:
+                last = next((e.seq for e in reversed(out.entries) if e.verified), 0)
+                out.problems.append(
+                    f"the chain breaks at entry {last + 1}: an entry was removed, altered or "
+                    "reordered"
                 )
-                return
-            yield _entry(raw), None
-            previous, expected = _chain(previous, line), expected + 1
+                intact = False
+            out.lines, out.end = place, chain(out.end, raw)
+            if line is None:
+                out.unreadable, parts = out.unreadable + 1 + len(parts), []
+                continue
+            if parts and line.number != parts[-1].number + 1:
+                out.unreadable, parts = out.unreadable + len(parts), []  # its rest is missing
+            parts.append(line)
+            if not line.continues:
+                entry = _entry(b"".join(p.chunk for p in parts), intact)
+                if entry is None:
+                    out.unreadable += len(parts)
+                else:
+                    out.entries.append(entry)
+                parts = []
+        if parts:
+            out.unreadable += len(parts)
+            if intact:
+                out.problems.append("the last entry is cut short")
+        return out
 
-    def _chain_end(self) -> tuple[int, bytes]:
-        seq, digest = 0, _GENESIS
-        for line in _lines(self.path):
-            seq, digest = seq + 1, _chain(digest, line)
-        return seq, digest
+    def _head(self) -> tuple[int, bytes, int, int]:
+        """(lines, hash, last entry's seq, log size) from audit.head; zeros if it is missing."""
+        return self._sealed_head() or (0, GENESIS, 0, 0)
 
-    def _aad(self, seq: int, previous: bytes) -> bytes:
-        return aad("audit", str(seq), "entry", self._key_id) + previous
-
-    def _read_head(self) -> tuple[int, bytes]:
-        seq, digest, _size = self._head()
-        return seq, digest
-
-    def _head(self) -> tuple[int, bytes, int]:
-        return self._sealed_head() or (0, _GENESIS, 0)
-
-    def _sealed_head(self) -> tuple[int, bytes, int] | None:
-        """(seq, hash, log size) from audit.head; None if it is missing or does not open."""
+    def _sealed_head(self) -> tuple[int, bytes, int, int] | None:
         try:
             blob = self.head_path.read_bytes()
             raw = json.loads(
                 open_with_key(self._key, blob, aad("audit", "head", "head", self._key_id))
             )
-            return int(raw["seq"]), bytes.fromhex(raw["hash"]), int(raw["size"])
+            # "seq" counts lines; heads written before multi-line entries had one per entry.
+            lines = int(raw["seq"])
+            return lines, bytes.fromhex(raw["hash"]), int(raw.get("entry", lines)), int(raw["size"])
         except (OSError, BlobError, ValueError, KeyError):
             return None  # verify() reports the mismatch
 
     def _write_head(self) -> None:
         size = self.path.stat().st_size if self.path.exists() else 0
-        body = json.dumps({"seq": self._seq, "hash": self._hash.hex(), "size": size}).encode()
+        body = json.dumps(
+            {"seq": self._lines, "hash": self._hash.hex(), "entry": self._seq, "size": size}
+        ).encode()
         write_atomic(
             self.head_path,
             seal_with_key(self._key, body, aad("audit", "head", "head", self._key_id)),
         )
 
     def _heal_tail(self) -> None:
-        """After a crash: drop a torn last line, or move the head over the one line it missed.
+        """After a crash: cut a torn append, or move the head over whole entries it missed.
 
         Only the bytes past the head's recorded size are read (unlock stays O(1) in the log's
-        length). Anything that is not one of those two crash patterns is left alone for
+        length). Lines there that chain on from the head and complete their entries are
+        adopted; what follows them is cut only if it is the rest of one torn append (whole
+        lines of an unfinished entry, then at most part of a line). Anything else is left for
         ``verify`` to report: healing must never cut real history.
         """
         head = self._sealed_head()
-        if head is None or not self.path.exists() or self.path.stat().st_size <= head[2]:
+        if head is None or not self.path.exists() or self.path.stat().st_size <= head[3]:
             return
-        size = head[2]
-        with open(self.path, "rb+") as handle:
+        size = head[3]
+        with open(self.path, "rb") as handle:
             handle.seek(size)
             extra = handle.read()
-            end = extra.find(b"\n")
-            if end < 0:  # a torn append, never acknowledged
-                handle.truncate(size)
-                handle.flush()
-                os.fsync(handle.fileno())
-                return
-        line = extra[: end + 1]
-        if len(line) == len(extra) and self._opens(line):
-            self._seq, self._hash = self._seq + 1, _chain(self._hash, line)
+        at = adopted = 0  # bytes read / bytes of whole entries
+        lines, digest, entries = self._lines, self._hash, 0
+        pending = (0, digest, 0)  # lines and hash at the last whole entry, entries adopted
+        for raw in extra.splitlines(keepends=True):
+            if not raw.endswith(b"\n"):
+                break  # a torn last line
+            line = open_line(self._key, self._key_id, raw, lines + 1, digest)
+            if line is None or (line.number, line.previous) != (lines + 1, digest):
+                return  # not a crash pattern: leave it for verify
+            at, lines, digest = at + len(raw), lines + 1, chain(digest, raw)
+            if not line.continues:
+                entries += 1
+                adopted, pending = at, (lines - self._lines, digest, entries)
+        if adopted < len(extra):
+            self._truncate(size + adopted)
+        if pending[0]:
+            self._lines, self._hash = self._lines + pending[0], pending[1]
+            self._seq += pending[2]
             self._write_head()
 
-    def _opens(self, line: bytes) -> bool:
-        try:
-            blob = base64.b64decode(line.rstrip(b"\n"), validate=True)
-            open_with_key(self._key, blob, self._aad(self._seq + 1, self._hash))
-        except (BlobError, binascii.Error, ValueError):
-            return False
-        return True
-
-
-def _chain(previous: bytes, line: bytes) -> bytes:
-    return hashlib.sha256(previous + line).digest()
+    def _truncate(self, size: int) -> None:
+        logger.warning(
+            "audit log: cutting a torn append (%d bytes)", self.path.stat().st_size - size
+        )
+        with open(self.path, "rb+") as handle:
+            handle.truncate(size)
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def _lines(path: Path) -> Iterator[bytes]:
@@ -226,14 +259,19 @@ def _lines(path: Path) -> Iterator[bytes]:
         return
 
 
-def _entry(raw: Mapping[str, Any]) -> AuditEntry:
-    return AuditEntry(
-        seq=int(raw["seq"]),
-        at=datetime.fromisoformat(raw["at"]),
-        action=str(raw["action"]),
-        ids=tuple(raw.get("ids", ())),
-        kinds=tuple(raw.get("kinds", ())),
-        count=int(raw.get("count", 0)),
-        epoch=int(raw.get("epoch", 0)),
-        detail=dict(raw.get("detail", {})),
-    )
+def _entry(data: bytes, verified: bool) -> AuditEntry | None:
+    try:
+        raw = json.loads(data)
+        return AuditEntry(
+            seq=int(raw["seq"]),
+            at=datetime.fromisoformat(raw["at"]),
+            action=str(raw["action"]),
+            ids=tuple(raw.get("ids", ())),
+            kinds=tuple(raw.get("kinds", ())),
+            count=int(raw.get("count", 0)),
+            epoch=int(raw.get("epoch", 0)),
+            detail=dict(raw.get("detail", {})),
+            verified=verified,
+        )
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from desktop_agent.memory import Vault
+from desktop_agent.memory import NewMemory, Vault
 from desktop_agent.secrets import KeyringKeySource
 from tests.memory.conftest import unit
 
@@ -110,3 +110,123 @@ def test_a_line_the_head_missed_is_adopted(vault_dir: Path, key_source: KeyringK
     with Vault.open(vault_dir, key_source) as vault:
         assert vault.verify_audit().ok
         assert [e.action for e in vault.audit_entries()][-2:] == ["unlock", "unlock"]
+
+
+# --- fixed-size lines (issue 13, item 9) -------------------------------------------------------
+
+
+def _line_lengths(vault_dir: Path) -> set[int]:
+    return {len(line) for line in (vault_dir / "audit.log").read_bytes().splitlines()}
+
+
+def test_every_line_has_the_same_length_whatever_the_action_or_id_count(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        one = vault.add("semantic", "one", vector=unit(1))
+        vault.add_many([NewMemory("semantic", f"batch {i}", unit(10 + i)) for i in range(7)])
+        vault.update(one.id, text="one, edited")
+        vault.forget([one.id])
+        vault.rotate_keys()
+        actions = [e.action for e in vault.audit_entries()]
+        assert vault.verify_audit().ok
+    assert actions == ["unlock", "add", "add", "edit", "forget", "rotate"]
+    assert len(_line_lengths(vault_dir)) == 1
+
+
+def test_an_entry_too_big_for_one_line_spans_several_of_the_same_length(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        added = vault.add_many([NewMemory("semantic", f"memory {i}", unit(i)) for i in range(120)])
+        vault.add("semantic", "after the big one", vector=unit(500))
+    assert len(_line_lengths(vault_dir)) == 1
+    assert len((vault_dir / "audit.log").read_bytes().splitlines()) > 4
+    with Vault.open(vault_dir, key_source) as vault:
+        entries = vault.audit_entries()
+        assert vault.verify_audit().ok
+    assert [e.action for e in entries] == ["unlock", "add", "add", "unlock"]
+    assert [e.seq for e in entries] == [1, 2, 3, 4]
+    assert entries[1].ids == tuple(r.id for r in added) and entries[1].count == 120
+
+
+def test_a_torn_append_of_a_long_entry_is_cut_at_the_next_open(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        vault.add("semantic", "kept", vector=unit(1))
+        size = (vault_dir / "audit.log").stat().st_size
+        head = (vault_dir / "audit.head").read_bytes()
+        vault.add_many([NewMemory("semantic", f"m {i}", unit(i)) for i in range(60)])
+    log = vault_dir / "audit.log"
+    data = log.read_bytes()
+    lines = data[size:].splitlines(keepends=True)
+    # The process died mid-append: two whole lines of the entry and half a third, head not moved.
+    log.write_bytes(data[:size] + b"".join(lines[:2]) + lines[2][:100])
+    (vault_dir / "audit.head").write_bytes(head)
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault.verify_audit().ok
+        assert [e.action for e in vault.audit_entries()] == ["unlock", "add", "unlock"]
+
+
+def _write_format_1_log(vault_dir: Path, key_id: str, key: bytes, actions: list[str]) -> None:
+    """The log as desktop-agent wrote it before fixed-size lines: one sealed JSON entry per
+    line, its number and the previous line's hash in the associated data."""
+    import base64
+    import hashlib
+    import json
+
+    from desktop_agent.memory.crypto import aad, seal_with_key
+
+    previous, out = b"\x00" * 32, b""
+    for seq, action in enumerate(actions, start=1):
+        body = {
+            "seq": seq,
+            "at": "2026-11-01T10:00:00+00:00",
+            "action": action,
+            "ids": ["ab" * 16] * (seq % 3),
+            "kinds": ["semantic"] * (seq % 3),
+            "count": seq % 3,
+            "epoch": 1,
+            "detail": {},
+        }
+        blob = seal_with_key(
+            key, json.dumps(body).encode(), aad("audit", str(seq), "entry", key_id) + previous
+        )
+        line = base64.b64encode(blob) + b"\n"
+        out += line
+        previous = hashlib.sha256(previous + line).digest()
+    (vault_dir / "audit.log").write_bytes(out)
+    head = json.dumps({"seq": len(actions), "hash": previous.hex(), "size": len(out)}).encode()
+    (vault_dir / "audit.head").write_bytes(
+        seal_with_key(key, head, aad("audit", "head", "head", key_id))
+    )
+
+
+def test_a_log_in_the_old_format_stays_readable_and_grows_in_the_new_one(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        key_id, key = vault._audit_key()
+    _write_format_1_log(vault_dir, key_id, key, ["unlock", "add", "edit", "add", "forget"])
+    with Vault.open(vault_dir, key_source) as vault:
+        vault.add("semantic", "new", vector=unit(1))
+        report = vault.verify_audit()
+        entries = vault.audit_entries()
+    assert report.ok and report.entries == 7
+    assert [e.action for e in entries] == [
+        "unlock",
+        "add",
+        "edit",
+        "add",
+        "forget",
+        "unlock",
+        "add",
+    ]
+    assert [e.seq for e in entries] == list(range(1, 8))
+    assert all(e.verified for e in entries)
+    old, new = (
+        (vault_dir / "audit.log").read_bytes().splitlines()[:5],
+        (vault_dir / "audit.log").read_bytes().splitlines()[5:],
+    )
+    assert len({len(line) for line in new}) == 1 and len(new[0]) > max(len(x) for x in old)
