@@ -304,11 +304,22 @@ def run_audit(args: argparse.Namespace) -> int:
             _emit(args, report.to_json(), lines)
             return 0 if report.ok else 1
         entries = list(app.memory.audit_entries())
+        problems = list(app.memory.verify_audit().problems)
     lines = [
         f"{e.seq:>6}  {e.at:%Y-%m-%d %H:%M:%S}  {e.action:<10} {e.count:>6}  epoch {e.epoch}"
+        + ("" if e.verified else "  unverified")
         for e in entries
     ]
-    _emit(args, {"entries": [e.to_json() for e in entries]}, lines)
+    if problems:
+        # Entries after a break are shown, not hidden: they open under the audit key, but what
+        # came before them was removed or altered, so their place in the history is not proven.
+        after = (
+            "; entries after it are marked unverified"
+            if not all(e.verified for e in entries)
+            else ""
+        )
+        print(f"desktop-agent: warning: {problems[0]}{after}", file=sys.stderr)
+    _emit(args, {"entries": [e.to_json() for e in entries], "problems": problems}, lines)
     return 0
 
 

@@ -145,12 +145,10 @@ class AuditLog:
     def _read(self) -> _Reading:
         out = _Reading()
         parts: list[Line] = []
-        intact, offset = True, 0  # offset: a format-1 line's number minus its place
+        intact = True
         for raw in _lines(self.path):
             place = out.lines + 1
-            line = open_line(self._key, self._key_id, raw, place + offset, out.end)
-            if line is not None and line.legacy:
-                offset = line.number - place
+            line = open_line(self._key, self._key_id, raw, place, out.end)
             linked = line is not None and (line.number, line.previous) == (place, out.end)
             if intact and not linked:
                 last = next((e.seq for e in reversed(out.entries) if e.verified), 0)

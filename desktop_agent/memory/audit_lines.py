@@ -9,8 +9,9 @@ plaintext (GCM authenticates it as it would associated data), so a line opens on
 a break in the chain the later entries can still be read, and shown as unverified.
 
 Format 1 (logs written before): one sealed JSON entry per line of its own length, with the
-line's number and the previous line's hash in the associated data. Those lines are still read
-(``open_line`` tries the numbers near where the line sits); new lines are always format 2.
+line's number and the running chain hash in the associated data. Those lines are still read
+and verified where they sit; new lines are always format 2. A format-1 line after a break
+cannot be opened at all (its associated data depends on every line before it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import binascii
 import hashlib
 import json
 import struct
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -32,7 +32,6 @@ _MAGIC: Final = b"\x02"
 _HEAD: Final = struct.Struct("<cQ32sBH")  # magic, line number, previous hash, flags, chunk size
 CHUNK_BYTES: Final = PLAIN_BYTES - _HEAD.size
 _CONTINUES: Final = 1
-_LEGACY_REACH: Final = 8  # format-1 lines: how far from its place a line's number is looked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +67,9 @@ def seal_entry(
 
 
 def open_line(key: bytes, key_id: str, raw: bytes, number: int, previous: bytes) -> Line | None:
-    """The line, or None if it does not open. ``number`` and ``previous`` are where the line
-    sits in the file; only format-1 lines need them to open (format 2 carries its own)."""
+    """The line, or None if it does not open. ``number`` and ``previous`` (the chain hash of
+    the lines before it) are where the line sits in the file; only format-1 lines need them to
+    open (format 2 carries its own)."""
     try:
         blob = base64.b64decode(raw.rstrip(b"\n"), validate=True)
     except (binascii.Error, ValueError):
@@ -88,21 +88,11 @@ def open_line(key: bytes, key_id: str, raw: bytes, number: int, previous: bytes)
 
 
 def _open_legacy(key: bytes, key_id: str, blob: bytes, number: int, previous: bytes) -> Line | None:
-    for candidate in _near(number):
-        try:
-            plain = open_with_key(key, blob, _legacy_aad(key_id, candidate, previous))
-        except BlobError:
-            continue
-        return Line(candidate, previous, False, plain, legacy=True)
-    return None
-
-
-def _near(number: int) -> Iterable[int]:
-    yield number
-    for step in range(1, _LEGACY_REACH + 1):
-        yield number + step
-        if number - step >= 1:
-            yield number - step
+    try:
+        plain = open_with_key(key, blob, _legacy_aad(key_id, number, previous))
+    except BlobError:
+        return None
+    return Line(number, previous, False, plain, legacy=True)
 
 
 def _aad(key_id: str) -> bytes:

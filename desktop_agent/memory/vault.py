@@ -395,7 +395,7 @@ class Vault(Writing, Forgetting, Backups):
         )
 
     def audit_entries(self) -> builtins.list[AuditEntry]:
-        """The audit log, oldest first (up to the first broken link, if any)."""
+        """The audit log, oldest first; entries after a break in the chain are marked unverified."""
         with self._mutex:
             return list(self._audit.entries())
 

@@ -230,3 +230,82 @@ def test_a_log_in_the_old_format_stays_readable_and_grows_in_the_new_one(
         (vault_dir / "audit.log").read_bytes().splitlines()[5:],
     )
     assert len({len(line) for line in new}) == 1 and len(new[0]) > max(len(x) for x in old)
+
+
+# --- after a break (issue 13, item 9) ----------------------------------------------------------
+
+
+def test_entries_after_a_removed_one_are_shown_unverified(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    filled(vault_dir, key_source)  # unlock, add, edit, add, forget
+    path = vault_dir / "audit.log"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2] + lines[3:]))  # the edit is gone
+    with Vault.open(vault_dir, key_source) as vault:
+        entries = vault.audit_entries()
+        report = vault.verify_audit()
+    assert [(e.action, e.verified) for e in entries] == [
+        ("unlock", True),
+        ("add", True),
+        ("add", False),
+        ("forget", False),
+        ("unlock", False),  # this open's own entry chains on, but what came before is broken
+    ]
+    assert [e.seq for e in entries] == [1, 2, 4, 5, 6]
+    assert not report.ok and report.entries == 2
+    assert "breaks at entry 3" in report.problems[0]
+    assert any("3 later entries" in p for p in report.problems)
+
+
+def test_entries_after_an_altered_one_are_shown_unverified(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    filled(vault_dir, key_source)
+    path = vault_dir / "audit.log"
+    lines = path.read_bytes().splitlines(keepends=True)
+    line = bytearray(lines[1])
+    line[20] = ord("A") if line[20] != ord("A") else ord("B")
+    lines[1] = bytes(line)
+    path.write_bytes(b"".join(lines))
+    with Vault.open(vault_dir, key_source) as vault:
+        entries = vault.audit_entries()
+        report = vault.verify_audit()
+    assert [(e.seq, e.verified) for e in entries] == [
+        (1, True),
+        (3, False),
+        (4, False),
+        (5, False),
+        (6, False),
+    ]
+    assert any("1 lines cannot be read" in p for p in report.problems)
+
+
+def test_reordered_entries_are_shown_unverified(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    filled(vault_dir, key_source)
+    path = vault_dir / "audit.log"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([lines[0], lines[2], lines[1], *lines[3:]]))
+    with Vault.open(vault_dir, key_source) as vault:
+        entries = vault.audit_entries()
+    assert [(e.seq, e.verified) for e in entries][:3] == [(1, True), (3, False), (2, False)]
+
+
+def test_an_old_format_log_with_a_removed_line_shows_the_new_entries_after_it(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        key_id, key = vault._audit_key()
+    _write_format_1_log(vault_dir, key_id, key, ["unlock", "add", "edit", "add", "forget", "add"])
+    path = vault_dir / "audit.log"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2] + lines[3:]))
+    with Vault.open(vault_dir, key_source) as vault:
+        entries = vault.audit_entries()
+    # An old-format line is sealed onto the hash of every line before it: after the gap none
+    # of them opens any more (they are counted as unreadable). New-format lines still do.
+    assert [(e.seq, e.verified) for e in entries] == [(1, True), (2, True), (7, False)]
+    with Vault.open(vault_dir, key_source) as vault:
+        assert any("3 lines cannot be read" in p for p in vault.verify_audit().problems)

@@ -116,6 +116,25 @@ def test_audit_verify_fails_with_exit_1(cli, agent_home: Path) -> None:
     assert code == 1 and "breaks at entry 2" in out
 
 
+def test_audit_shows_entries_after_a_break_marked_unverified(cli, agent_home: Path) -> None:
+    cli("add", "x")
+    cli("add", "y")
+    cli("add", "z")
+    log = App().paths.vault_dir / "audit.log"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:2] + lines[3:]))  # the second open's entry is gone
+    code, out, err = cli("audit")
+    assert code == 0 and "Traceback" not in err
+    shown = out.splitlines()
+    assert len(shown) == len(lines)  # one gone, this open's own entry added
+    assert [("unverified" in line) for line in shown] == [False] * 2 + [True] * (len(lines) - 2)
+    assert "breaks at entry 3" in err and "unverified" in err
+    code, out, _ = cli("audit", "--json")
+    entries = json.loads(out)["entries"]
+    assert [e["verified"] for e in entries][:3] == [True, True, False]
+    assert "breaks at entry 3" in json.loads(out)["problems"][0]
+
+
 def test_odd_text_prints_without_a_traceback(cli) -> None:
     code, out, _ = cli("add", "lone \ud800 surrogate and NUL \x00")
     memory_id = out.strip()
