@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 from pathlib import Path
 
 from desktop_agent.errors import VaultError
+
+logger = logging.getLogger(__name__)
 
 
 def fsync_path(path: Path) -> None:
@@ -31,6 +34,24 @@ def write_atomic(path: Path, data: bytes) -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise disk_error(exc, f"cannot write {path.name}") from None
+
+
+def remove_temporaries(directory: Path) -> list[str]:
+    """Delete the ``.<name>.tmp`` files ``write_atomic`` leaves in ``directory`` when the process
+    dies between writing one and renaming it (a ``.vault.json.tmp`` holds the next epoch's key
+    parameters, in passphrase mode its wrapped KEK). Only safe under the writer lock; returns
+    the names removed. Best effort: a read-only folder keeps them until it is writable."""
+    removed = []
+    for path in directory.glob(".*.tmp"):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            logger.warning("cannot remove a temporary file: %s", exc.__class__.__name__)
+            continue
+        removed.append(path.name)
+    return removed
 
 
 def append_durable(path: Path, data: bytes) -> None:

@@ -185,14 +185,20 @@ class KeyStore:
         kek = new_key()
         keep = [key for key in self._keys.values() if key.id not in destroyed]
         self._write_snapshot(epoch, kek, keep)
-        params = self._source.create_kek(self.header.vault_id, epoch, kek)
-        header = old_header.evolve(
-            epoch=epoch,
-            key=params,
-            rotated_at=datetime.now(UTC).isoformat(),
-            schema_version=schema_version or old_header.schema_version,
-        )
-        write_header(self.directory, header)  # the commit point
+        try:
+            params = self._source.create_kek(self.header.vault_id, epoch, kek)
+            header = old_header.evolve(
+                epoch=epoch,
+                key=params,
+                rotated_at=datetime.now(UTC).isoformat(),
+                schema_version=schema_version or old_header.schema_version,
+            )
+            write_header(self.directory, header)  # the commit point
+        except Exception:
+            # Not committed (a full disk, a keyring error): take the new epoch back now. A crash
+            # here instead is cleaned up by the next open (discard_next_kek, remove_stale_files).
+            self._abandon(epoch)
+            raise
         self.header, self._kek, self._journal_records = header, kek, 0
         for key_id in destroyed:
             self._drop(key_id)
@@ -214,6 +220,20 @@ class KeyStore:
         if self.epoch > 1:
             with contextlib.suppress(VaultError):  # best effort: the next ratchet tries again
                 self._source.discard_kek(self.header.vault_id, self.epoch - 1, {})
+
+    def discard_next_kek(self) -> None:
+        """Delete the next epoch's KEK if a crash left it: a ratchet stores the new KEK before
+        its commit point (vault.json), so one that died in between leaves a keyring entry that
+        nothing names. The next ratchet would overwrite it; until then it is an orphan key."""
+        with contextlib.suppress(VaultError):  # best effort, as for the previous epoch's
+            self._source.discard_kek(self.header.vault_id, self.epoch + 1, {})
+
+    def _abandon(self, epoch: int) -> None:
+        """Undo an uncommitted ratchet to ``epoch``: its KEK and its keystore file."""
+        with contextlib.suppress(VaultError):
+            self._source.discard_kek(self.header.vault_id, epoch, {})
+        with contextlib.suppress(OSError):
+            self._snapshot_path(epoch).unlink(missing_ok=True)
 
     def set_schema_version(self, version: int) -> None:
         self.header = self.header.evolve(schema_version=version)

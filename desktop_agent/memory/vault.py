@@ -25,6 +25,7 @@ from desktop_agent.memory import snapshot
 from desktop_agent.memory.audit import AuditEntry, AuditLog, AuditReport
 from desktop_agent.memory.backup import Backups
 from desktop_agent.memory.crypto import new_id
+from desktop_agent.memory.files import remove_temporaries
 from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.header import Header, read_header
 from desktop_agent.memory.index import VaultIndex
@@ -103,6 +104,8 @@ class Vault(Writing, Forgetting, Backups):
                 upgrade(directory, keys, store)
                 keys.remove_stale_files()
                 keys.discard_previous_kek()
+                keys.discard_next_kek()  # a rotation that crashed before its commit
+                remove_temporaries(directory)
             vault = cls(directory, keys, store, lock, dim)
             # A forget a crash interrupted is finished before anything is read.
             vault._finish_journaled_forget()
