@@ -260,6 +260,15 @@ def run_forget(args: argparse.Namespace) -> int:
         + f"; keys now at epoch {receipt.epoch}"
     ]
     _emit(args, receipt.to_json(), lines)
+    if receipt.damaged:
+        # Forgotten (keys destroyed, rows deleted elsewhere), but not everywhere: say so.
+        print(
+            f"desktop-agent: error: the memory table's {receipt.damaged[0]} is damaged and was "
+            "left as it is: the forgotten memories' keys are destroyed, but rows of theirs in "
+            "that file could not be deleted; see `desktop-agent memory keys status`",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

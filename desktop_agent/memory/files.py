@@ -6,6 +6,7 @@ import errno
 import logging
 import os
 from pathlib import Path
+from typing import Final
 
 from desktop_agent.errors import VaultError
 
@@ -68,15 +69,48 @@ def append_durable(path: Path, data: bytes) -> None:
         raise disk_error(exc, f"cannot write {path.name}") from None
 
 
+class DiskWriteError(VaultError):
+    """The disk refused a write: full, read-only, or not ours to write (``why`` says which)."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+# errno -> why writing is off; Lance (Rust) reports the same errors as "... (os error N)".
+_BLOCKED: Final = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the data folder is on a read-only disk",
+    errno.EACCES: "the data folder is not writable (permission denied)",
+    errno.EPERM: "the data folder is not writable (permission denied)",
+}
+
+
+def write_blocked(exc: BaseException) -> str | None:
+    """Why the disk refused a write (full, read-only, permission), or None for anything else
+    (a damaged file, a bug): only these mean "go on read-only, try again later"."""
+    code = getattr(exc, "errno", None)
+    if code in _BLOCKED:
+        return _BLOCKED[code]
+    if isinstance(exc, DiskWriteError):
+        return exc.why
+    text = str(exc)
+    if "No space left" in text:
+        return _BLOCKED[errno.ENOSPC]
+    for number, why in _BLOCKED.items():
+        if f"(os error {number})" in text:
+            return why
+    return None
+
+
 def disk_error(exc: BaseException, what: str) -> VaultError:
     """A one-line VaultError for an OS error, with the fix for the common case (disk full)."""
-    code = getattr(exc, "errno", None)
-    if code == errno.ENOSPC or "No space left" in str(exc):
-        return VaultError(
-            f"{what}: the disk is full; nothing was saved. Free some space and try again"
+    why = write_blocked(exc)
+    if why == _BLOCKED[errno.ENOSPC]:
+        return DiskWriteError(
+            f"{what}: the disk is full; nothing was saved. Free some space and try again", why
         )
-    if code in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return VaultError(
-            f"{what}: permission denied ({exc.__class__.__name__}); check the data folder"
-        )
+    if why is not None:
+        return DiskWriteError(f"{what}: {why}; nothing was saved", why)
     return VaultError(f"{what}: {exc}")

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent.errors import VaultError
 from desktop_agent.memory import forget_journal
 from desktop_agent.memory import payload as codec
 from desktop_agent.memory.forget_journal import ForgetIntent, key_ids
@@ -96,8 +97,13 @@ class Forgetting:
                     raise MemoryNotFound(f"no memory with id {memory_id!r}; nothing was forgotten")
             kinds = tuple(self.kind_of(i) for i in doomed_ids)
             doomed_keys = {key for i in [*doomed_ids, *redacted] for _v, key in self.versions_of(i)}
+            shared = self._shared(doomed_keys)
+            if shared:
+                self._refuse_if_damaged(probe=True)
             siblings = self._users_of(doomed_keys) - set(doomed_ids) - set(redacted)
             rekeyed = self._rekey(sorted(siblings), doomed_keys)
+            if shared:
+                self._refuse_if_damaged()  # re-encrypting the siblings read their files
             # The rewritten versions are committed before the old ones go: a crash in between
             # leaves the memory readable (old versions too), never lost; the next unlock's
             # recovery destroys keys that no row uses any more.
@@ -116,8 +122,38 @@ class Forgetting:
             self._forget_in_ram(doomed_ids)
             epoch = self._finish_forget(intent)
             return ForgetReceipt(
-                tuple(doomed_ids), kinds, datetime.now(UTC), epoch, rekeyed, tuple(redacted)
+                tuple(doomed_ids),
+                kinds,
+                datetime.now(UTC),
+                epoch,
+                rekeyed,
+                tuple(redacted),
+                damaged=self._damage_left(),
             )
+
+    def _shared(self, keys: set[str]) -> bool:
+        """True if any of ``keys`` is a conversation's key (other rows may use it)."""
+        return any(self._keys.scope_of(k).startswith("conv:") for k in keys if k in self._keys)
+
+    def _refuse_if_damaged(self, *, probe: bool = False) -> None:
+        """Before anything is destroyed: with a damaged data file, a shared key must stay (rows
+        in the file may need it: destroying it would lose them for good, even if the file were
+        restored). ``probe`` reads every file's id columns first, to find damage an unlock from
+        the snapshot did not see."""
+        if probe:
+            self._store.read(columns=["memory_id", "version", "key_id"])
+        damaged = self._store.damaged_files()
+        if damaged:
+            raise VaultError(
+                f"cannot forget this now: the memory table's {damaged[0]} is damaged, and "
+                "forgetting would destroy a conversation key that rows in that file may still "
+                "need; nothing was forgotten. See `desktop-agent memory keys status`"
+            )
+
+    def _damage_left(self) -> tuple[str, ...]:
+        """Damaged files this forget left alone; they stay reported by ``damaged`` too."""
+        self._damage += [d for d in self._store.damage if d not in self._damage]
+        return tuple(self._store.damaged_files())
 
     def _finish_forget(self, intent: ForgetIntent, *, recovered: bool = False) -> int:
         """Every destructive step of a journaled forget, each safe to repeat after a crash;

@@ -80,6 +80,9 @@ class ForgetReceipt:
     redacted: tuple[MemoryId, ...] = ()
     # Facts forgotten because every message they were learned from was (set by the service).
     learned: tuple[str, ...] = ()
+    # Damaged data files the forget had to leave as they were ("fragment 3 (data file ...)"):
+    # the forgotten memories' keys are gone, but rows of theirs in those files were not deleted.
+    damaged: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +92,7 @@ class ForgetReceipt:
             "at": self.at.isoformat(),
             "epoch": self.epoch,
             "rekeyed": self.rekeyed,
+            "damaged": list(self.damaged),
         }
 
 

@@ -23,7 +23,7 @@ import pyarrow as pa
 from lance.commit import CommitConflictError
 
 from desktop_agent.errors import VaultError
-from desktop_agent.memory.files import disk_error, fsync_path
+from desktop_agent.memory.files import disk_error, fsync_path, write_blocked
 from desktop_agent.memory.model import Damage
 
 TABLE: Final = "memories"
@@ -113,16 +113,30 @@ class Store:
             try:
                 parts.append(fragment.to_table(columns=names, filter=where))
             except Exception as exc:
-                where_text = f"fragment {fragment.fragment_id}"
-                if not any(d.where == where_text for d in self.damage):
-                    self.damage.append(
-                        Damage(self.name, where_text, f"unreadable data file: {_short(exc)}")
-                    )
+                self._note_damage(fragment, exc)
         schema = pa.schema([SCHEMA.field(n) for n in names])
         return pa.concat_tables(parts).cast(schema) if parts else schema.empty_table()
 
     def damaged_fragments(self) -> list[int]:
         return [int(d.where.split()[1]) for d in self.damage if d.where.startswith("fragment ")]
+
+    def damaged_files(self) -> list[str]:
+        """One line per damaged fragment: which one, and its data file."""
+        return [
+            f"{d.where} ({d.reason.split(':')[0]})"
+            for d in self.damage
+            if d.where.startswith("fragment ")
+        ]
+
+    def _note_damage(self, fragment: Any, exc: BaseException) -> None:
+        where = f"fragment {fragment.fragment_id}"
+        if any(d.where == where for d in self.damage):
+            return
+        try:
+            names = ", ".join(Path(f.path).name for f in fragment.data_files())
+        except Exception:
+            names = "?"
+        self.damage.append(Damage(self.name, where, f"unreadable data file {names}: {_short(exc)}"))
 
     # --- writing -------------------------------------------------------------------------
 
@@ -154,7 +168,31 @@ class Store:
             self._commit(partial(self._delete_where, clause))
 
     def _delete_where(self, clause: str) -> None:
-        self.dataset().delete(clause)
+        """Delete matching rows fragment by fragment, in one commit. A fragment whose file
+        cannot be read is noted as damaged and left as it is: one bad file must not block
+        every forget (the rows in it stay as unreadable as they were)."""
+        dataset = self.dataset()
+        updated, removed = [], []
+        for fragment in dataset.get_fragments():
+            if fragment.fragment_id in self.damaged_fragments():
+                continue
+            try:
+                changed = fragment.delete(clause)
+            except Exception as exc:
+                if write_blocked(exc):
+                    raise  # a full or read-only disk is not damage
+                self._note_damage(fragment, exc)
+                continue
+            if changed is None:
+                removed.append(fragment.fragment_id)
+            elif changed != fragment.metadata:
+                updated.append(changed)
+        if updated or removed:
+            lance.LanceDataset.commit(
+                self.uri,
+                lance.LanceOperation.Delete(updated, removed, clause),
+                read_version=dataset.version,
+            )
 
     def delete_rows(self, rows: Sequence[tuple[str, int]]) -> None:
         """Delete single versions (damaged rows whose key is about to be destroyed)."""
@@ -162,7 +200,7 @@ class Store:
             for memory_id, _version in rows:
                 _in_clause([memory_id])
             clause = " OR ".join(f"(memory_id = '{m}' AND version = {int(v)})" for m, v in rows)
-            self._commit(lambda: self.dataset().delete(clause))
+            self._commit(partial(self._delete_where, clause))
 
     def compact_and_purge(self) -> None:
         """Rewrite every fragment with deleted rows, then delete every old version and stray file.
@@ -171,18 +209,32 @@ class Store:
         otherwise remove another writer's files in flight).
         """
 
-        def run() -> None:
-            dataset = self.dataset()
-            dataset.optimize.compact_files(
+        def compact() -> None:
+            self.dataset().optimize.compact_files(
                 target_rows_per_fragment=ROWS_PER_FRAGMENT,
                 materialize_deletions=True,
                 materialize_deletions_threshold=0.0,
                 excluded_fragment_ids=self.damaged_fragments() or None,
             )
+
+        def run() -> None:
+            try:
+                compact()
+            except Exception as exc:
+                # A file damaged since unlock (an unlock snapshot skips reading them): find it,
+                # then compact around it.
+                if write_blocked(exc) or not self._found_new_damage():
+                    raise
+                compact()
             self.dataset().cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
 
         self._commit(run)
         self._commits = 0
+
+    def _found_new_damage(self) -> bool:
+        known = len(self.damage)
+        self.read()
+        return len(self.damage) > known
 
     def drop(self) -> None:
         """Remove the table's files entirely (forget everything), then recreate it empty."""
@@ -214,7 +266,7 @@ class Store:
             except OSError as exc:
                 raise disk_error(exc, "cannot write the memory table") from None
             except Exception as exc:
-                if "No space left" in str(exc):
+                if write_blocked(exc):
                     raise disk_error(exc, "cannot write the memory table") from None
                 raise VaultError(f"cannot write the memory table: {_short(exc)}") from None
         _fsync_new(self.uri, before)

@@ -135,6 +135,25 @@ def test_audit_shows_entries_after_a_break_marked_unverified(cli, agent_home: Pa
     assert "breaks at entry 3" in json.loads(out)["problems"][0]
 
 
+def test_forget_past_a_damaged_data_file_says_so_in_one_line(cli, agent_home: Path) -> None:
+    cli("add", "in the file that breaks")
+    code, out, _ = cli("add", "to be forgotten", "--json")
+    doomed = json.loads(out)["memory"]["id"]
+    data = sorted(
+        (App().paths.vault_dir / "db" / "memories.lance" / "data").glob("*.lance"),
+        key=lambda p: p.stat().st_mtime_ns,
+    )[0]
+    with open(data, "r+b") as handle:
+        handle.truncate(data.stat().st_size // 2)
+    code, out, err = cli("forget", doomed)
+    assert code == 1 and "Traceback" not in err
+    assert out.startswith("forgot 1 memory")
+    (line,) = err.strip().splitlines()
+    assert line.startswith("desktop-agent: error: ") and "fragment 0" in line and ".lance" in line
+    code, out, _ = cli("list", "--json")
+    assert code == 0 and doomed not in out
+
+
 def test_odd_text_prints_without_a_traceback(cli) -> None:
     code, out, _ = cli("add", "lone \ud800 surrogate and NUL \x00")
     memory_id = out.strip()
