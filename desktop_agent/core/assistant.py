@@ -592,7 +592,9 @@ class Assistant:
             item = remember_explicitly(self._memory, conversation, intent.argument)
             return self._canned(conversation, text, f"I'll remember that: {item.text}")
         if intent.command == "forget":
-            matches = relevant(self._memory.search(intent.argument, limit=5, kinds=("semantic",)))
+            from desktop_agent.core.forget_request import facts_to_forget
+
+            matches = facts_to_forget(self._memory, intent.argument)
             if not matches:
                 return self._forget_said(conversation, text, intent.argument)
             ids = tuple(r.item.id for r in matches)

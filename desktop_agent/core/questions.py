@@ -170,6 +170,8 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "flying",
         "flight",
     ),
+    "hobby": ("hobby", "hobbies", "spare time", "free time", "for fun", "pastime"),
+    "drink": ("drink", "drinks", "drinking", "beverage"),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
     # "I commute on a Brompton": how the user gets about
     "commute": ("commute", "commuting", "get to work", "ride", "drive", "cycle", "bike", "car"),

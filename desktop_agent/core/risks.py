@@ -84,7 +84,34 @@ EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
         "prosciutto",
         "burger",
     ),
-    "alcohol": ("alcohol", "wine", "beer", "vodka", "whisky", "whiskey", "rum", "gin", "cocktail"),
+    "alcohol": (
+        "alcohol",
+        "wine",
+        "beer",
+        "vodka",
+        "whisky",
+        "whiskey",
+        "rum",
+        "gin",
+        "cocktail",
+        "tequila",
+        "margarita",
+        "mojito",
+        "martini",
+        "negroni",
+        "spritz",
+        "bourbon",
+        "scotch",
+        "brandy",
+        "cognac",
+        "champagne",
+        "prosecco",
+        "cider",
+        "sake",
+        "sangria",
+        "mimosa",
+        "daiquiri",
+    ),
     # Sugary food: what diabetes rules out in a suggestion (the user may still choose it).
     "sugar": (
         "cake",
@@ -121,12 +148,17 @@ _DIETS: Final[dict[str, tuple[str, ...]]] = {
     "coeliac": ("gluten",),
     # Conditions (``extraction_rules.condition``) that rule foods out.
     "diabetes": ("sugar",),
+    # Not drinking, for whatever reason: a drink suggestion must be alcohol-free.
+    "pregnant": ("alcohol",),
+    "sober": ("alcohol",),
+    "teetotal": ("alcohol",),
+    "off alcohol": ("alcohol",),
     "lactose intolerance": ("lactose",),
     "gluten intolerance": ("gluten",),
 }
 _RISK_TEXT = re.compile(
     r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
-    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
+    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\bpregnan\w*|\bsober\b|\bteetotal\b|\boff alcohol\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
     re.IGNORECASE,
 )
@@ -148,7 +180,8 @@ _AFTER_AVOID = re.compile(
 _EXCLUDED_BEFORE = re.compile(
     r"\b(?:no|not|non|without|avoid|avoiding|skip|free of|instead of|replace|replacing|swap|"
     r"substitute|allergic to|allergy to|allergies to|intolerant to|never|don't|do not|"
-    r"leave out|omit|except|nor|or any)(?: \w+){0,1}$",
+    r"leave out|omit|except|nor|or any|virgin|non-alcoholic|alcohol-free|alcohol free|"
+    r"zero-proof|low-sugar|sugar-free)(?: \w+){0,1}$",
     re.IGNORECASE,
 )
 _CLAUSE_START = re.compile(r"[.!?;:,\n]|\s[-–—]\s|\bbut\b")
@@ -160,7 +193,8 @@ _WORD = re.compile(r"[^\W_][\w'-]*")
 _FOOD = re.compile(
     r"\b(?:cook|cooking|recipe|recipes|eat|eating|food|meal|meals|dinner|lunch|breakfast|"
     r"snack|snacks|bake|baking|dish|dishes|restaurant|menu|order|drink|dessert|cake|"
-    r"sandwich|grocer\w*|shopping list|ingredients?|hungry|tonight)\b",
+    r"sandwich|grocer\w*|shopping list|ingredients?|hungry|tonight|cocktails?|bar|pub|"
+    r"wine|beer|party|toast)\b",
     re.IGNORECASE,
 )
 _MEDICINE = re.compile(

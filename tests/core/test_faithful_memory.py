@@ -296,3 +296,30 @@ def test_asking_about_what_a_risk_rules_out_gets_a_reminder(memory: MemoryServic
     assert reply.text.startswith("Rest and drink plenty of fluids.")
     assert "User is allergic to penicillin" in reply.text.splitlines()[-1]
     assert any("penicillin" in r.item.text for r in reply.memories_used)
+
+
+def test_forgetting_a_named_thing_offers_it_and_what_was_said_of_it_by_name_only(
+    assistant: Assistant,
+) -> None:
+    # Given a message with two facts, and a later one that names one of them
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "My dentist is Dr Okafor and my gym is called Iron Temple.")
+    chat(assistant, conversation, "I go to Iron Temple on Mondays and Thursdays.")
+
+    # When the user asks to forget the gym
+    offer = chat(assistant, conversation, "please forget my gym").text
+
+    # Then the gym and what was said of it by name are offered, and the dentist is not
+    assert "Iron Temple" in offer and "Mondays" in offer
+    assert "Okafor" not in offer and "dentist" not in offer
+    chat(assistant, conversation, "yes")
+    texts = [i.text for i in assistant.memory.active_facts()]
+    assert any("Okafor" in t for t in texts)
+    assert not any("Iron Temple" in t for t in texts)
+
+
+def test_forgetting_something_never_named_offers_no_unrelated_fact(assistant: Assistant) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "My sister Hannah is a pilot.")
+    offer = chat(assistant, conversation, "forget my phone number").text
+    assert "Hannah" not in offer and "pilot" not in offer

@@ -73,3 +73,16 @@ def test_diabetes_rules_out_sugary_suggestions_and_a_taken_back_risk_nothing() -
     assert not violations("Try fresh berries with plain yoghurt.", [diabetes])
     taken_back = [fact("User is not allergic to cats", "risk"), fact("User does not have diabetes")]
     assert risks_of(taken_back) == []
+
+
+@pytest.mark.parametrize(
+    "told",
+    ["User is pregnant", "User does not drink alcohol", "User is off alcohol", "User is sober"],
+)
+def test_pregnancy_and_not_drinking_rule_out_alcoholic_drinks(told: str) -> None:
+    risks = risks_of([fact(told, "risk")])
+    assert len(risks) == 1
+    asked = "Can you recommend a cocktail for Friday night?"
+    assert relevant_risks(asked, risks) == risks
+    assert violations("Try a classic margarita, or a glass of prosecco.", risks) == risks
+    assert violations("Try a virgin mojito without alcohol.", risks) == []

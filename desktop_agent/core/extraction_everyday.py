@@ -1,0 +1,266 @@
+"""More patterns for ``extraction``: everyday ways of saying who the user is.
+
+A fresh batch of whole-chat scenarios, written before these rules, showed facts said and never
+learned: "name's Oskar", "I've lived in Berlin for ten years", "Sam and I moved in together in
+Edinburgh", "I work from home as a translator", "my gym is called Iron Temple", "with my
+parrot Kiwi", "in my spare time I restore fountain pens", "I'm five months pregnant", "I only
+drink green tea now". Each rule reads one clause anchored at its start, as in
+``extraction_rules``; the ones that find a name inside a clause say why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from desktop_agent.core.extraction_rules import (
+    _RELATIONS,
+    I_AM,
+    Match,
+    Rule,
+    _job_phrase,
+    normalise_object,
+    proper_noun,
+    third_singular,
+)
+from desktop_agent.core.extraction_words import PETS, RELATIONS
+from desktop_agent.search.tokenize import STOPWORDS
+
+EVERYDAY_RULES: list[Rule] = []
+
+
+def _rule(function: Rule) -> Rule:
+    EVERYDAY_RULES.append(function)
+    return function
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_NAME = re.compile(
+    r"(?i:(?:the\s+)?name(?:'s|’s|\s+is))\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)(?=\s*(?:[,.!;]|$|\s+(?:by|btw|and|but|here)\b))"
+)
+
+
+@_rule
+def name_said_short(clause: str) -> Iterator[Match]:
+    """ "name's Oskar", "the name's Birgit", "Name is Tobias by the way"."""
+    found = _NAME.match(clause.strip())
+    if found and found.group("name").casefold() not in STOPWORDS:
+        value = found.group("name")
+        yield Match("fact", "name", value, f"User's name is {value}", 0.9)
+
+
+_LIVED_IN = _compile(r"(?:i've|i’ve|i\s+have)\s+(?:now\s+)?(?:lived|been\s+living)\s+in\s+")
+# How long, or since when: "for ten years", "since 2015", "all my life".
+_SO_FAR = _compile(
+    r"\b(?:for\s+(?:\w+\s+){0,2}(?:years?|months?|decades?)|since\b|all\s+my\s+life)"
+)
+
+
+@_rule
+def lived_in(clause: str) -> Iterator[Match]:
+    """ "I've lived in Berlin for ten years": home, said with how long it has been."""
+    lead = _LIVED_IN.match(clause)
+    if not lead or not _SO_FAR.search(clause):
+        return
+    value = proper_noun(clause[lead.end() :], clause)
+    if value:
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)
+
+
+_MOVED_WITH = re.compile(
+    rf"(?i:(?:(?:[A-ZÀ-Ý][\w'’-]+|my\s+{_RELATIONS})\s+and\s+)?(?:i|we))\s+"
+    r"(?i:(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?moved\s+"
+    r"(?:in\s+together\s+in|in\s+together\s+to|in\s+together\s+into|to|into|in\s+to))\s+"
+)
+
+
+@_rule
+def moved_together(clause: str) -> Iterator[Match]:
+    """ "Sam and I moved in together in Edinburgh", "my wife and I moved to Bristol": a new
+    home (a change of the home slot)."""
+    lead = _MOVED_WITH.match(clause.strip())
+    if not lead:
+        return
+    value = proper_noun(clause.strip()[lead.end() :], clause)
+    if value:
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
+
+
+_WORK_AS = _compile(
+    r"i\s+(?:now\s+|currently\s+)?work\s+(?P<how>from\s+home|remotely|part[-\s]time|full[-\s]time|"
+    r"freelance|online|nights|shifts)\s+as\s+"
+)
+
+
+@_rule
+def job_done_somehow(clause: str) -> Iterator[Match]:
+    """ "I work from home as a translator": the job, however it is done."""
+    lead = _WORK_AS.match(clause)
+    phrase = lead and _job_phrase(clause[lead.end() :], named_as=True)
+    if phrase and lead is not None:
+        article = "an" if phrase[:1].casefold() in "aeiou" else "a"
+        how = lead.group("how").casefold()
+        yield Match("fact", "job", phrase, f"User works as {article} {phrase} ({how})", 0.85)
+
+
+_NAMED_PLACE = re.compile(
+    r"(?:\s+(?:now\s+|currently\s+)?(?:at|for)\s+)(?P<place>(?:[A-ZÀ-Ý][\w'’&.-]*)(?:\s+[A-ZÀ-Ý][\w'’&.-]*){0,3})"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:in|on|and|but|as|since|for|now)\b))"
+)
+_JOB_LEAD = _compile(
+    rf"(?:{I_AM}\s+(?:now\s+)?(?:an?\s+)|i\s+(?:now\s+|currently\s+)?work\s+as\s+(?:an?\s+)?)"
+)
+
+
+@_rule
+def named_employer(clause: str) -> Iterator[Match]:
+    """ "I'm a junior accountant at Deloitte": the employer is a slot of its own when it has a
+    name, so a promotion ("I'm now a senior auditor") leaves it known. An unnamed place ("at an
+    animal hospital") stays inside the job fact: forgetting the job takes it too."""
+    lead = _JOB_LEAD.match(clause.strip())
+    if not lead:
+        return
+    rest = clause.strip()[lead.end() :]
+    phrase = _job_phrase(rest, named_as=True)
+    if not phrase:
+        return
+    place = _NAMED_PLACE.match(rest[rest.find(phrase) + len(phrase) :])
+    if place and place.group("place").split()[0].casefold() not in STOPWORDS:
+        value = place.group("place").rstrip(".")
+        yield Match("fact", "employer", value, f"User works at {value}", 0.8)
+
+
+# Things a user names: "my gym is called Iron Temple", "our boat is named Sea Biscuit".
+_THING_NAMED = re.compile(
+    r"(?i:(?:my|our)\s+(?P<thing>[a-z][a-z-]{1,20})\s+is\s+(?P<how>called|named))\s+"
+    r"(?P<name>(?:The\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3})"
+)
+
+
+@_rule
+def thing_named(clause: str) -> Iterator[Match]:
+    found = _THING_NAMED.match(clause.strip())
+    if not found:
+        return
+    thing = found.group("thing").casefold()
+    if thing in RELATIONS or thing in PETS or thing in STOPWORDS or thing == "name":
+        return  # people and pets: ``relation_name``
+    value = found.group("name")
+    text = f"User's {thing} is {found.group('how').casefold()} {value}"
+    yield Match("fact", f"name_of:{thing}", value, text, 0.85)
+
+
+# "... with my parrot Kiwi", "... and my brother Anders": a named relation inside a clause that
+# says something else (the rules anchored at the start read only "My brother Anders is ...").
+_INNER_RELATION = re.compile(
+    rf"(?i:\b(?:with|and|to|for|visiting|visited|see|saw|met|meet)\s+my\s+(?P<rel>{_RELATIONS}))\s+"
+    r"(?P<name>[A-ZÀ-Ý][\w'’-]+)\b"
+)
+_NOT_A_NAME: Final = frozenset("i i'm im".split())
+
+
+@_rule
+def relation_inside(clause: str) -> Iterator[Match]:
+    for found in _INNER_RELATION.finditer(clause):
+        name = found.group("name")
+        if name.casefold() in STOPWORDS or name.casefold() in _NOT_A_NAME:
+            continue
+        said = found.group("rel").casefold()
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        yield Match("fact", f"name_of:{relation}", name, f"User's {said} is named {name}", 0.8)
+
+
+_SPARE_TIME = _compile(
+    r"(?:(?:in|during)\s+my\s+(?:spare|free|down)\s+time,?|for\s+fun,?|as\s+a\s+hobby,?|"
+    r"on\s+(?:the\s+)?weekends?,?\s+i\s+(?:like|love)\s+to)\s+(?:i\s+)?(?:(?:like|love)\s+to\s+|"
+    r"(?:really\s+|mostly\s+|usually\s+|often\s+)?)"
+)
+_MY_HOBBY = _compile(r"my\s+(?:main\s+|favou?rite\s+)?hobb(?:y|ies)\s+(?:is|are|has\s+been)\s+")
+
+
+@_rule
+def hobby(clause: str) -> Iterator[Match]:
+    """ "In my spare time I restore old fountain pens", "my hobby is birdwatching"."""
+    body = clause.strip().rstrip(".!")
+    lead = _MY_HOBBY.match(body)
+    if lead:
+        what = re.split(r"\s*[,;]\s*|\s+(?:but|because|since)\s+", body[lead.end() :])[0]
+        if what and what.split()[0].casefold() not in STOPWORDS:
+            key = normalise_object(what)
+            yield Match("fact", f"hobby:{key}", what, f"User's hobby is {what}", 0.85)
+        return
+    lead = _SPARE_TIME.match(body)
+    if not lead:
+        return
+    verb, _, rest = body[lead.end() :].partition(" ")
+    rest = re.split(r"\s*[,;]\s*|\s+(?:but|because|since|when)\s+", rest)[0]
+    if not verb.isalpha() or verb.casefold() in STOPWORDS or not rest:
+        return
+    what = f"{third_singular(verb.casefold())} {rest}"
+    key = normalise_object(rest)
+    yield Match("fact", f"hobby:{key}", f"{verb} {rest}", f"User {what} as a hobby", 0.8)
+
+
+_PREGNANT = _compile(
+    rf"(?:{I_AM}|we're|we\s+are)\s+(?:now\s+)?(?:about\s+|nearly\s+|almost\s+)?"
+    r"(?:\w+|\d+)\s+(?:months?|weeks?)\s+pregnant\b"
+)
+
+
+@_rule
+def pregnant(clause: str) -> Iterator[Match]:
+    """ "I'm five months pregnant": the condition with how far along (``condition`` reads the
+    bare "I'm pregnant")."""
+    if _PREGNANT.match(clause.strip()):
+        yield Match("risk", "condition:pregnancy", "pregnancy", "User is pregnant", 0.9)
+
+
+_DRINKS = _compile(
+    r"(?:these\s+days,?\s+|nowadays,?\s+)?i\s+(?P<how>only\s+|mostly\s+|mainly\s+|usually\s+|just\s+)?"
+    r"(?:now\s+)?drink\s+(?:(?:way\s+)?(?:too\s+much|so\s+much|a\s+lot\s+of|lots\s+of|loads\s+of)\s+)?"
+)
+_DRINK_END = re.compile(
+    r"\s+(?:now|these\s+days|nowadays|anymore|every|each|in|at|with|when|because|but|"
+    r"instead|since|all|a\s+day|daily)\b.*$|[.,;!?].*$",
+    re.IGNORECASE,
+)
+
+
+@_rule
+def drinks(clause: str) -> Iterator[Match]:
+    """ "I drink way too much espresso", "I only drink green tea now": what the user drinks, one
+    slot, changed by "now", "only" or "these days"."""
+    body = clause.strip()
+    lead = _DRINKS.match(body)
+    if not lead:
+        return
+    what = _DRINK_END.sub("", body[lead.end() :]).strip()
+    if not what or len(what.split()) > 4 or what.split()[0].casefold() in STOPWORDS | {"it"}:
+        return
+    changed = bool(
+        lead.group("how") and lead.group("how").strip().casefold() in ("only", "mostly", "mainly")
+    ) or bool(re.search(r"\b(?:now|these\s+days|nowadays)\b", body, re.IGNORECASE))
+    yield Match("fact", "drink", what, f"User drinks {what}", 0.8, correction=changed)
+
+
+_OFF_ALCOHOL = _compile(
+    rf"(?:{I_AM}|i've\s+been|i\s+have\s+been)\s+(?:now\s+|completely\s+|totally\s+)?"
+    r"(?:sober|off\s+(?:the\s+)?(?:alcohol|booze|drink|drinking))\b"
+)
+
+
+@_rule
+def off_alcohol(clause: str) -> Iterator[Match]:
+    """ "I'm off alcohol and soft cheese", "I'm sober": the slot "I don't drink alcohol" fills,
+    read by ``risks`` as a rule against alcoholic suggestions."""
+    if _OFF_ALCOHOL.match(clause.strip()):
+        yield Match(
+            "fact", "drink:alcohol", "alcohol", "User does not drink alcohol", 0.85, negated=True
+        )
+
+
+__all__ = ["EVERYDAY_RULES"]

@@ -1,0 +1,154 @@
+"""Everyday ways of saying a fact that the first rules missed (written before the rules that
+read them, from a fresh batch of whole-chat scenarios, and varied so that no rule fits one
+sentence)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.extraction import extract
+
+
+def facts(message: str) -> dict[str, str]:
+    """subject key -> text of each fact extracted from ``message``."""
+    return {fact.subject_key: fact.text for fact in extract(message)}
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("hey there, name's Oskar.", "Oskar"),
+        ("Hi, the name's Birgit, nice to meet you.", "Birgit"),
+        ("Morning! Name is Tobias by the way.", "Tobias"),
+    ],
+)
+def test_a_name_said_without_my(message: str, value: str) -> None:
+    assert facts(message).get("name") == f"User's name is {value}"
+
+
+@pytest.mark.parametrize(
+    ("message", "city"),
+    [
+        ("I've lived in Berlin for ten years.", "Berlin"),
+        ("I grew up in Cork, but I have lived in Madrid since 2015.", "Madrid"),
+        ("Sam and I just moved in together in Edinburgh!", "Edinburgh"),
+        ("My wife and I moved to Bristol in the spring.", "Bristol"),
+    ],
+)
+def test_where_the_user_lives_in_other_words(message: str, city: str) -> None:
+    assert facts(message).get("home_city") == f"User lives in {city}"
+
+
+def test_moving_together_is_a_change_of_home() -> None:
+    (moved,) = [
+        f for f in extract("Jo and I moved in together in Leeds.") if f.subject_key == "home_city"
+    ]
+    assert moved.is_correction
+
+
+def test_having_lived_somewhere_once_is_not_home() -> None:
+    assert "home_city" not in facts("I lived in Rome for a year when I was a student.")
+
+
+@pytest.mark.parametrize(
+    ("message", "job"),
+    [
+        ("I work from home as a translator, mostly Portuguese to English.", "translator"),
+        ("I work part-time as a librarian.", "librarian"),
+        ("I work remotely as a data analyst.", "data analyst"),
+    ],
+)
+def test_a_job_with_how_it_is_done(message: str, job: str) -> None:
+    assert facts(message).get("job", "").startswith(f"User works as a {job}")
+
+
+@pytest.mark.parametrize(
+    ("message", "company"),
+    [
+        ("I'm a junior accountant at Deloitte.", "Deloitte"),
+        ("I work as a nurse at St Mary's Hospital.", "St Mary's Hospital"),
+    ],
+)
+def test_a_named_workplace_is_the_employer_too(message: str, company: str) -> None:
+    found = facts(message)
+    assert found.get("employer") == f"User works at {company}"
+    assert "job" in found
+
+
+def test_an_unnamed_workplace_stays_with_the_job() -> None:
+    found = facts("I work as a veterinary nurse at an animal hospital in Leeds.")
+    assert "employer" not in found
+    assert "animal hospital" in found["job"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("My gym is called Iron Temple.", "name_of:gym", "User's gym is called Iron Temple"),
+        ("my band is named The Loose Ends", "name_of:band", "User's band is named The Loose Ends"),
+        ("Our boat is called Sea Biscuit.", "name_of:boat", "User's boat is called Sea Biscuit"),
+    ],
+)
+def test_things_the_user_named(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_named_thing_is_not_a_description() -> None:
+    assert not [k for k in facts("My car is called a hatchback.") if k.startswith("name_of:")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "name"),
+    [
+        ("I live in Valencia with my parrot Kiwi.", "name_of:parrot", "Kiwi"),
+        ("I spent the weekend hiking with my brother Anders.", "name_of:brother", "Anders"),
+    ],
+)
+def test_a_named_relation_inside_a_clause(message: str, key: str, name: str) -> None:
+    assert facts(message).get(key, "").endswith(name)
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("In my spare time I restore old fountain pens.", "restores old fountain pens"),
+        ("For fun I build model railways.", "builds model railways"),
+        ("My hobby is birdwatching.", "birdwatching"),
+        ("In my free time I like to paint watercolours.", "paints watercolours"),
+    ],
+)
+def test_hobbies(message: str, words: str) -> None:
+    hobbies = [t for k, t in facts(message).items() if k.startswith("hobby")]
+    assert hobbies and words in hobbies[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm five months pregnant with our first.",
+        "I am 20 weeks pregnant.",
+    ],
+)
+def test_pregnancy_with_how_far_along(message: str) -> None:
+    assert facts(message).get("condition:pregnancy") == "User is pregnant"
+
+
+@pytest.mark.parametrize(
+    ("message", "drink", "changed"),
+    [
+        ("I drink way too much espresso.", "espresso", False),
+        ("I only drink green tea now.", "green tea", True),
+        ("These days I mostly drink oat milk lattes.", "oat milk lattes", True),
+    ],
+)
+def test_what_the_user_drinks(message: str, drink: str, changed: bool) -> None:
+    (found,) = [f for f in extract(message) if f.subject_key == "drink"]
+    assert found.text == f"User drinks {drink}"
+    assert found.is_correction is changed
+
+
+@pytest.mark.parametrize(
+    "message", ["I'm off alcohol and soft cheese for now.", "I've been sober for two years."]
+)
+def test_not_drinking_alcohol(message: str) -> None:
+    assert facts(message).get("drink:alcohol") == "User does not drink alcohol"
