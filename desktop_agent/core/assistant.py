@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from desktop_agent.core.learning import Extractor
     from desktop_agent.core.memory_model import MemoryItem
     from desktop_agent.core.memory_service import MemoryService, Recollection
+    from desktop_agent.core.reply_versions import ReplyVersions
     from desktop_agent.core.risks import Risk
     from desktop_agent.memory.model import ForgetReceipt
 
@@ -61,6 +62,8 @@ class Reply:
     episode_id: str | None = None
     receipt: ForgetReceipt | None = None
     thinking: str = ""  # a reasoning model's <think> part, shown folded, never stored
+    # This reply among the versions of its exchange (Regenerate adds one); None for commands.
+    versions: ReplyVersions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,10 +231,13 @@ class Assistant:
         if conversation is None:
             raise InputError(f"no conversation with id {conversation_id}")
         if not conversation.messages and self._remembering():
+            from desktop_agent.core.reply_versions import versions_of
+
             for episode in self._memory.episodes(conversation_id):
                 if episode.reply_text or (episode.meta or {}).get("source") == "chat":
                     conversation.messages.append(ChatMessage("user", episode.user_text))
                     conversation.messages.append(ChatMessage("assistant", episode.reply_text))
+                    conversation.versions[len(conversation.messages) - 1] = versions_of(episode)
         return conversation
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
@@ -281,6 +287,12 @@ class Assistant:
     # --- turns -------------------------------------------------------------------------------
     def send(self, conversation: Conversation, text: str) -> Turn:
         """Start the reply to ``text``; raises InputError for an empty message."""
+        return self._send(conversation, text)
+
+    def _send(
+        self, conversation: Conversation, text: str, earlier: ReplyVersions | None = None
+    ) -> Turn:
+        """``earlier``: the versions of the reply being regenerated (a new one is added)."""
         if not text or not text.strip():
             raise InputError("the message is empty: type something to send")
         from desktop_agent.core.intent import perceive
@@ -296,7 +308,9 @@ class Assistant:
             messages, _ = self._prompt(conversation, text, injected, action)
             generation = self._answer_about_user(messages, grounded.answer)
         else:
-            recollections = self._recall(conversation, text)
+            # A regenerated reply's own exchange is no memory to answer it with.
+            own = {earlier.episode_id} if earlier and earlier.episode_id else set()
+            recollections = self._recall(conversation, text, own)
             risks = self._risks(conversation, text)
             # A risk that matters for this request is stated in the prompt (and shown in the
             # lens) even when recall did not rank it: "what should I cook?" shares no word with
@@ -315,29 +329,67 @@ class Assistant:
             # sent back to the model, not in the episode, not learned from.
             thinking, answer = split_thinking(result.text)
             conversation.add("user", text)
-            if answer:
-                conversation.add("assistant", answer)
-            episode_id: str | None = None
+            from desktop_agent.core.reply_versions import ReplyVersions, store_version
+
+            index = conversation.reply_index()
+            # Regenerated: a new version of the reply, shown (a reply stopped before its first
+            # word adds none). Not learned from again: the user's words did not change.
+            versions = earlier.plus(answer) if earlier else ReplyVersions((answer,))
             learned: tuple[MemoryItem, ...] = ()
-            # A stopped reply is remembered too: the user's words were said, and the restored
-            # conversation must show what the screen showed.
-            if self._writes(conversation):
+            if self._writes(conversation) and versions.episode_id is None:
+                # A stopped reply is remembered too: the user's words were said, and the
+                # restored conversation must show what the screen showed.
                 episode_id, learned = self._reflect(
                     conversation, text, answer, intent, action, injected
                 )
+                versions = ReplyVersions((answer,), 0, episode_id)
+            elif self._writes(conversation) and answer:
+                used = [r.item.id for r in injected]
+                versions = store_version(self._memory, versions, used, action)
+            if versions.text:
+                conversation.add("assistant", versions.text)
+            conversation.versions[index] = versions
             return Reply(
-                conversation.id, answer, result, injected, learned, episode_id, thinking=thinking
+                conversation.id,
+                answer,
+                result,
+                injected,
+                learned,
+                versions.episode_id,
+                thinking=thinking,
+                versions=versions,
             )
 
         return Turn(generation, on_finish, injected)
 
     def regenerate(self, conversation: Conversation) -> Turn:
-        """Drop the last reply and answer the same message again."""
+        """Answer the last message again: the new reply becomes a version of the last one,
+        shown and kept, and the earlier versions stay to switch back to
+        (``choose_reply_version``)."""
         last = conversation.last_user_message()
         if last is None:
             raise InputError("nothing to regenerate: the conversation has no message yet")
+        earlier = conversation.versions.get(conversation.reply_index())
         conversation.drop_last_exchange()
-        return self.send(conversation, last)
+        return self._send(conversation, last, earlier)
+
+    def choose_reply_version(
+        self, conversation: Conversation, index: int, version: int
+    ) -> ReplyVersions:
+        """Show version ``version`` (from 0) of the reply at ``conversation.messages[index]``
+        and keep it: the stored exchange, what recall and the next prompts see, an export and
+        the conversation after a restart hold the chosen version; the others stay stored."""
+        versions = conversation.versions.get(index)
+        if versions is None or index >= len(conversation.messages):
+            raise InputError(f"message {index + 1} has no reply versions to choose from")
+        chosen = versions.showing(version)
+        if chosen.episode_id is not None and self._writes(conversation):
+            from desktop_agent.core.reply_versions import store_choice
+
+            chosen = store_choice(self._memory, chosen)
+        conversation.messages[index] = ChatMessage("assistant", chosen.text)
+        conversation.versions[index] = chosen
+        return chosen
 
     def edit_and_resend(self, conversation: Conversation, text: str) -> Turn:
         """Replace the last user message with ``text`` and answer it."""
@@ -364,10 +416,13 @@ class Assistant:
         # Incognito writes nothing at all, not even the episode.
         return self._remembering() and not conversation.incognito
 
-    def _recall(self, conversation: Conversation, text: str) -> list[Recollection]:
+    def _recall(
+        self, conversation: Conversation, text: str, skip: set[str] | None = None
+    ) -> list[Recollection]:
         if not self._remembering() or conversation.incognito:
             return []
         excluded = self._excluded.get(conversation.id, set()) | self._memory.outdated_episodes()
+        excluded |= skip or set()
         found = relevant(self._memory.search(text, limit=self.recall_limit, exclude=excluded))
         # A stored question is history, not knowledge: it is never evidence in a prompt.
         return [r for r in found if not r.hit.question]

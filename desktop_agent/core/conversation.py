@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from desktop_agent.core.reply_versions import ReplyVersions
 from desktop_agent.llm import ChatMessage
 
 ConversationId = str
@@ -30,6 +31,8 @@ class Conversation:
     instructions: str = ""
     # Kept at the top of the conversation list.
     pinned: bool = False
+    # Index of a reply in ``messages`` -> its versions (Regenerate adds one) and stored exchange.
+    versions: dict[int, ReplyVersions] = field(default_factory=dict)
 
     def add(self, role: str, content: str) -> None:
         self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]
@@ -39,11 +42,19 @@ class Conversation:
     def last_user_message(self) -> str | None:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), None)
 
+    def reply_index(self) -> int:
+        """Where the reply to the last message is, or would go, in ``messages``."""
+        answered = bool(self.messages) and self.messages[-1].role == "assistant"
+        return len(self.messages) - 1 if answered else len(self.messages)
+
     def drop_last_exchange(self) -> str | None:
         """Remove the last user message and any reply to it (for regenerate / edit and resend);
         returns that user message."""
         while self.messages and self.messages[-1].role == "assistant":
             self.messages.pop()
+        said = None
         if self.messages and self.messages[-1].role == "user":
-            return self.messages.pop().content
-        return None
+            said = self.messages.pop().content
+        for index in [i for i in self.versions if i >= len(self.messages)]:
+            del self.versions[index]
+        return said

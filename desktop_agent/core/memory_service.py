@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from desktop_agent.core.history_import import HistoryMessage
     from desktop_agent.core.redaction import EpisodeRedaction
+    from desktop_agent.core.reply_versions import Change
     from desktop_agent.embed import Embedder
     from desktop_agent.memory.audit import AuditEntry, AuditReport
     from desktop_agent.memory.backup import ExportSummary, ImportSummary
@@ -890,6 +891,22 @@ class MemoryService:
             EPISODIC, text, vector=vector, meta=meta, conversation_id=conversation_id
         )
         self.notify(MemoryChange(added=(str(record.id),)))
+        return item_from_record(record)
+
+    @_in_lane
+    def update_reply(self, episode_id: str, change: Change) -> MemoryItem:
+        """Rewrite one exchange's reply: a version added by Regenerate, or the one the user
+        chose (``core/reply_versions.py``); read and written as one job."""
+        episode = self.item(episode_id)
+        if episode.conversation_id in self._closed:
+            raise ConversationClosed(f"conversation {episode.conversation_id} was deleted")
+        text, meta = change(episode)
+        vector = self.embedder.embed([text])[0]
+        # One version kept: the meta holds every reply version, older rows would repeat them.
+        record = self.vault.update(
+            episode_id, text=text, meta=meta, vector=vector, keep_history=False
+        )
+        self.notify(MemoryChange(edited=(episode_id,)))
         return item_from_record(record)
 
     def set_outcome(self, episode_id: str, outcome: str) -> MemoryItem:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from desktop_agent.core.memory_model import MemoryItem, Provenance, episode_text
+from desktop_agent.core.reply_versions import redact_versions
 from desktop_agent.search.tokenize import STOPWORDS
 
 MARK: Final = "[forgotten]"
@@ -99,7 +100,10 @@ def rewrite_episode(
         return None
     removed = {w.casefold() for s, e in ranges for w in _WORD.findall(user[s:e])}
     new_user, shift = _replace(user, ranges)
-    new_reply = _redact_sentences(reply, _distinctive(removed))
+    distinctive = _distinctive(removed)
+    new_reply = _redact_sentences(reply, distinctive)
+    # Regenerate's other versions of the reply repeat the words as well.
+    redact_versions(meta, lambda version: _redact_sentences(version, distinctive))
     if chat:
         text, user_end = episode_text(new_user, new_reply)
         meta["user_end"] = user_end

@@ -1,4 +1,5 @@
-"""Drives one ChatView from the core service: send, stop, regenerate, edit and resend.
+"""Drives one ChatView from the core service: send, stop, regenerate, edit and resend, and
+choose which version of a regenerated reply is kept.
 
 Every call into the core that can wait (on the model loading, on prompt processing) runs
 through ``run_in_background``; Stop calls ``TurnStream.cancel()`` directly on the GUI thread.
@@ -13,8 +14,10 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_agent.core.assistant import Assistant, Reply, Turn
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.reply_versions import ReplyVersions
 from desktop_agent.errors import UserError
 from desktop_agent.gui.chat_view import ChatView
+from desktop_agent.gui.session import MEMORY_LANE
 from desktop_agent.gui.workers import MemoriesUsed, Task, TurnStream, run_in_background
 
 
@@ -26,6 +29,7 @@ class ChatController(QObject):
     generation_did_start = Signal()
     generation_did_end = Signal(object)  # Reply, or None when it failed
     controller_did_fail = Signal(str)
+    reply_version_did_change = Signal(object)  # ReplyVersions, as kept
 
     def __init__(self, assistant: Assistant, view: ChatView, parent: QObject | None = None):
         super().__init__(parent)
@@ -46,6 +50,7 @@ class ChatController(QObject):
         view.stop_did_request.connect(self.stop)
         view.regenerate_did_request.connect(self.regenerate)
         view.edit_did_request.connect(self.start_edit)
+        view.reply_version_did_request.connect(self.choose_version)
 
     @property
     def busy(self) -> bool:
@@ -103,6 +108,33 @@ class ChatController(QObject):
         self._start(
             conversation, lambda: self.assistant.regenerate(conversation), text=None, drop="reply"
         )
+
+    @Slot(int, int)
+    def choose_version(self, index: int, version: int) -> None:
+        """Keep version ``version`` of the reply at message ``index`` (the view shows it
+        already); on the memory lane, in order with the other writes."""
+        conversation = self.conversation
+        if conversation is None:
+            return
+
+        def failed(error: BaseException) -> None:
+            if self._is_current(conversation):  # back to what the core keeps
+                self.view.show_conversation(conversation, self.replies.get(conversation.id))
+                self.view.composer.show_error(f"That version was not kept: {error}")
+            self.controller_did_fail.emit(str(error))
+
+        run_in_background(
+            lambda: self.assistant.choose_reply_version(conversation, index, version),
+            on_done=self._version_kept,
+            on_error=failed,
+            name="choose-reply-version",
+            lane=MEMORY_LANE,
+            owner=self,
+        )
+
+    @Slot(object)
+    def _version_kept(self, versions: ReplyVersions) -> None:
+        self.reply_version_did_change.emit(versions)
 
     @Slot()
     def start_edit(self) -> None:
@@ -187,7 +219,8 @@ class ChatController(QObject):
             del replies[index]
         if reply.text:
             replies[len(conversation.messages) - 1] = reply
-        self.view.end_reply(reply if self._is_current(conversation) else None)
+        index = conversation.reply_index()  # where the reply is in the messages
+        self.view.end_reply(reply if self._is_current(conversation) else None, index)
         self.conversation_did_change.emit(conversation.id)
         self.generation_did_end.emit(reply)
 

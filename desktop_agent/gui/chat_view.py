@@ -7,6 +7,7 @@ re-rendered, never the whole transcript.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -76,6 +77,7 @@ class ChatView(QWidget):
     memory_did_request_inspect = Signal(str)
     memory_did_request_exclude = Signal(str)
     reply_did_rate = Signal(str, bool)  # episode id, thumbs up
+    reply_version_did_request = Signal(int, int)  # the reply's message index, version
     text_did_copy = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -86,6 +88,8 @@ class ChatView(QWidget):
         self.incognito = False
         self._pending: list[str] = []
         self._stream_text = ""
+        # The figures of the versions of the reply being regenerated, for its new card.
+        self._earlier_figures: dict[int, tuple[str, tuple[Any, ...]]] = {}
         self._flush_timer = QTimer(self, interval=FLUSH_MS)
         self._flush_timer.timeout.connect(self.flush)
         self._build()
@@ -158,8 +162,11 @@ class ChatView(QWidget):
         replies = replies or {}
         for index, message in enumerate(conversation.messages):
             bubble = self._add_bubble(message.role, message.content)
+            bubble.message_index = index
             if index in replies:
                 bubble.set_reply(replies[index])
+            if message.role == "assistant" and index in conversation.versions:
+                bubble.set_versions(conversation.versions[index])
         self.refresh_actions()
         self._at_bottom = True
 
@@ -178,6 +185,8 @@ class ChatView(QWidget):
 
     def begin_reply(self, status: str = "Thinking…") -> MessageView:
         self.streaming = self._add_bubble("assistant", "")
+        self.streaming.version_switcher.figures = self._earlier_figures
+        self._earlier_figures = {}
         self.streaming.set_streaming(True)
         self.streaming.set_status(status)
         self._stream_text = ""
@@ -204,31 +213,41 @@ class ChatView(QWidget):
         if self.streaming is not None:
             self.streaming.set_status(status)
 
-    def end_reply(self, reply: Reply | None) -> None:
+    def end_reply(self, reply: Reply | None, index: int | None = None) -> None:
         """The reply is complete (``None``, or empty and not stopped: it produced no text and
-        is removed; stopped before its first word, it stays, saying so)."""
+        is removed; stopped before its first word, it stays, saying so). ``index``: its place
+        in the conversation's messages."""
         self.flush()
         self._stop_flushing()
         bubble, self.streaming = self.streaming, None
         if bubble is not None:
             stopped = reply is not None and reply.result.cancelled
-            if reply is None or not (reply.text or stopped):
+            versions = reply.versions if reply is not None else None
+            shown = versions.text if versions is not None else reply.text if reply else ""
+            if reply is None or not (shown or stopped):
                 self._remove(bubble)
-            elif not reply.text:
+            elif not shown:
                 bubble.set_streaming(False)
                 bubble.set_reply(reply)
                 bubble.set_status("Stopped before the first word · Regenerate to try again")
             else:
                 bubble.set_streaming(False)
-                if bubble.text != reply.text:
-                    bubble.set_text(reply.text)
+                if bubble.text != shown:
+                    bubble.set_text(shown)
                 bubble.set_reply(reply)
+                bubble.message_index = index
+                if versions is not None:
+                    bubble.set_versions(versions)
+                if not reply.text:  # a regenerated reply stopped at once: the earlier stays
+                    bubble.set_status("Stopped before the first word · kept the earlier version")
         self.set_busy(False)
 
     def drop_last_exchange(self, *, keep_user: bool) -> None:
         """Remove the last reply, and unless ``keep_user`` the message it answered."""
         self._drop_errors()
         while self.bubbles and self.bubbles[-1].role == "assistant":
+            if keep_user:  # regenerated: the new card keeps what was shown of the versions
+                self._earlier_figures = self.bubbles[-1].version_switcher.figures
             self._remove(self.bubbles[-1])
         if not keep_user and self.bubbles and self.bubbles[-1].role == "user":
             self._remove(self.bubbles[-1])
@@ -280,6 +299,9 @@ class ChatView(QWidget):
         bubble.memory_did_request_inspect.connect(self.memory_did_request_inspect)
         bubble.memory_did_request_exclude.connect(self.memory_did_request_exclude)
         bubble.reply_did_rate.connect(self.reply_did_rate)
+        bubble.reply_did_request_version.connect(
+            lambda version, b=bubble: self.reply_version_did_request.emit(b.message_index, version)
+        )
         holder = QWidget(self.body)
         row = QHBoxLayout(holder)
         row.setContentsMargins(0, 0, 0, 0)

@@ -33,9 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.core.assistant import Reply
+from desktop_agent.core.reply_versions import ReplyVersions
 from desktop_agent.gui.code_blocks import COPY_SCHEME, add_copy_links, colour_code
 from desktop_agent.gui.memory_lens import MemoryLens
 from desktop_agent.gui.theme import current_theme, icon
+from desktop_agent.gui.version_switcher import VersionSwitcher
 
 # Learned memories named in a reply's "Memory updated" note; the rest are counted.
 MAX_LEARNED_SHOWN = 3
@@ -188,6 +190,7 @@ class MessageView(QFrame):
     memory_did_request_inspect = Signal(str)
     memory_did_request_exclude = Signal(str)
     reply_did_rate = Signal(str, bool)  # the reply's episode id, thumbs up
+    reply_did_request_version = Signal(int)  # after Regenerate: the version to show, from 0
 
     def __init__(
         self, role: str, text: str, *, incognito: bool = False, parent: QWidget | None = None
@@ -197,6 +200,7 @@ class MessageView(QFrame):
         self._said = text if role == "user" else ""
         self.incognito = incognito
         self.reply: Reply | None = None
+        self.message_index: int | None = None  # a reply's place in the conversation's messages
         self.memories: tuple[Any, ...] | None = None  # Recollections, once known
         self.streaming = False
         self._lens: MemoryLens | None = None
@@ -249,6 +253,9 @@ class MessageView(QFrame):
         self.lens_button.setToolTip("Show the memories this reply used")
         self.lens_button.toggled.connect(self._toggle_lens)
         self.lens_button.hide()
+        self.version_switcher = VersionSwitcher(self)
+        self.version_switcher.version_did_request.connect(self._show_version)
+        self.actions.addWidget(self.version_switcher)
         self.actions.addWidget(self.lens_button)
         self.actions.addStretch(1)
         self.thumbs_up = self._action("thumbs-up", "", "Good reply: answer like this more often")
@@ -286,6 +293,7 @@ class MessageView(QFrame):
         ):
             button.setIcon(icon(name, muted))
         self.lens_button.setIcon(icon("memory", current_theme().accent))
+        self.version_switcher.retint()
         self.set_text(self.text)
 
     # --- content ---
@@ -347,6 +355,11 @@ class MessageView(QFrame):
         if result.cancelled:
             parts.append("stopped")
         self.set_status(" · ".join(parts))
+        if reply.versions is not None and reply.text:
+            self.version_switcher.figures[reply.versions.chosen] = (
+                self.stats_label.text(),
+                reply.memories_used,
+            )
         self._show_lens_button("used")
         if reply.episode_id is not None and result.finish_reason != "memory":
             self.thumbs_up.show()
@@ -400,6 +413,31 @@ class MessageView(QFrame):
         self.layout_.insertWidget(1, self.thinking_button)
         self.layout_.insertWidget(2, self.thinking_view)
 
+    def set_versions(self, versions: ReplyVersions) -> None:
+        """Show the chosen one of the reply's versions, with ‹ n/m › when there are several,
+        and its figures and memories when this session wrote it."""
+        self.version_switcher.set_versions(versions)
+        if versions.text and self.text != versions.text:
+            self.set_text(versions.text)
+        status, memories = self.version_switcher.figures.get(versions.chosen, ("", None))
+        self.set_status(status)
+        if self._lens is not None and memories is not self.memories:  # another version's
+            self.lens_button.setChecked(False)
+            self._lens.deleteLater()
+            self._lens = None
+        self.memories = memories
+        if memories is None:
+            self.lens_button.hide()
+        else:
+            self._show_lens_button("used")
+
+    @Slot(int)
+    def _show_version(self, version: int) -> None:
+        """Shown at once; the controller has the core keep it."""
+        if self.version_switcher.versions is not None:
+            self.set_versions(self.version_switcher.versions.showing(version))
+            self.reply_did_request_version.emit(version)
+
     def preview_memories(self, memories: tuple[Any, ...]) -> None:
         """While the reply streams: the memories recalled for it are known already."""
         self.memories = memories
@@ -417,6 +455,7 @@ class MessageView(QFrame):
         self.regenerate_button.setVisible(
             self.role == "assistant" and last and not busy and not self.streaming
         )
+        self.version_switcher.setEnabled(not busy)
 
     # --- memory lens ---
     @property
