@@ -350,13 +350,16 @@ def run_keys_status(args: argparse.Namespace) -> int:
         "created_at": status.extra.get("created_at", ""),
         "rotated_at": status.extra.get("rotated_at", ""),
         "damaged": damaged,
+        "read_only": status.extra.get("read_only"),
     }
+    writing = f"off: {body['read_only']} (memories can be read, not changed)"
     lines = [
         f"key mode:     {status.mode} ({status.backend})",
         f"epoch:        {status.epoch} (rotated {body['rotated_at']})",
         f"data keys:    {status.data_keys}",
         f"memories:     {status.memories}",
         f"damaged rows: {len(damaged)}",
+        f"writing:      {writing if body['read_only'] else 'on'}",
     ]
     _emit(args, body, lines)
     return 0
@@ -453,6 +456,12 @@ def _one_line(text: str, width: int = 90) -> str:
 
 
 def _warn_damage(vault: Vault) -> None:
+    if vault.read_only:
+        print(
+            f"desktop-agent: warning: memory is read-only because {vault.read_only}: "
+            "it can be read, not changed",
+            file=sys.stderr,
+        )
     if vault.damaged:
         print(
             f"desktop-agent: warning: {len(vault.damaged)} damaged rows or files could not be read "

@@ -20,6 +20,7 @@ from desktop_agent.memory.model import (
     NewMemory,
     SearchHit,
 )
+from desktop_agent.memory.read_only import VaultReadOnlyError
 from desktop_agent.memory.vault import Vault
 
 __all__ = [
@@ -39,5 +40,6 @@ __all__ = [
     "NewMemory",
     "SearchHit",
     "Vault",
+    "VaultReadOnlyError",
     "vault_key_mode",
 ]

@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from desktop_agent.errors import VaultError
 from desktop_agent.memory.audit_lines import GENESIS, Line, chain, open_line, seal_entry
 from desktop_agent.memory.crypto import BlobError, aad, open_with_key, seal_with_key
-from desktop_agent.memory.files import append_durable, write_atomic
+from desktop_agent.memory.files import append_durable, disk_error, write_atomic
 
 LOG_FILE: Final = "audit.log"
 HEAD_FILE: Final = "audit.head"
@@ -87,7 +88,17 @@ class AuditLog:
         self._key_id = key_id
         self._key = key
         self._lines, self._hash, self._seq = self._head()[:3]
-        self._heal_tail()
+        self._healed = False
+        try:
+            self.heal()
+        except VaultError as error:  # a full or read-only disk: the first append heals first
+            logger.warning("audit log: repair waits for a writable disk (%s)", error)
+
+    def heal(self) -> None:
+        """Repair what a crash left at the end of the log (see ``_heal_tail``), once."""
+        if not self._healed:
+            self._heal_tail()
+            self._healed = True
 
     def append(
         self,
@@ -99,6 +110,7 @@ class AuditLog:
         count: int | None = None,
         **detail: Any,
     ) -> None:
+        self.heal()  # never append after a torn line
         seq = self._seq + 1
         body = {
             "seq": seq,
@@ -243,10 +255,13 @@ class AuditLog:
         logger.warning(
             "audit log: cutting a torn append (%d bytes)", self.path.stat().st_size - size
         )
-        with open(self.path, "rb+") as handle:
-            handle.truncate(size)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with open(self.path, "rb+") as handle:
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise disk_error(exc, f"cannot repair {LOG_FILE}") from None
 
 
 def _lines(path: Path) -> Iterator[bytes]:

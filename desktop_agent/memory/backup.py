@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import os
 import struct
 import threading
@@ -27,11 +28,13 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from desktop_agent.errors import InputError, VaultError
 from desktop_agent.memory import payload as codec
-from desktop_agent.memory.files import disk_error
+from desktop_agent.memory.files import disk_error, write_blocked
 from desktop_agent.memory.model import MemoryId
 from desktop_agent.memory.rows import open_row, seal_row
 from desktop_agent.memory.store import arrow_rows, valid_id
 from desktop_agent.secrets.passphrase import Argon2Params, derive_key
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from desktop_agent.memory.audit import AuditLog
@@ -139,9 +142,16 @@ class Backups:
             except OSError as exc:
                 tmp.unlink(missing_ok=True)
                 raise disk_error(exc, f"cannot write the backup {path}") from None
-            self._audit.append(
-                "export", count=len(memories), epoch=self._keys.epoch, versions=versions
-            )
+            try:
+                self._audit.append(
+                    "export", count=len(memories), epoch=self._keys.epoch, versions=versions
+                )
+            except VaultError as error:
+                # A read-only vault (full disk) can still be rescued to another disk; the log
+                # entry is what cannot be written.
+                if write_blocked(error) is None:
+                    raise
+                logger.warning("export not logged: %s", write_blocked(error))
             return ExportSummary(str(path), len(memories), versions)
 
     def import_backup(self, path: Path | str, passphrase: str) -> ImportSummary:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -33,7 +34,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
         fsync_path(path.parent)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only disk refuses this too
+            tmp.unlink(missing_ok=True)
         raise disk_error(exc, f"cannot write {path.name}") from None
 
 

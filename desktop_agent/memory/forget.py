@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_agent.errors import VaultError
 from desktop_agent.memory import forget_journal
 from desktop_agent.memory import payload as codec
+from desktop_agent.memory.files import write_blocked
 from desktop_agent.memory.forget_journal import ForgetIntent, key_ids
 from desktop_agent.memory.model import (
     ForgetReceipt,
@@ -193,7 +194,18 @@ class Forgetting:
         intent = forget_journal.read(self.directory, self._audit_key()[1])
         if intent is None:
             return False
-        self._finish_forget(intent, recovered=True)
+        try:
+            self._finish_forget(intent, recovered=True)
+        except VaultError as error:
+            why = write_blocked(error)
+            if why is None:
+                raise
+            # What it forgets must not be shown: no read-only fallback for this one.
+            raise VaultError(
+                f"an interrupted forget must be finished before memory can be opened, and it "
+                f"cannot be now: {why}. Nothing is lost; free some space (or make the data "
+                "folder writable) and open again to finish it"
+            ) from None
         return True
 
     def _rewrite(

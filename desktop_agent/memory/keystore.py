@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from desktop_agent.errors import VaultError, VaultLockedError
 from desktop_agent.memory.crypto import BlobError, new_id, new_key, open_with_key, seal_with_key
-from desktop_agent.memory.files import append_durable, write_atomic
+from desktop_agent.memory.files import append_durable, disk_error, write_atomic
 from desktop_agent.memory.header import Header, write_header
 
 _ENTRY: Final = struct.Struct("<16s32sH")
@@ -62,6 +62,7 @@ class KeyStore:
         self._scopes: dict[str, str] = {}
         self._ciphers: dict[str, AESGCM] = {}
         self._journal_records = 0
+        self._torn_at: int | None = None  # a torn journal tail to cut before the next append
 
     # --- opening -------------------------------------------------------------------------
 
@@ -120,11 +121,26 @@ class KeyStore:
             at += _LENGTH.size + length
         if at < len(data):
             # Cut the torn tail now (the KEK is known good), or the next append would land
-            # after it and make the whole journal unreadable.
-            with open(path, "rb+") as handle:
-                handle.truncate(at)
+            # after it and make the whole journal unreadable. A disk that refuses (read-only)
+            # keeps it until the next append, which cuts it first.
+            self._torn_at = at
+            with contextlib.suppress(VaultError):
+                self.repair_journal()
+
+    def repair_journal(self) -> None:
+        """Cut the torn tail ``_read_journal`` found, if it is still there."""
+        if self._torn_at is None:
+            return
+        try:
+            with open(self._journal_path(self.epoch), "rb+") as handle:
+                handle.truncate(self._torn_at)
                 handle.flush()
                 os.fsync(handle.fileno())
+        except FileNotFoundError:
+            pass  # a ratchet since replaced the journal
+        except OSError as exc:
+            raise disk_error(exc, "cannot repair the key journal") from None
+        self._torn_at = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -170,6 +186,7 @@ class KeyStore:
         keys = [DataKey(new_id(), new_key(), scope) for scope in scopes]
         if not keys:
             return []
+        self.repair_journal()
         blob = seal_with_key(self._kek, _encode(keys), self._aad("journal", self._journal_records))
         append_durable(self._journal_path(self.epoch), _LENGTH.pack(len(blob)) + blob)
         self._journal_records += 1

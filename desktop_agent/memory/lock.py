@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from desktop_agent.errors import VaultBusyError, VaultError
+from desktop_agent.memory.files import write_blocked
 
 LOCK_FILE: Final = "LOCK"
 
@@ -21,14 +22,13 @@ class WriterLock:
     def __init__(self, directory: Path) -> None:
         self.path = directory / LOCK_FILE
         self._fd: int | None = None
+        self.read_only: str | None = None  # why the lock file could only be opened to read
 
     def acquire(self) -> WriterLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise VaultError(
-                f"cannot open the vault lock file {self.path}: {exc.strerror}"
-            ) from None
+            fd = self._open_to_read(exc)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -42,10 +42,28 @@ class WriterLock:
         self._fd = fd
         return self
 
+    def _open_to_read(self, error: OSError) -> int:
+        """On a read-only disk an existing lock file still takes a flock when opened to read:
+        the vault then opens read-only."""
+        why = write_blocked(error)
+        try:
+            if why is None:
+                raise error
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            raise VaultError(
+                f"cannot open the vault lock file {self.path}: {error.strerror}"
+            ) from None
+        self.read_only = why
+        return fd
+
     def note_holder(self) -> None:
-        if self._fd is not None:
-            os.ftruncate(self._fd, 0)
-            os.pwrite(self._fd, str(os.getpid()).encode(), 0)
+        if self._fd is not None and self.read_only is None:
+            try:
+                os.ftruncate(self._fd, 0)
+                os.pwrite(self._fd, str(os.getpid()).encode(), 0)
+            except OSError:
+                pass  # only makes a second instance's message concrete
 
     def release(self) -> None:
         if self._fd is not None:

@@ -15,6 +15,7 @@ exists. The next close writes a fresh one under a fresh key.
 from __future__ import annotations
 
 import json
+import logging
 import mmap
 import struct
 from pathlib import Path
@@ -28,6 +29,7 @@ from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.model import MemoryId
 from desktop_agent.memory.rows import Loaded
 
+logger = logging.getLogger(__name__)
 SNAPSHOT_FILE: Final = "snapshot.bin"
 SNAPSHOT_SCOPE: Final = "snapshot"
 MIN_ROWS: Final = 2000  # below this the row-by-row unlock is already fast
@@ -39,7 +41,12 @@ def path_of(directory: Path) -> Path:
 
 
 def discard(directory: Path) -> None:
-    path_of(directory).unlink(missing_ok=True)
+    """Delete the snapshot file. Best effort: on a read-only disk a stale one stays, unused
+    (it is bound to a table version, and a forget destroys its key)."""
+    try:
+        path_of(directory).unlink(missing_ok=True)
+    except OSError as exc:
+        logger.warning("cannot delete the unlock snapshot: %s", exc.__class__.__name__)
 
 
 def write(

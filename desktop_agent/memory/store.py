@@ -86,10 +86,15 @@ class Store:
             lance.dataset(self.uri, version=_version_of(previous))
         except Exception:
             return False
-        self.quarantine.mkdir(exist_ok=True)
-        shutil.move(newest, self.quarantine / f"{self.name}-{newest.name}")
-        (self.uri / "_versions" / "latest_version_hint.json").unlink(missing_ok=True)
-        fsync_path(self.uri / "_versions")
+        try:
+            self.quarantine.mkdir(exist_ok=True)
+            shutil.move(newest, self.quarantine / f"{self.name}-{newest.name}")
+            (self.uri / "_versions" / "latest_version_hint.json").unlink(missing_ok=True)
+            fsync_path(self.uri / "_versions")
+        except OSError as exc:
+            raise disk_error(
+                exc, "the memory table's newest version is torn and cannot be set aside"
+            ) from None
         self.damage.append(
             Damage(
                 self.name,

@@ -7,6 +7,7 @@ lock, is committed to Lance and fsynced before it returns, and is recorded in th
 from __future__ import annotations
 
 import builtins
+import logging
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -25,7 +26,6 @@ from desktop_agent.memory import snapshot
 from desktop_agent.memory.audit import AuditEntry, AuditLog, AuditReport
 from desktop_agent.memory.backup import Backups
 from desktop_agent.memory.crypto import new_id
-from desktop_agent.memory.files import remove_temporaries
 from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.header import Header, read_header
 from desktop_agent.memory.index import VaultIndex
@@ -45,19 +45,22 @@ from desktop_agent.memory.model import (
     check_vector,
 )
 from desktop_agent.memory.permissions import narrow, private_umask
+from desktop_agent.memory.read_only import ReadOnly, tidy
 from desktop_agent.memory.rows import Loaded, load, open_row
 from desktop_agent.memory.store import Store
 from desktop_agent.memory.writing import Writing
 
+logger = logging.getLogger(__name__)
 RRF_K: Final = (
     60  # reciprocal-rank fusion constant (Cormack et al.); callers may fuse their own way
 )
 
 
-class Vault(Writing, Forgetting, Backups):
+class Vault(Writing, Forgetting, Backups, ReadOnly):
     """Encrypted memories of one data dir. Open with ``Vault.open``; close (or use ``with``).
 
-    Writing, forgetting and backups are verbs of this class too, in writing.py, forget.py and backup.py.
+    Writing, forgetting and backups are verbs of this class too, in writing.py, forget.py and backup.py;
+    read_only.py holds what unlock leaves for the first write when the disk refuses writes.
     """
 
     def __init__(
@@ -76,6 +79,9 @@ class Vault(Writing, Forgetting, Backups):
         self._damage: list[Damage] = []
         self._index = VaultIndex(dim, self._text_of)
         self._snapshot_version: int | None = None
+        self._read_only: str | None = lock.read_only  # why writing is off (read_only.py)
+        self._unlock_noted = False
+        self._narrowed = 0
         # Set by the service that owns this vault: raises unless the caller is inside its one
         # ordered write lane (core/write_lane.py), so a write that skips the lane fails loudly.
         self.writer_guard: Callable[[], None] | None = None
@@ -88,8 +94,8 @@ class Vault(Writing, Forgetting, Backups):
         directory = Path(directory)
         private_umask()  # every file the vault writes from now on is the user's alone
         directory.mkdir(parents=True, exist_ok=True)
-        narrowed = narrow(directory)
-        lock = WriterLock(directory).acquire()
+        narrowed = _narrow(directory)
+        lock = WriterLock(directory).acquire()  # on a read-only disk: held on a read-only file
         try:
             header = read_header(directory)
             store = Store(directory)
@@ -102,19 +108,15 @@ class Vault(Writing, Forgetting, Backups):
                 if not store.exists():
                     store.create()
                 upgrade(directory, keys, store)
-                keys.remove_stale_files()
-                keys.discard_previous_kek()
-                keys.discard_next_kek()  # a rotation that crashed before its commit
-                remove_temporaries(directory)
+                tidy(directory, keys)  # best effort: a full or read-only disk keeps the litter
             vault = cls(directory, keys, store, lock, dim)
+            vault._narrowed = len(narrowed)
             # A forget a crash interrupted is finished before anything is read.
             vault._finish_journaled_forget()
             vault._load()
-            vault._recover_unfinished_forget()
-            vault._audit.append("unlock", count=len(vault), epoch=keys.epoch)
-            if narrowed:
-                # Found readable by others (an older version, a restored copy): now private.
-                vault._audit.append("permissions narrowed", count=len(narrowed))
+            # Recovery, repairs and the unlock entry: now, or at the first write if the disk
+            # refuses them (then the vault is read-only until it takes writes again).
+            vault._settle_at_unlock()
             lock.note_holder()
             return vault
         except BaseException:
@@ -154,7 +156,8 @@ class Vault(Writing, Forgetting, Backups):
             if not self._lock.held:
                 return
             try:
-                self._save_snapshot()
+                if self._read_only is None:
+                    self._save_snapshot()
             except VaultError:
                 snapshot.discard(self.directory)  # only a speed-up: a full unlock still works
             finally:
@@ -204,6 +207,7 @@ class Vault(Writing, Forgetting, Backups):
         self._check_open()
         if self.writer_guard is not None:
             self.writer_guard()
+        self._check_writable()
 
     def _audit_key(self) -> tuple[str, bytes]:
         key_id = self._keys.scope_key(AUDIT_SCOPE)
@@ -231,27 +235,6 @@ class Vault(Writing, Forgetting, Backups):
         self._damage = [*self._store.damage, *loaded.damage]
         self._index = VaultIndex(self.dim, self._text_of)
         self._index.load(loaded.ids, loaded.vectors, [record[0] for record in loaded.records])
-
-    def _recover_unfinished_forget(self) -> None:
-        """Keys no row uses are left by a crash mid-forget (or a failed add): finish the job."""
-        if self._store.damaged_fragments():
-            return  # rows we cannot read may still need their keys: destroy nothing
-        used = {
-            *self._used_keys,
-            self._audit_key()[0],
-            self._keys.scope_key(snapshot.SNAPSHOT_SCOPE),
-        }
-        orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
-        if orphans:
-            # A snapshot written before the crash may hold what was being forgotten: its key goes too.
-            stale = self._keys.scope_key(snapshot.SNAPSHOT_SCOPE)
-            epoch = self._keys.ratchet([*orphans, *([stale] if stale else [])])
-            snapshot.discard(self.directory)
-            self._snapshot_version = None
-            self._store.compact_and_purge()
-            self._audit.append(
-                "recover", count=len(orphans), epoch=epoch, keys_destroyed=len(orphans)
-            )
 
     # --- reading -------------------------------------------------------------------------
 
@@ -394,7 +377,11 @@ class Vault(Writing, Forgetting, Backups):
             vault_id=header.vault_id,
             schema_version=header.schema_version,
             damaged=len(self._damage),
-            extra={"rotated_at": header.rotated_at, "created_at": header.created_at},
+            extra={
+                "rotated_at": header.rotated_at,
+                "created_at": header.created_at,
+                "read_only": self._read_only,
+            },
         )
 
     def audit_entries(self) -> builtins.list[AuditEntry]:
@@ -431,6 +418,14 @@ class Vault(Writing, Forgetting, Backups):
     def kind_of(self, memory_id: str) -> str:
         entry = self._current.get(MemoryId(memory_id))
         return KINDS[entry[2][0]] if entry else "unknown"
+
+
+def _narrow(directory: Path) -> list[Path]:
+    try:
+        return narrow(directory)
+    except OSError as exc:  # a read-only disk: the modes stay as they are
+        logger.warning("cannot narrow the vault's permissions: %s", exc.__class__.__name__)
+        return []
 
 
 def _closed(memory_id: str) -> str:

@@ -154,6 +154,34 @@ def test_forget_past_a_damaged_data_file_says_so_in_one_line(cli, agent_home: Pa
     assert code == 0 and doomed not in out
 
 
+def test_a_full_disk_leaves_memory_readable_and_says_why_writing_is_off(
+    cli, agent_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from tests.memory.conftest import refuse_writes
+
+    cli("add", "The user likes green tea")
+    refuse_writes(monkeypatch, App().paths.vault_dir, errno.ENOSPC)
+    code, out, err = cli("list")
+    assert code == 0 and "likes green tea" in out
+    assert "read-only" in err and "the disk is full" in err
+    code, out, _ = cli("search", "green tea", "--json")
+    assert code == 0 and "likes green tea" in out
+    code, out, _ = cli("keys", "status", "--json")
+    assert code == 0 and json.loads(out)["read_only"] == "the disk is full"
+    code, out, _ = cli("keys", "status")
+    assert code == 0 and "writing:      off: the disk is full" in out
+    for argv in (("add", "cannot be saved"), ("keys", "rotate")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "Traceback" not in err
+        (line,) = err.strip().splitlines()
+        assert line.startswith("desktop-agent: error: memory is read-only because the disk is full")
+    monkeypatch.undo()
+    code, out, _ = cli("keys", "status", "--json")
+    assert json.loads(out)["read_only"] is None
+
+
 def test_odd_text_prints_without_a_traceback(cli) -> None:
     code, out, _ = cli("add", "lone \ud800 surrogate and NUL \x00")
     memory_id = out.strip()
