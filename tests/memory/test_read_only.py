@@ -161,3 +161,20 @@ def test_a_new_vault_cannot_be_made_on_a_read_only_disk(
         Vault.open(target, key_source)
     assert "\n" not in str(error.value)
     assert not isinstance(error.value, VaultReadOnlyError) or "read-only" in str(error.value)
+
+
+def test_a_read_only_vault_can_still_be_exported_to_another_disk(
+    vault_dir: Path, tmp_path: Path, key_source: KeyringKeySource, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.memory.conftest import FAST_ARGON2
+
+    kept = _with_an_orphan_key(vault_dir, key_source)
+    refuse_writes(monkeypatch, vault_dir, FULL)
+    backup = tmp_path / "elsewhere" / "rescue.dabk"
+    backup.parent.mkdir()
+    with Vault.open(vault_dir, key_source) as vault:
+        summary = vault.export_backup(backup, "rescue passphrase", FAST_ARGON2)
+        assert summary.memories == 1 and backup.exists()
+    monkeypatch.undo()
+    with Vault.open(tmp_path / "new-vault", key_source) as fresh:
+        assert fresh.import_backup(backup, "rescue passphrase").imported == (kept,)
