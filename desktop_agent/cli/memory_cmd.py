@@ -351,6 +351,7 @@ def run_keys_status(args: argparse.Namespace) -> int:
         "rotated_at": status.extra.get("rotated_at", ""),
         "damaged": damaged,
         "read_only": status.extra.get("read_only"),
+        "forget_reaches_copies": bool(status.extra.get("forget_reaches_copies", True)),
     }
     writing = f"off: {body['read_only']} (memories can be read, not changed)"
     lines = [
@@ -361,6 +362,11 @@ def run_keys_status(args: argparse.Namespace) -> int:
         f"damaged rows: {len(damaged)}",
         f"writing:      {writing if body['read_only'] else 'on'}",
     ]
+    if not body["forget_reaches_copies"]:
+        lines.append(
+            "forgetting:   cannot reach copies of this folder made before a forget (passphrase "
+            "mode: each copy carries its own wrapped key, which your passphrase opens)"
+        )
     _emit(args, body, lines)
     return 0
 

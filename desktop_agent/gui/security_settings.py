@@ -202,10 +202,24 @@ class SecuritySettings(QWidget):
         where = "the OS keyring" if status.mode == "keyring" else "a passphrase (Argon2id)"
         rotated = str(status.extra.get("rotated_at", ""))[:16].replace("T", " ")
         damaged = f" · <b>{status.damaged} damaged</b>" if status.damaged else ""
+        read_only = status.extra.get("read_only")
         self.status_label.setText(
             f"<b>Unlocked.</b> The key-encryption key is kept in {where} "
             f"(<i>{status.backend}</i>).<br>Key epoch <b>{status.epoch}</b> · {status.data_keys} "
             f"data keys · {status.memories} memories{damaged} · last rotated {rotated} UTC"
+            + (
+                f"<br><b>Read-only:</b> {read_only}, so nothing can be changed or forgotten "
+                "until it can be written again."
+                if read_only
+                else ""
+            )
+            + (
+                "<br><b>Passphrase mode:</b> forgetting cannot reach copies of the data folder "
+                "made before the forget (a backup, a synced or copied folder): each carries its "
+                "own wrapped key, which your passphrase opens."
+                if status.mode == "passphrase"
+                else ""
+            )
         )
         self.audit_table.setRowCount(len(state.entries))
         for row, entry in enumerate(reversed(state.entries)):  # newest first

@@ -381,6 +381,9 @@ class Vault(Writing, Forgetting, Backups, ReadOnly):
                 "rotated_at": header.rotated_at,
                 "created_at": header.created_at,
                 "read_only": self._read_only,
+                # Passphrase mode: a copy of the folder carries its own wrapped KEK, which the
+                # same passphrase opens, so forgetting cannot reach copies made before it.
+                "forget_reaches_copies": header.mode != "passphrase",
             },
         )
 

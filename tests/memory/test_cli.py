@@ -182,6 +182,27 @@ def test_a_full_disk_leaves_memory_readable_and_says_why_writing_is_off(
     assert json.loads(out)["read_only"] is None
 
 
+def test_keys_status_says_what_forgetting_reaches_in_each_mode(
+    cli, agent_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from desktop_agent.memory import Vault
+    from desktop_agent.secrets import PassphraseKeySource
+    from tests.memory.conftest import FAST_ARGON2
+
+    code, out, _ = cli("keys", "status", "--json")
+    assert json.loads(out)["forget_reaches_copies"] is True
+    code, out, _ = cli("keys", "status")
+    assert "cannot reach" not in out
+    # A second home in passphrase mode.
+    monkeypatch.setenv("DESKTOP_AGENT_HOME", str(agent_home.parent / "passphrase-home"))
+    monkeypatch.setenv("DESKTOP_AGENT_PASSPHRASE", "a passphrase for this test")
+    Vault.open(App().paths.vault_dir, PassphraseKeySource(params=FAST_ARGON2)).close()
+    code, out, _ = cli("keys", "status", "--json")
+    assert code == 0 and json.loads(out)["forget_reaches_copies"] is False
+    code, out, _ = cli("keys", "status")
+    assert "forgetting:   cannot reach copies of this folder made before a forget" in out
+
+
 def test_odd_text_prints_without_a_traceback(cli) -> None:
     code, out, _ = cli("add", "lone \ud800 surrogate and NUL \x00")
     memory_id = out.strip()

@@ -148,3 +148,23 @@ def test_a_rewrite_erases_every_old_version_of_the_memory_it_keeps(
         assert reopened.get(kept.id).text == "I said [forgotten] here"
         assert reopened.get(sibling.id).text == "another turn of the chat"
         assert reopened.verify_audit().ok
+
+
+def test_in_passphrase_mode_a_copy_made_before_a_forget_still_opens(
+    vault_dir: Path, tmp_path: Path
+) -> None:
+    """The limit SECURITY.md, `keys status` and the settings state (issue 13, item 5): the copy
+    carries its own vault.json, whose wrapped KEK the same passphrase opens."""
+    from desktop_agent.secrets import PassphraseKeySource
+    from tests.memory.conftest import FAST_ARGON2
+
+    source = PassphraseKeySource("the same passphrase", FAST_ARGON2)
+    with Vault.open(vault_dir, source) as vault:
+        doomed = vault.add("semantic", f"passphrase {CANARY}", vector=unit(1))
+        assert vault.status().extra["forget_reaches_copies"] is False
+    copy = tmp_path / "copy-before-the-forget"
+    shutil.copytree(vault_dir, copy)
+    with Vault.open(vault_dir, PassphraseKeySource("the same passphrase", FAST_ARGON2)) as vault:
+        vault.forget([doomed.id])
+    with Vault.open(copy, PassphraseKeySource("the same passphrase", FAST_ARGON2)) as old:
+        assert CANARY in old.get(doomed.id).text  # forgetting did not reach it
