@@ -106,17 +106,18 @@ def _check_embedder() -> Check:
     folder = bundled_embedder_dir()
     if folder is None:
         return Check("embedder", False, "all-MiniLM-L6-v2 not found: run `make install`")
+    from desktop_agent.embed import OnnxEmbedder, exported_model_path
+
+    # The ONNX export needs no sentence-transformers (the bundle of `make package` has none).
+    if OnnxEmbedder.available():
+        return Check(
+            "embedder", True, f"all-MiniLM-L6-v2 via ONNX Runtime ({exported_model_path()})"
+        )
     import importlib.util
 
     if importlib.util.find_spec("sentence_transformers") is None:
         return Check(
             "embedder", False, "sentence-transformers is not installed: run `make install`"
-        )
-    from desktop_agent.embed import OnnxEmbedder, exported_model_path
-
-    if OnnxEmbedder.available():
-        return Check(
-            "embedder", True, f"all-MiniLM-L6-v2 via ONNX Runtime ({exported_model_path()})"
         )
     return Check(
         "embedder",
