@@ -39,6 +39,13 @@ class Conversation:
         if not self.title and role == "user":
             self.title = content.strip().splitlines()[0][:60] if content.strip() else ""
 
+    def chosen_title(self) -> str:
+        """The title the user gave, or "" when it is only the first message's opening words
+        (stored with every exchange, those words would outlive forgetting them)."""
+        first = next((m.content for m in self.messages if m.role == "user"), "")
+        opening = first.strip().splitlines()[0][:60] if first.strip() else ""
+        return "" if self.title == opening else self.title
+
     def last_user_message(self) -> str | None:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), None)
 

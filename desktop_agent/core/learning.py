@@ -55,7 +55,7 @@ def reflect(
         conversation.id,
         text,
         reply,
-        title=conversation.title,
+        title=conversation.chosen_title(),
         intent=intent.kind,
         action=action,
         used=[r.item.id for r in injected],
@@ -152,7 +152,11 @@ def remember_explicitly(memory: MemoryService, conversation: Conversation, text:
 
     command = f"/remember {text}"
     episode = memory.record_episode(
-        conversation.id, command, "I'll remember that.", title=conversation.title, intent="command"
+        conversation.id,
+        command,
+        "I'll remember that.",
+        title=conversation.chosen_title(),
+        intent="command",
     )
     found = extract(f"remember that {text}")
     kind_of = found[0] if found else None

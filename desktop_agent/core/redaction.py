@@ -110,6 +110,9 @@ def rewrite_episode(
     else:
         text = new_user
     meta["redacted"] = int(meta.get("redacted", 0)) + len(ranges)
+    # A title that says the words goes; the list then names the chat by its redacted opening.
+    if distinctive & {w.casefold() for w in _WORD.findall(str(meta.get("title") or ""))}:
+        meta["title"] = ""
     moved: dict[str, tuple[Provenance, ...]] = {}
     for item, _source in kept:
         if item.id in moved:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from desktop_agent.core.memory_model import MemoryItem, episode_text
 from desktop_agent.errors import InputError
-from desktop_agent.memory.model import MemoryNotFound, thaw
 
 if TYPE_CHECKING:
     from desktop_agent.core.memory_service import MemoryService
@@ -96,10 +95,18 @@ def redact_versions(meta: dict[str, Any], redact: Callable[[str], str]) -> None:
         meta[VERSIONS] = [{**entry, "text": redact(str(entry.get("text", "")))} for entry in stored]
 
 
+def _thaw(meta: Mapping[str, Any]) -> dict[str, Any]:
+    # Imported here: desktop_agent.memory brings the keyring, which the core must not load on
+    # import (tests/test_layers.py).
+    from desktop_agent.memory.model import thaw
+
+    return dict(thaw(meta))
+
+
 def _entries(episode: MemoryItem) -> tuple[list[dict[str, Any]], int]:
     """The stored versions; the shown one is read from the episode itself (its text, and a
     rating given since it was chosen)."""
-    meta = thaw(episode.meta or {})
+    meta = _thaw(episode.meta or {})
     entries = [dict(e) for e in meta.get(VERSIONS) or [{}]]
     chosen = min(max(int(meta.get(CHOSEN, len(entries) - 1)), 0), len(entries) - 1)
     entries[chosen] = {"text": episode.reply_text, **_own(meta)}
@@ -109,7 +116,7 @@ def _entries(episode: MemoryItem) -> tuple[list[dict[str, Any]], int]:
 def _written(
     episode: MemoryItem, entries: list[dict[str, Any]], chosen: int
 ) -> tuple[str, dict[str, Any]]:
-    meta = {k: v for k, v in thaw(episode.meta or {}).items() if k not in PER_VERSION}
+    meta = {k: v for k, v in _thaw(episode.meta or {}).items() if k not in PER_VERSION}
     meta.update(_own(entries[chosen]), **{VERSIONS: entries, CHOSEN: chosen})
     text, meta["user_end"] = episode_text(episode.user_text, str(entries[chosen]["text"]))
     return text, meta
@@ -131,6 +138,7 @@ def store_version(
     ``action``) on its stored exchange, chosen; the versions as stored are returned (without an
     exchange when the conversation was deleted while the reply streamed)."""
     from desktop_agent.core.memory_service import ConversationClosed
+    from desktop_agent.memory.model import MemoryNotFound
 
     assert versions.episode_id is not None
     change = with_new_version(versions.text, {"used": used, "action": action})

@@ -323,3 +323,35 @@ def test_forgetting_something_never_named_offers_no_unrelated_fact(assistant: As
     chat(assistant, conversation, "My sister Hannah is a pilot.")
     offer = chat(assistant, conversation, "forget my phone number").text
     assert "Hannah" not in offer and "pilot" not in offer
+
+
+def test_a_forgotten_fact_leaves_no_trace_in_the_conversation_title(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    # Given a chat opened with a fact and continued
+    memory = open_memory()
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
+    conversation = assistant.start_conversation()
+    told = chat(assistant, conversation, "I work as a veterinary nurse.")
+    chat(assistant, conversation, "Any tips for a long weekend?")
+    job = next(m for m in told.learned if m.subject_key == "job")
+
+    # When the fact is forgotten
+    memory.forget([job.id])
+
+    # Then no stored title, and the list after a restart, says the words
+    later = open_memory()
+    assert all(
+        "nurse" not in str((e.meta or {}).get("title")) for e in later.episodes(conversation.id)
+    )
+    (summary,) = later.conversations()
+    assert "nurse" not in summary.title and "veterinary" not in summary.title
+
+
+def test_a_title_the_user_chose_is_kept_with_every_exchange(assistant: Assistant) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "Hello there")
+    assistant.rename_conversation(conversation.id, "Weekend plans")
+    chat(assistant, conversation, "Any tips for a long weekend?")
+    (summary,) = assistant.memory.conversations()
+    assert summary.title == "Weekend plans"
