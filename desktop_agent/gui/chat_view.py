@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,6 +28,8 @@ from desktop_agent.gui.theme import current_theme, icon, theme_signals
 
 FLUSH_MS = 40
 COLUMN_WIDTH = 860
+# Narrower than this, the bubbles show their actions as icons (their tooltips say what).
+COMPACT_BELOW = 460
 
 
 class IncognitoBanner(QFrame):
@@ -134,7 +137,7 @@ class ChatView(QWidget):
         self.composer.composer_did_submit.connect(self.message_did_submit)
         self.composer.composer_did_request_stop.connect(self.stop_did_request)
         bottom = QHBoxLayout()
-        bottom.setContentsMargins(20, 4, 20, 14)
+        bottom.setContentsMargins(12, 4, 12, 14)
         bottom.addStretch(1)
         bottom.addWidget(self.composer, 100)
         bottom.addStretch(1)
@@ -175,7 +178,7 @@ class ChatView(QWidget):
         self.banner.setVisible(incognito)
         hint = "Enter to send, Shift+Enter for a new line"
         lead = "Incognito message, not remembered" if incognito else "Message the assistant"
-        self.composer.edit.setPlaceholderText(f"{lead}  ·  {hint}")
+        self.composer.edit.set_hint(lead, hint)
 
     # --- one turn ---
     def add_user_message(self, text: str) -> MessageView:
@@ -313,8 +316,20 @@ class ChatView(QWidget):
         bubble.holder = holder  # type: ignore[attr-defined]
         self.column.insertWidget(self.column.count() - 1, holder)
         self.bubbles.append(bubble)
+        bubble.set_compact(self._compact())
         self._update_empty()
         return bubble
+
+    def _compact(self) -> bool:
+        """Too narrow for the bubbles' action labels (a panel open in a small window)."""
+        room = min(self.scroll.viewport().width(), COLUMN_WIDTH) - 40  # the body's margins
+        return room < COMPACT_BELOW
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        compact = self._compact()
+        for bubble in self.bubbles:
+            bubble.set_compact(compact)
 
     def _remove(self, bubble: MessageView) -> None:
         if bubble in self.bubbles:

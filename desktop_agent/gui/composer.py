@@ -4,7 +4,7 @@ text up to a few lines, with the Send / Stop button beside it."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -28,9 +28,7 @@ class MessageEdit(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("composer")
-        self.setPlaceholderText(
-            "Message the assistant  ·  Enter to send, Shift+Enter for a new line"
-        )
+        self.set_hint("Message the assistant", "Enter to send, Shift+Enter for a new line")
         self.setTabChangesFocus(True)
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self._fit_height()
@@ -44,6 +42,24 @@ class MessageEdit(QPlainTextEdit):
             self.insertPlainText("\n")
             return
         super().keyPressEvent(event)
+
+    def set_hint(self, lead: str, hint: str) -> None:
+        """The placeholder: ``lead`` and, when the box is wide enough, ``hint`` after it (a
+        placeholder wider than the box would wrap and be cut off)."""
+        self._hint = (lead, hint)
+        self.setToolTip(hint)
+        self._fit_hint()
+
+    def _fit_hint(self) -> None:
+        lead, hint = self._hint
+        full = f"{lead}  ·  {hint}"
+        room = self.viewport().width() - 2 * int(self.document().documentMargin()) - 4
+        fits = self.fontMetrics().horizontalAdvance(full) <= room
+        self.setPlaceholderText(full if fits else lead)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_hint()
 
     @Slot()
     def _fit_height(self, *_: object) -> None:

@@ -31,12 +31,12 @@ from desktop_agent.gui.workers import run_in_background
 from desktop_agent.llm.types import EngineInfo
 
 LAYOUT_VERSION = 2
-PANEL_WIDTH = 560
+PANEL_WIDTH = 520
 
 
 # How far Ctrl+= / Ctrl+- move the chat's text from the system size, in points.
 TEXT_SIZE_MIN_DELTA, TEXT_SIZE_MAX_DELTA = -4, 12
-CHAT_MIN_WIDTH = 300
+CHAT_MIN_WIDTH = 340
 # The conversation list's width when there is room, and the chat width that leaves room.
 CONVERSATIONS_WIDTH = 220
 CHAT_ROOMY_WIDTH = 560
@@ -544,13 +544,30 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
     @Slot()
     def _regrow_conversations(self) -> None:
         """The conversation list gave way when the window was small; it takes its width back
-        as the window grows (Qt's docks keep the narrow width otherwise)."""
+        as the window grows (Qt's docks keep the narrow width otherwise), and in a small window
+        a side panel gives way down to its minimum before the list does."""
         dock = self.conversations_dock
-        spare = self.chat.width() - CHAT_ROOMY_WIDTH
         narrow = dock.isVisible() and not dock.isFloating() and dock.width() < CONVERSATIONS_WIDTH
-        if narrow and spare > 0:
+        if not narrow:
+            return
+        spare = self.chat.width() - CHAT_ROOMY_WIDTH
+        if spare > 0:
             width = min(CONVERSATIONS_WIDTH, dock.width() + spare)
             self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+            return
+        for panel in (self.inspector_dock, self.timeline_dock, self.profile_dock):
+            if panel.isVisible() and not panel.isFloating():
+                give = min(
+                    CONVERSATIONS_WIDTH - dock.width(),
+                    panel.width() - panel.minimumSizeHint().width(),
+                )
+                if give > 4:
+                    self.resizeDocks(
+                        [dock, panel],
+                        [dock.width() + give, panel.width() - give],
+                        Qt.Orientation.Horizontal,
+                    )
+                return
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.inspector.inbox.commit_rejects()  # a Reject still waiting for Undo is meant

@@ -28,6 +28,7 @@ class MemoryDocks:
     view_menu: Any
     toolbar: Any
     settings_action: Any
+    _regrow_conversations: Any
 
     def _build_memory_panels(self) -> None:
         session = self.session
@@ -49,6 +50,10 @@ class MemoryDocks:
             # The panels share one tabbed dock: opened, a panel comes to the front, not behind
             # the tab that was showing.
             toggle.toggled.connect(lambda shown, d=dock: shown and QTimer.singleShot(0, d.raise_))
+            # Opened in a small window, the panel makes room for the conversation list.
+            dock.visibilityChanged.connect(
+                lambda _shown: QTimer.singleShot(0, self._regrow_conversations)
+            )
             toggle.setIcon(icon(name))
             toggle.setProperty("icon_name", name)
             toggle.setShortcut(QKeySequence(key))

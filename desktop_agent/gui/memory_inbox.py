@@ -4,6 +4,7 @@ keeps one, Edit opens it in the inspector's editor, Reject forgets it."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -59,6 +60,9 @@ class InboxRow(QFrame):
         return button
 
 
+# Narrower than this, the rows show Accept, Edit and Reject as icons (their tooltips say what).
+COMPACT_BELOW = 440
+
 # How long a rejected memory waits, hidden, for Undo before it is forgotten.
 REJECT_DELAY_MS = 6000
 
@@ -110,6 +114,20 @@ class MemoryInbox(QWidget):
         layout.addWidget(scroll, 1)
         self.set_items([], {})
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        style = (
+            Qt.ToolButtonStyle.ToolButtonIconOnly
+            if self.width() < COMPACT_BELOW
+            else Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+        )
+        for row in self.rows:
+            for button in (row.accept_button, row.edit_button, row.reject_button):
+                button.setToolButtonStyle(style)
+
     def set_items(self, items: list[MemoryItem], sources: dict[str, str]) -> None:
         for row in self.rows:
             self.list_layout.removeWidget(row)
@@ -127,6 +145,7 @@ class MemoryInbox(QWidget):
             row.setVisible(item.id not in self.pending)
             self.list_layout.insertWidget(self.list_layout.count() - 1, row)
             self.rows.append(row)
+        self._fit_rows()
         count = len(items)
         self.summary.setText(
             f"{count} new memor{'y' if count == 1 else 'ies'} learned from your conversations. "

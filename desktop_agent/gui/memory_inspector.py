@@ -96,7 +96,7 @@ class MemoryInspector(MemoryPanel):
 
     def _memories_page(self) -> QWidget:
         page = QWidget()
-        self.search_edit = QLineEdit(placeholderText="Search memories")
+        self.search_edit = QLineEdit(placeholderText="Search", toolTip="Search memories")
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
         self.search_edit.textChanged.connect(self._search_changed)

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextFormat,
     QTextFrameFormat,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -54,6 +55,10 @@ def style_code(document: QTextDocument, background: str, border: str) -> None:
     block = document.begin()
     while block.isValid():
         if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            # Long lines wrap at the bubble's edge rather than run past it, cut off.
+            breakable = QTextBlockFormat()
+            breakable.setNonBreakableLines(False)
+            QTextCursor(block).mergeBlockFormat(breakable)
             if runs and runs[-1][-1] == block.previous():
                 runs[-1].append(block)
             else:
@@ -143,6 +148,7 @@ class MarkdownText(QTextBrowser):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.document().setDocumentMargin(2)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self._markdown = ""
 
@@ -443,9 +449,26 @@ class MessageView(QFrame):
         self.memories = memories
         self._show_lens_button("using")
 
+    compact = False
+
+    def set_compact(self, compact: bool) -> None:
+        """Narrow: Copy, Edit and Regenerate as icons and the lens button as "used 3", so the
+        row of actions fits the bubble (their tooltips say what they do)."""
+        self.compact = compact
+        style = (
+            Qt.ToolButtonStyle.ToolButtonIconOnly
+            if compact
+            else Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+        )
+        for button in (self.copy_button, self.edit_button, self.regenerate_button):
+            button.setToolButtonStyle(style)
+        if self.lens_button.text():
+            self._show_lens_button(self.lens_button.text().split()[0])
+
     def _show_lens_button(self, verb: str) -> None:
         count = len(self.memories or ())
-        self.lens_button.setText(f"{verb} {count} memor{'y' if count == 1 else 'ies'}")
+        noun = f"memor{'y' if count == 1 else 'ies'}"
+        self.lens_button.setText(f"{verb} {count}" if self.compact else f"{verb} {count} {noun}")
         self.lens_button.setIcon(icon("memory", current_theme().accent))
         self.lens_button.show()
 
