@@ -191,6 +191,11 @@ class MemoryDetailPane(QScrollArea):
         self.kind_combo.addItems(KINDS)
         self.type_combo = QComboBox()
         self.type_combo.addItems(["", *FACT_TYPES])
+        for combo in (self.kind_combo, self.type_combo):  # shrinkable: a narrow panel fits
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(6)
         self.importance_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05)
         self.importance_spin.setDecimals(2)
         self.importance_spin.setMaximumWidth(110)

@@ -342,6 +342,19 @@ class MemoryInspector(MemoryPanel):
         current = self.table.currentIndex()
         if current.isValid() and current.data(IdRole) == detail.item.id:
             self.detail.show_detail(detail)
+            self._make_room_for_detail()
+
+    def _make_room_for_detail(self) -> None:
+        """The table gives the detail pane the height its editor and buttons need (down to a
+        few rows of its own), so Save shows without scrolling where the window allows."""
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        body = self.detail.widget()
+        needed = body.sizeHint().height() + 2 * self.detail.frameWidth() if body else 0
+        table_least = self.table.horizontalHeader().height() + 3 * 28
+        detail = min(needed, total - table_least)
+        if len(sizes) == 2 and detail > sizes[1]:
+            self.splitter.setSizes([total - detail, detail])
 
     @Slot(str)
     def edit_in_inspector(self, memory_id: str) -> None:
