@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from desktop_agent.core import memory_service as memory_service_module
+from desktop_agent.core import memory_conversations, memory_service
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.conversation_index import ConversationIndex
 from desktop_agent.core.history_import import HistoryMessage
@@ -64,13 +64,15 @@ def test_listing_decodes_no_episode_once_the_index_is_built(
         chat(assistant, assistant.start_conversation(), f"Message number {n}.")
     memory.warm()
     decoded = []
-    real = memory_service_module.item_from_record
+    real = memory_service.item_from_record
 
     def counting(record):  # noqa: ANN001, ANN202
         decoded.append(record)
         return real(record)
 
-    monkeypatch.setattr(memory_service_module, "item_from_record", counting)
+    # The index is built in memory_conversations; a followed write decodes through the service.
+    for module in (memory_service, memory_conversations):
+        monkeypatch.setattr(module, "item_from_record", counting)
     assert len(memory.conversations()) == 5
     assert decoded == []
     chat(assistant, assistant.start_conversation(), "One more.")

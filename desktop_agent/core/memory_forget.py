@@ -1,0 +1,217 @@
+"""Forgetting, with everything that repeats the forgotten words: the facts learned only from
+them, the topic summaries that quoted them, and the spans of the user's messages they came
+from (redacted in place, in the same key ratchet as the forget)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from desktop_agent.core.memory_changes import ForgetPreview, MemoryChange
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, TOPIC, MemoryItem, Provenance
+from desktop_agent.errors import InputError
+
+if TYPE_CHECKING:
+    from desktop_agent.core.memory_service import MemoryService
+    from desktop_agent.core.memory_writes import MemoryWrites
+    from desktop_agent.core.recall_facts import RecallFacts
+    from desktop_agent.core.redaction import EpisodeRedaction
+    from desktop_agent.core.usage_counts import UsageCounts
+    from desktop_agent.memory.model import ForgetReceipt
+
+logger = logging.getLogger(__name__)
+
+
+class Forgetting:
+    """The forgetting verbs of a ``MemoryService``."""
+
+    def __init__(
+        self,
+        service: MemoryService,
+        writes: MemoryWrites,
+        usage: UsageCounts,
+        facts: RecallFacts,
+    ) -> None:
+        self.service = service
+        self.writes = writes
+        self.usage = usage
+        self.facts = facts
+
+    def forget(self, memory_ids: Iterable[str], *, rebuild_topics: bool = True) -> ForgetReceipt:
+        """Forget these memories, and everything that repeats their words: every topic summary
+        that ever quoted one of them (in its current text or its history), and the span of
+        the user's words each was learned from, redacted in its source episode (with the
+        reply's sentences that repeated them). Topics are then rebuilt without them."""
+        with self.service.lane:
+            ids = list(dict.fromkeys(memory_ids))
+            if not ids:
+                raise InputError("nothing to forget: give at least one memory id")
+            preview = self.preview(ids)
+            _learned, kept = self._learned_only_from(ids)
+            for fact_id, remaining in kept.items():  # learned elsewhere too: only the source goes
+                self.writes.set_meta(fact_id, provenance=[p.to_json() for p in remaining])
+            ids += [*preview.learned, *preview.topics]
+            receipt = self._forget_sealed(ids, self._redaction_plans(ids))
+            if preview.learned:
+                receipt = replace(receipt, learned=preview.learned)
+            if rebuild_topics and any(k == SEMANTIC for k in receipt.kinds):
+                self.rebuild_topics(had_topics=bool(preview.topics))
+            return receipt
+
+    def forget_words(self, spans: Mapping[str, Sequence[tuple[int, int]]]) -> ForgetReceipt:
+        """Forget words the user said, not a learned fact: each episode id maps to ranges of
+        its user message ("forget my phone number" when no fact holds it). The ranges are
+        redacted as a forgotten fact's span is, in the same ratchet; a fact learned from
+        inside them is forgotten with them."""
+        from desktop_agent.core.redaction import rewrite_episode
+
+        service = self.service
+        with service.lane:
+            facts = service.items(SEMANTIC)
+            ranges = {e: list(r) for e, r in spans.items() if e in service.vault}
+            doomed = {
+                f.id: f
+                for f in facts
+                for p in f.provenance
+                if any(
+                    p.start < end and start < p.end for start, end in ranges.get(p.episode_id, ())
+                )
+            }
+            for fact in doomed.values():
+                for p in fact.provenance:
+                    if p.episode_id in service.vault and p.end > p.start:
+                        ranges.setdefault(p.episode_id, []).append((p.start, p.end))
+            ids = [*doomed, *self._topics_quoting(set(doomed))]
+            plans = []
+            for episode_id, said in ranges.items():
+                kept = [
+                    (f, p)
+                    for f in facts
+                    if f.id not in doomed
+                    for p in f.provenance
+                    if p.episode_id == episode_id
+                ]
+                if (plan := rewrite_episode(service.item(episode_id), said, kept)) is not None:
+                    plans.append(plan)
+            if not plans and not ids:
+                raise InputError("nothing to forget: those words are no longer in any message")
+            receipt = self._forget_sealed(ids, plans)
+        if doomed:
+            self.rebuild_topics()
+        return receipt
+
+    def forget_all(self) -> ForgetReceipt:
+        service = self.service
+        with service.lane:
+            receipt = service.vault.forget_all()
+            self.usage.clear()
+            service.notify(MemoryChange(forgotten=tuple(receipt.ids), receipt=receipt))
+            return receipt
+
+    def _forget_sealed(
+        self, ids: Sequence[str], plans: Sequence[EpisodeRedaction]
+    ) -> ForgetReceipt:
+        """Forget ``ids`` and rewrite each planned episode in one ratchet (the caller holds
+        the lock), then move the surviving memories' spans and tell the panels."""
+        from desktop_agent.memory.model import Rewrite
+
+        service = self.service
+        vectors: Any = service.embedder.embed([p.text for p in plans]) if plans else []
+        rewrite = {
+            p.episode_id: Rewrite(p.text, p.meta, vector)
+            for p, vector in zip(plans, vectors, strict=True)
+        }
+        receipt = service.vault.forget(ids, rewrite=rewrite)
+        logger.info("forgot %d memories, redacted %d messages", len(ids), len(plans))
+        self.usage.drop(ids)
+        for plan in plans:
+            self.facts.rewritten(plan.episode_id)
+        moved = {m: prov for p in plans for m, prov in p.moved.items() if m in service.vault}
+        for memory_id, provenance in moved.items():
+            self.writes.set_meta(memory_id, provenance=[p.to_json() for p in provenance])
+        service.notify(
+            MemoryChange(forgotten=tuple(ids), edited=tuple(receipt.redacted), receipt=receipt)
+        )
+        return receipt
+
+    def preview(self, memory_ids: Iterable[str]) -> ForgetPreview:
+        """What forgetting these memories also touches, said before it is done."""
+        service = self.service
+        ids = list(dict.fromkeys(memory_ids))
+        for memory_id in ids:
+            if memory_id not in service.vault:
+                raise InputError(f"no memory with id {memory_id!r}; nothing was forgotten")
+        learned, _kept = self._learned_only_from(ids)
+        doomed = [*ids, *learned]
+        topics = self._topics_quoting(set(doomed))
+        plans = self._redaction_plans([*doomed, *topics])
+        return ForgetPreview(
+            tuple(ids),
+            tuple(topics),
+            tuple(p.episode_id for p in plans if p.episode_id not in set(ids)),
+            tuple(learned),
+        )
+
+    def _learned_only_from(
+        self, ids: Sequence[str]
+    ) -> tuple[list[str], dict[str, list[Provenance]]]:
+        """Facts every source of which is among the episodes in ``ids`` (they go too), and the
+        remaining sources of facts also learned elsewhere (they stay, without these)."""
+        vault = self.service.vault
+        episodes = {i for i in ids if vault.kind_of(i) == EPISODIC}
+        if not episodes:
+            return [], {}
+        asked = set(ids)
+        only, kept = [], {}
+        for fact in self.service.learned_from(episodes):
+            if fact.id in asked:
+                continue
+            remaining = [p for p in fact.provenance if p.episode_id not in episodes]
+            if remaining:
+                kept[fact.id] = remaining
+            else:
+                only.append(fact.id)
+        return only, kept
+
+    def _redaction_plans(self, ids: Sequence[str]) -> list[EpisodeRedaction]:
+        from desktop_agent.core.redaction import plan_redactions
+
+        service = self.service
+        doomed = set(ids)
+        semantic = [service.item(i) for i in ids if service.vault.kind_of(i) == SEMANTIC]
+        if not any(item.provenance for item in semantic):
+            return []
+        survivors = [i for i in service.items(SEMANTIC) if i.id not in doomed]
+
+        def episode(episode_id: str) -> MemoryItem | None:
+            if episode_id in doomed or episode_id not in service.vault:
+                return None
+            return service.item(episode_id)
+
+        return plan_redactions(semantic, survivors, episode)
+
+    def rebuild_topics(self, *, had_topics: bool = False) -> None:
+        rebuild_topics(self.service, had_topics=had_topics)
+
+    def _topics_quoting(self, doomed: set[str]) -> list[str]:
+        found = []
+        for record in self.service.vault.list(TOPIC):
+            quoted = record.meta.get("summarised") or record.meta.get("members") or ()
+            if str(record.id) not in doomed and not doomed.isdisjoint(str(i) for i in quoted):
+                found.append(str(record.id))
+        return found
+
+
+def rebuild_topics(service: MemoryService, *, had_topics: bool = False) -> None:
+    """Topic summaries after a forget or an edit: the "About you" summary must not keep
+    saying what the user took back."""
+    from desktop_agent.core.consolidation import refresh_topics
+
+    if not had_topics and not service.vault.list(TOPIC):
+        return  # none yet: the first consolidation run makes them
+    try:
+        refresh_topics(service)
+    except Exception:  # the forget or edit is done; topics are rebuilt on the next run
+        logger.exception("rebuilding topics failed")
