@@ -239,9 +239,7 @@ def test_episodes_that_taught_a_superseded_fact_stay_out_of_the_prompt(
 def test_learning_something_starts_a_background_consolidation(assistant: Assistant) -> None:
     chat(assistant, assistant.start_conversation(), "My name is Ana and I love hiking.")
 
-    # the run holds this lock while it works: waiting for it means waiting for the run
-    assert assistant._consolidating.acquire(timeout=30)
-    assistant._consolidating.release()
+    assert assistant.settle(timeout=30)  # the background run is done
 
     assert assistant.last_consolidation_error is None
     assert {t.topic for t in assistant.memory.items("topic")} == {"About you", "Likes and dislikes"}

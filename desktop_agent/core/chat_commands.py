@@ -1,0 +1,141 @@
+"""The chat's own commands: /remember, /forget, and the yes/no that confirms a forget.
+
+Each answer is a line of text (and a forget's receipt); the assistant turns it into a Turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from desktop_agent.core.conversation import Conversation
+    from desktop_agent.core.intent import Intent
+    from desktop_agent.core.memory_service import MemoryService
+    from desktop_agent.memory.model import ForgetReceipt
+
+CONFIRM_WORDS = {"/yes", "yes", "y", "yes please", "confirm"}
+CANCEL_WORDS = {"/no", "no", "n", "cancel", "keep them"}
+
+
+@dataclass(frozen=True, slots=True)
+class PendingForget:
+    """A /forget the user still has to confirm."""
+
+    ids: tuple[str, ...]
+    # Words said but never learned as a fact: episode id -> ranges of the user's message.
+    words: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReply:
+    """What the assistant says to a command (not written by the model)."""
+
+    text: str
+    receipt: ForgetReceipt | None = None
+
+
+class ChatCommands:
+    """Commands typed in a chat; a /forget waits for a yes or no in its conversation."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, PendingForget] = {}
+
+    def answer(
+        self,
+        conversation: Conversation,
+        text: str,
+        intent: Intent,
+        *,
+        remembering: bool,
+        memory: Callable[[], MemoryService],
+    ) -> CommandReply | None:
+        """The reply to ``text`` if it is a command or a confirmation, else None.
+        ``memory()`` gives the memory service (an InputError when it is locked)."""
+        pending = self._pending.pop(conversation.id, None)
+        stripped = text.strip()
+        if pending is not None:
+            answer = stripped.casefold().rstrip(".!")
+            if answer in CONFIRM_WORDS:
+                return _confirmed(pending, memory())
+            if answer in CANCEL_WORDS:
+                return CommandReply("Kept: nothing was forgotten.")
+        if intent.kind != "command":
+            return None
+        if not remembering:
+            return CommandReply("Memory is off, so there is nothing to remember or forget.")
+        if intent.command == "remember":
+            if conversation.incognito:
+                return CommandReply("This is an incognito chat: nothing is remembered.")
+            from desktop_agent.core.learning import remember_explicitly
+
+            item = remember_explicitly(memory(), conversation, intent.argument)
+            return CommandReply(f"I'll remember that: {item.text}")
+        if intent.command == "forget":
+            return self._forget(conversation, intent.argument, memory())
+        return None
+
+    def _forget(self, conversation: Conversation, topic: str, memory: MemoryService) -> CommandReply:
+        from desktop_agent.core.forget_request import facts_to_forget
+
+        matches = facts_to_forget(memory, topic)
+        if not matches:
+            return self._forget_said(conversation, topic, memory)
+        ids = tuple(r.item.id for r in matches)
+        self._pending[conversation.id] = PendingForget(ids)
+        lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
+        also = memory.forget_preview(ids).describe()
+        also_line = f"\nThis also erases {also[4:]}." if also else ""
+        return CommandReply(
+            f"I found these memories:\n{lines}{also_line}\nForget them? Answer yes or no."
+        )
+
+    def _forget_said(
+        self, conversation: Conversation, topic: str, memory: MemoryService
+    ) -> CommandReply:
+        """No fact was learned about ``topic``, but the user may have said it: offer to forget
+        the messages that say it ("forget my phone number")."""
+        from desktop_agent.core.statements import statements_about
+
+        episodes = memory.search(topic, limit=10, kinds=("episodic",)) if topic else []
+        said = statements_about(topic, episodes)
+        if not said:
+            return CommandReply(f"I don't remember anything about “{topic}”.")
+        words: dict[str, tuple[tuple[int, int], ...]] = {}
+        for statement in said:
+            episode_id = statement.source.item.id
+            words[episode_id] = (*words.get(episode_id, ()), statement.span)
+        self._pending[conversation.id] = PendingForget((), words)
+        lines = "\n".join(f"{i}. “{s.sentence}”" for i, s in enumerate(said, 1))
+        these = "these words" if len(said) == 1 else f"these {len(said)} sentences"
+        return CommandReply(
+            f"You told me:\n{lines}\nForget {these} (erased from the conversation too)? "
+            "Answer yes or no."
+        )
+
+
+def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
+    """The user said yes: forget what was offered."""
+    from desktop_agent.core.memory_service import also_touched
+
+    if pending.words:
+        receipt = memory.forget_words(pending.words)
+        count = sum(len(r) for r in pending.words.values())
+        what = "those words" if count == 1 else f"those {count} sentences"
+        return CommandReply(
+            f"Forgotten: {what}, erased from "
+            f"{len(receipt.redacted)} message{'s' if len(receipt.redacted) != 1 else ''}"
+            f" (keys destroyed, epoch {receipt.epoch}).",
+            receipt,
+        )
+    receipt = memory.forget(pending.ids)
+    asked = len(pending.ids)
+    topics = sum(1 for kind in receipt.kinds if kind == "topic")
+    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
+    return CommandReply(
+        f"Forgotten: {asked} memor{'y' if asked == 1 else 'ies'}"
+        + (f" {also}" if also else "")
+        + f" (keys destroyed, epoch {receipt.epoch}).",
+        receipt,
+    )
