@@ -34,6 +34,7 @@ from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
+from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES)
@@ -138,6 +139,7 @@ def extract(message: str) -> list[ExtractedFact]:
     found: list[ExtractedFact] = []
     for start, clause, implied_i in _clauses(text):
         found.extend(_extract_clause(clause, start, correction, implied_i))
+    found.extend(_across_commas(text, correction))
     parsed = extraction_parse.read(doc) if (doc := _parse(text)) is not None else []
     by_patterns = list(found)
     for item in parsed:
@@ -306,6 +308,19 @@ def _strip_prefixes(body: str) -> str:
     while (prefix := _PREFIX.match(body)) and prefix.group(0):
         body = body[prefix.end() :]
     return body
+
+
+def _across_commas(text: str, correction: bool) -> Iterator[ExtractedFact]:
+    """What a statement sentence says across its commas (``extraction_sentences``)."""
+    for start, sentence in _split(text, re.compile(r"(?<=[.!?])\s+|\n+")):
+        body = sentence.strip()
+        if not body or body.endswith("?"):
+            continue
+        lead = len(sentence) - len(sentence.lstrip())
+        span = (start + lead, start + lead + len(body.rstrip(" .!,")))
+        for rule in SENTENCE_RULES:
+            for match in rule(body):
+                yield _fact(match, span, correction)
 
 
 def _split(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:

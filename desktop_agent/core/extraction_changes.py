@@ -69,7 +69,7 @@ def read(message: str) -> list[Change]:
     doc = nlp.parse(normalised.text)
     if doc is None:
         return []
-    found: list[Change] = list(_not_this_but_that(normalised.text))
+    found: list[Change] = [*_not_this_but_that(normalised.text), *_switched(normalised.text)]
     for sentence in doc.sents:
         if _is_statement(sentence):
             found.extend(_in_sentence(sentence))
@@ -102,6 +102,23 @@ def _not_this_but_that(text: str) -> list[Change]:
         if old.casefold() != new.casefold() and old.casefold() not in _VAGUE:
             found.append(Change("replace", old, new, (match.start(), match.end())))
     return found
+
+
+_SWITCHED = re.compile(
+    r"\bi(?:'ve|\s+have)?\s+(?:gave|given|give)\s+up\s+(?:on\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"\s*(?:,|;|and|,\s*and)\s*(?:i(?:'ve|\s+have)?\s+)?(?:switched|moved|changed|went)\s+(?:over\s+)?to\s+"
+    r"(?P<new>[\w'’-]+(?:\s+(?!instead\b)[\w'’-]+)?)(?=\s+instead\b|\s*[.!,;]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def _switched(text: str) -> list[Change]:
+    """ "I gave up on Japanese, switched to Korean instead": one thing replaced by another."""
+    return [
+        Change("replace", m.group("old"), m.group("new"), (m.start(), m.end()))
+        for m in _SWITCHED.finditer(text)
+        if m.group("old").casefold() not in _VAGUE
+    ]
 
 
 def _unique(changes: list[Change]) -> list[Change]:

@@ -20,6 +20,7 @@ from desktop_agent.core.extraction_rules import (
     Match,
     Rule,
     _job_phrase,
+    _object,
     normalise_object,
     proper_noun,
     third_singular,
@@ -163,9 +164,16 @@ _INNER_RELATION = re.compile(
 _NOT_A_NAME: Final = frozenset("i i'm im".split())
 
 
+# "My boyfriend Lucas | and I share a flat": the clause break before "and I" leaves the named
+# relation alone in its clause.
+_RELATION_ALONE = re.compile(rf"^(?i:my\s+(?P<rel>{_RELATIONS}))\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)\s*$")
+
+
 @_rule
 def relation_inside(clause: str) -> Iterator[Match]:
-    for found in _INNER_RELATION.finditer(clause):
+    for found in [*_INNER_RELATION.finditer(clause), _RELATION_ALONE.match(clause.strip())]:
+        if found is None:
+            continue
         name = found.group("name")
         if name.casefold() in STOPWORDS or name.casefold() in _NOT_A_NAME:
             continue
@@ -261,6 +269,85 @@ def off_alcohol(clause: str) -> Iterator[Match]:
         yield Match(
             "fact", "drink:alcohol", "alcohol", "User does not drink alcohol", 0.85, negated=True
         )
+
+
+_TEAM = _compile(r"i\s+(?:now\s+|still\s+|actually\s+|really\s+|also\s+)?support\s+")
+
+
+@_rule
+def team(clause: str) -> Iterator[Match]:
+    """ "I support Celtic": the team, one slot ("I'm a huge Arsenal fan" is a like)."""
+    lead = _TEAM.match(clause.strip())
+    if not lead:
+        return
+    value = proper_noun(clause.strip()[lead.end() :], clause)
+    if value and value.casefold() not in STOPWORDS:
+        yield Match("fact", "team", value, f"User supports {value}", 0.85)
+
+
+_BORN_IN = _compile(r"i\s+was\s+born\s+(?:and\s+(?:raised|bred)\s+)?in\s+")
+
+
+@_rule
+def born_in(clause: str) -> Iterator[Match]:
+    lead = _BORN_IN.match(clause.strip())
+    value = lead and proper_noun(clause.strip()[lead.end() :], clause)
+    if value:
+        yield Match("fact", "origin", value, f"User was born in {value}", 0.85)
+
+
+_INCOME = _compile(
+    r"i\s+(?:now\s+|currently\s+)?(?P<verb>earn|make|take\s+home)\s+(?P<what>(?:about\s+|around\s+|roughly\s+)?"
+    r"(?:[$£€]\s?)?\d[\d,.]*\s*(?:k|grand|thousand|dollars|pounds|euros|an?\s+hour|per\s+hour)?"
+    r"(?:\s+(?:a|per|an)\s+(?:year|month|week|hour))?)"
+)
+
+
+@_rule
+def income(clause: str) -> Iterator[Match]:
+    """ "I earn about 52k a year": what the user earns (forgetting "my salary" finds it)."""
+    found = _INCOME.match(clause.strip())
+    if found:
+        verb = third_singular(found.group("verb").split()[0].casefold())
+        rest = found.group("verb").split()[1:]
+        what = " ".join([*rest, found.group("what").strip()])
+        yield Match("fact", "income", what, f"User {verb} {what}", 0.85)
+
+
+# A drug by its name's ending, or one of the common ones without a telling ending.
+_DRUG = (
+    r"[a-z]+(?:ine|ol|in|am|ide|pril|sartan|statin|zole|pam|lam|mab|xetine|pine|one|ate)|"
+    r"aspirin|ibuprofen|paracetamol|prozac|zoloft|lexapro|adderall|ritalin|xanax"
+)
+_TAKES_DRUG = _compile(
+    rf"i\s+(?:now\s+|still\s+)?take\s+(?P<drug>{_DRUG})\s+(?=(?:every|each|daily|twice|once|"
+    r"three\s+times|in\s+the\s+(?:morning|evening)|at\s+night|for)\b)"
+)
+
+
+@_rule
+def takes_drug(clause: str) -> Iterator[Match]:
+    """ "I take sertraline every morning for anxiety": a medication (a risk for advice)."""
+    found = _TAKES_DRUG.match(clause.strip())
+    if found:
+        drug = found.group("drug")
+        yield Match("risk", f"medication:{drug.casefold()}", drug, f"User takes {drug}", 0.85)
+
+
+_LEARNING = _compile(
+    r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started|begun|began|taken\s+up)\s+"
+    r"(?:learning|studying|to\s+learn)\s+"
+)
+
+
+@_rule
+def started_learning(clause: str) -> Iterator[Match]:
+    """ "I've started learning Japanese on Duolingo", "I started learning the cello"."""
+    lead = _LEARNING.match(clause.strip())
+    what = lead and _object(clause.strip()[lead.end() :])
+    if what:
+        key = normalise_object(what)
+        yield Match("fact", f"learning:{key}", what, f"User is learning {what}", 0.8)
 
 
 __all__ = ["EVERYDAY_RULES"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from desktop_agent.core.grounding import stems
+from desktop_agent.core.grounding import content_words, slot_keys, stems
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.search.tokenize import STOPWORDS
@@ -22,7 +22,10 @@ from desktop_agent.search.tokenize import STOPWORDS
 CLOSE_MEANING: Final = 0.55
 SEARCH_DEPTH: Final = 10
 OFFER_LIMIT: Final = 8
-_FRAME: Final = frozenset("user user's i i'm me my mine our we about that everything all".split())
+_FRAME: Final = frozenset(
+    "user user's i i'm me my mine our we about that everything all anything something stuff "
+    "said told what".split()
+)
 # A name: capitalised words, not at the start of the fact ("User", "Every Sunday ...").
 _NAME: Final = re.compile(r"(?<!^)(?<![.!?]\s)\b([A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)*)")
 
@@ -31,9 +34,24 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     """The current facts ``topic`` names, best first (empty when none does)."""
     if not topic.strip():
         return []
-    wanted = stems(topic) - _FRAME - set(STOPWORDS)
+    wanted = content_words(topic) - _FRAME - set(STOPWORDS)
+    # "my medication", "my salary": the slot the words name, whatever the fact says
+    slots = slot_keys(topic)
     found = memory.search(topic, limit=SEARCH_DEPTH, kinds=(SEMANTIC,))
-    named = [r for r in found if wanted and wanted & stems(r.item.text)]
+    have = {r.item.id for r in found}
+    if slots:
+        from desktop_agent.core.grounding_turn import listed
+
+        found += [
+            listed(i)
+            for i in memory.active_facts()
+            if i.id not in have and _fills(i.subject_key, slots)
+        ]
+    named = [
+        r
+        for r in found
+        if (wanted and wanted & stems(r.item.text)) or _fills(r.item.subject_key, slots)
+    ]
     if not named:
         named = [r for r in found if r.hit.vector_score >= CLOSE_MEANING]
     if not named:
@@ -43,6 +61,12 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     names = {
         n for r in named if r.item.subject_key.startswith("name_of:") for n in _names(r.item.text)
     }
+    # ... and so does what a slot of many holds: "medication:sertraline" -> "sertraline"
+    names |= {
+        r.item.subject_key.partition(":")[2]
+        for r in named
+        if _fills(r.item.subject_key, slots) and ":" in r.item.subject_key
+    } - {""}
     if names:
         from desktop_agent.core.grounding_turn import listed
 
@@ -51,6 +75,12 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
                 named.append(listed(item))
                 have.add(item.id)
     return named[:OFFER_LIMIT]
+
+
+def _fills(subject_key: str, slots: set[str]) -> bool:
+    """Whether a fact's key is one of ``slots`` or one of its kind ("medication:sertraline")."""
+    key = subject_key.casefold()
+    return any(key == slot or key.startswith(f"{slot}:") for slot in slots)
 
 
 def _names(text: str) -> set[str]:
@@ -62,4 +92,4 @@ def _names(text: str) -> set[str]:
 
 
 def _says(text: str, name: str) -> bool:
-    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+    return re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE) is not None

@@ -35,9 +35,11 @@ RELATIONS: Final = frozenset(
 # dog called Pickle).
 _KIN: Final[dict[str, set[str]]] = {
     "pet": {"pet", "dog", "cat", "puppy", "kitten", "horse", "rabbit", "hamster", "parrot"},
-    "kid": {"kid", "child", "children", "son", "daughter", "baby"},
-    "child": {"kid", "child", "children", "son", "daughter", "baby"},
-    "children": {"kid", "child", "children", "son", "daughter", "baby"},
+    "kid": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
+    "child": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
+    "children": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
+    "son": {"son", "boy", "twin", "children", "kid"},
+    "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
     "sibling": {"sibling", "sister", "brother"},
     **dict.fromkeys(
@@ -87,6 +89,7 @@ _SYNONYM_GROUPS: Final = (
     ("support", "supporter", "fan", "team"),
     ("mum", "mom", "mother"),
     ("dad", "father"),
+    ("salary", "earn", "income", "wage", "pay", "paid"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

@@ -152,3 +152,98 @@ def test_what_the_user_drinks(message: str, drink: str, changed: bool) -> None:
 )
 def test_not_drinking_alcohol(message: str) -> None:
     assert facts(message).get("drink:alcohol") == "User does not drink alcohol"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "name"),
+    [
+        ("My boyfriend Lucas and I share a tiny flat in Lyon.", "name_of:boyfriend", "Lucas"),
+        ("My sister Ana and I went hiking in the Alps.", "name_of:sister", "Ana"),
+    ],
+)
+def test_a_named_relation_doing_something_with_the_user(message: str, key: str, name: str) -> None:
+    assert facts(message).get(key, "").endswith(name)
+
+
+# --- a second batch (2026-11-25, 16:10), written before its rules --------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        (
+            "I'm seeing someone new, his name is Felipe.",
+            "name_of:partner",
+            "User's partner is named Felipe",
+        ),
+        (
+            "I've got a new girlfriend, her name's Priya.",
+            "name_of:partner",
+            "User's partner is named Priya",
+        ),
+        ("Hi, I'm Rahul, married to Anjali.", "name_of:partner", "User's partner is Anjali"),
+        ("I'm Greta, a carpenter from Bergen.", "job", "User works as a carpenter"),
+        ("I'm Greta, a carpenter from Bergen.", "origin", "User is from Bergen"),
+        (
+            "We have twin boys, Dev and Arjun.",
+            "name_of:sons",
+            "User's sons are called Dev and Arjun",
+        ),
+        (
+            "I have three daughters: Mia, Zoe and Ava.",
+            "name_of:daughters",
+            "User's daughters are called Mia, Zoe and Ava",
+        ),
+    ],
+)
+def test_names_and_jobs_said_across_a_sentence(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_new_partner_replaces_the_old_one() -> None:
+    (found,) = [
+        f
+        for f in extract("I'm dating someone new, her name is Kim.")
+        if f.subject_key == "name_of:partner"
+    ]
+    assert found.is_correction
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("I support Celtic, have done since I was a kid.", "team", "User supports Celtic"),
+        ("I was born in Lagos.", "origin", "User was born in Lagos"),
+        ("I earn about 52k a year.", "income", "User earns about 52k a year"),
+        ("I make 30 dollars an hour.", "income", "User makes 30 dollars an hour"),
+        (
+            "I take sertraline every morning for anxiety.",
+            "medication:sertraline",
+            "User takes sertraline",
+        ),
+        (
+            "I've started learning Japanese on Duolingo.",
+            "learning:japanese",
+            "User is learning Japanese",
+        ),
+        ("I started learning the cello last year.", "learning:cello", "User is learning the cello"),
+    ],
+)
+def test_more_everyday_facts(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_corrected_team_supersedes() -> None:
+    (found,) = [
+        f
+        for f in extract("Correction: I actually support Hibs, not Celtic.")
+        if f.subject_key == "team"
+    ]
+    assert found.text == "User supports Hibs" and found.is_correction
+
+
+def test_giving_up_one_thing_for_another_is_a_replacement() -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    changes = read("I gave up on Japanese, switched to Korean instead.")
+    assert [(c.kind, c.old, c.new) for c in changes] == [("replace", "Japanese", "Korean")]

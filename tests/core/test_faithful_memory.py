@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import pytest
+
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.llm import ChatMessage, GenerationSettings
@@ -355,3 +357,33 @@ def test_a_title_the_user_chose_is_kept_with_every_exchange(assistant: Assistant
     chat(assistant, conversation, "Any tips for a long weekend?")
     (summary,) = assistant.memory.conversations()
     assert summary.title == "Weekend plans"
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "offered", "kept"),
+    [
+        (
+            "I take sertraline every morning for anxiety.",
+            "please don't remember anything about my medication",
+            "sertraline",
+            "Skye",
+        ),
+        (
+            "I earn about 52k a year.",
+            "Can you delete what I said about my salary?",
+            "52k",
+            "Skye",
+        ),
+    ],
+)
+def test_forgetting_by_the_slot_a_fact_fills(
+    assistant: Assistant, told: str, asked: str, offered: str, kept: str
+) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, told)
+    chat(assistant, conversation, "I've got a border collie named Skye.")
+    offer = chat(assistant, conversation, asked).text
+    assert offered in offer and kept not in offer
+    chat(assistant, conversation, "yes")
+    texts = " ".join(i.text for i in assistant.memory.active_facts())
+    assert offered not in texts and kept in texts

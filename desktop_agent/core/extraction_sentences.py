@@ -1,0 +1,120 @@
+"""Facts a whole sentence says across its commas.
+
+Clause rules read one clause at a time, and commas cut these into pieces that say nothing
+alone: "I'm seeing someone new, | his name is Felipe", "I'm Greta, | a carpenter from Bergen",
+"I'm Rahul, | married to Anjali", "we have twin boys, | Dev and Arjun". Each rule here reads a
+sentence; its match spans the whole sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from desktop_agent.core.extraction_rules import I_AM, Match, _job_phrase
+
+SentenceRule = Callable[[str], Iterator[Match]]
+SENTENCE_RULES: list[SentenceRule] = []
+
+
+def _rule(function: SentenceRule) -> SentenceRule:
+    SENTENCE_RULES.append(function)
+    return function
+
+
+_NAME = r"[A-ZÀ-Ý][\w'’-]+"
+_NEW_PARTNER = re.compile(
+    rf"(?i:(?:{I_AM}\s+(?:now\s+)?(?:seeing|dating|going\s+out\s+with)\s+(?:someone|somebody|"
+    r"a\s+(?:guy|girl|man|woman|lad|lass))(?:\s+new)?|"
+    r"i(?:'ve|\s+have)\s+(?:got\s+)?a\s+new\s+(?:boyfriend|girlfriend|partner|fianc[eé]e?)|"
+    r"i\s+(?:met|found)\s+someone(?:\s+new)?)"
+    r"\s*[,;:-]+\s*(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+)"
+    rf"(?P<name>{_NAME})"
+)
+
+
+@_rule
+def new_partner(sentence: str) -> Iterator[Match]:
+    """ "I'm seeing someone new, his name is Felipe": the partner slot's new value."""
+    found = _NEW_PARTNER.search(sentence)
+    if found:
+        name = found.group("name")
+        yield Match(
+            "fact",
+            "name_of:partner",
+            name,
+            f"User's partner is named {name}",
+            0.85,
+            correction=True,
+        )
+
+
+_MARRIED_TO = re.compile(rf"(?i:\bmarried\s+to)\s+(?P<name>{_NAME})")
+
+
+@_rule
+def married_to(sentence: str) -> Iterator[Match]:
+    """ "I'm Rahul, married to Anjali": the partner's name, wherever it sits."""
+    if re.search(r"(?i:\b(?:not|never|no longer)\s+married)", sentence):
+        return
+    found = _MARRIED_TO.search(sentence)
+    if found and re.search(r"(?i:\b(?:i|i'm|im|i’m|we're|we)\b)", sentence[: found.start()]):
+        name = found.group("name")
+        yield Match("fact", "name_of:partner", name, f"User's partner is {name}", 0.85)
+
+
+_INTRODUCED = re.compile(
+    rf"^(?i:(?:hi|hello|hey|evening|morning)[,!.\s]+)?(?i:{I_AM})\s+{_NAME}\s*,\s*"
+    r"(?P<rest>(?i:an?)\s+.+?)\s*[.!]*$"
+)
+_FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
+
+
+@_rule
+def introduced(sentence: str) -> Iterator[Match]:
+    """ "I'm Greta, a carpenter from Bergen": the job (and where from) after the name."""
+    found = _INTRODUCED.match(sentence.strip())
+    if not found:
+        return
+    rest = found.group("rest")
+    phrase = _job_phrase(re.sub(r"(?i)^an?\s+", "", rest), named_as=True)
+    if not phrase:
+        return
+    article = "an" if phrase[:1].casefold() in "aeiou" else "a"
+    yield Match("fact", "job", phrase, f"User works as {article} {phrase}", 0.85)
+    place = _FROM.search(rest[rest.find(phrase) + len(phrase) :])
+    if place:
+        value = place.group("place")
+        yield Match("fact", "origin", value, f"User is from {value}", 0.8)
+
+
+_PLURAL: Final = {
+    "boys": "sons",
+    "sons": "sons",
+    "girls": "daughters",
+    "daughters": "daughters",
+    "kids": "children",
+    "children": "children",
+}
+_CHILDREN_NAMED = re.compile(
+    r"(?i:\b(?:we|i)\s+(?:have|'ve\s+got|have\s+got)\s+(?:(?:twin|two|three|four|2|3|4)\s+)?"
+    r"(?:little\s+|young\s+|grown-up\s+)?(?P<who>boys|sons|girls|daughters|kids|children))"
+    r"\s*[,:;-]*\s*(?i:(?:called|named)\s+)?"
+    rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?i:and)\s+{_NAME})\b"
+)
+
+
+@_rule
+def children_named(sentence: str) -> Iterator[Match]:
+    """ "We have twin boys, Dev and Arjun": one fact naming them all (one slot per relation
+    would let the second name supersede the first)."""
+    found = _CHILDREN_NAMED.search(sentence)
+    if found:
+        who = _PLURAL[found.group("who").casefold()]
+        names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
+        text = f"User's {who} are called {names}"
+        yield Match("fact", f"name_of:{who}", names, text, 0.85)
+
+
+__all__ = ["SENTENCE_RULES"]
