@@ -60,6 +60,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
                 ["keys"],
                 ["keys", "status"],
                 ["keys", "rotate"],
+                ["keys", "rotate", "--rekey"],
                 ["search"],
                 ["consolidate"],
             )

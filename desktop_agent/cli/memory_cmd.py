@@ -98,17 +98,9 @@ def register(commands: Any) -> Any:
             ),
         ],
     )
-    keys = sub.add_parser("keys", help="key status and rotation")
-    keys.set_defaults(handler=lambda _args: _usage(keys))
-    keys_sub = keys.add_subparsers(title="keys commands", metavar="COMMAND")
-    _command(
-        keys_sub,
-        "status",
-        "where the key lives, its epoch, how many data keys",
-        run_keys_status,
-        [],
-    )
-    _command(keys_sub, "rotate", "new key-encryption key (old one deleted)", run_keys_rotate, [])
+    from desktop_agent.cli import keys_cmd  # it builds on this module's helpers
+
+    keys_cmd.register(sub)
     return sub
 
 
@@ -329,57 +321,6 @@ def run_audit(args: argparse.Namespace) -> int:
         )
         print(f"desktop-agent: warning: {problems[0]}{after}", file=sys.stderr)
     _emit(args, {"entries": [e.to_json() for e in entries], "problems": problems}, lines)
-    return 0
-
-
-def run_keys_status(args: argparse.Namespace) -> int:
-    with _vault() as (app, vault):
-        status = app.memory.key_status()
-        damaged = [
-            {"table": d.table, "where": d.where, "reason": d.reason, "memory_id": d.memory_id}
-            for d in vault.damaged
-        ]
-    body = {
-        "mode": status.mode,
-        "backend": status.backend,
-        "epoch": status.epoch,
-        "data_keys": status.data_keys,
-        "memories": status.memories,
-        "vault_id": status.vault_id,
-        "schema_version": status.schema_version,
-        "created_at": status.extra.get("created_at", ""),
-        "rotated_at": status.extra.get("rotated_at", ""),
-        "damaged": damaged,
-        "read_only": status.extra.get("read_only"),
-        "forget_reaches_copies": bool(status.extra.get("forget_reaches_copies", True)),
-    }
-    writing = f"off: {body['read_only']} (memories can be read, not changed)"
-    lines = [
-        f"key mode:     {status.mode} ({status.backend})",
-        f"epoch:        {status.epoch} (rotated {body['rotated_at']})",
-        f"data keys:    {status.data_keys}",
-        f"memories:     {status.memories}",
-        f"damaged rows: {len(damaged)}",
-        f"writing:      {writing if body['read_only'] else 'on'}",
-    ]
-    if not body["forget_reaches_copies"]:
-        lines.append(
-            "forgetting:   cannot reach copies of this folder made before a forget (passphrase "
-            "mode: each copy carries its own wrapped key, which your passphrase opens)"
-        )
-    _emit(args, body, lines)
-    return 0
-
-
-def run_keys_rotate(args: argparse.Namespace) -> int:
-    with _vault() as (app, vault):
-        previous = vault.epoch
-        epoch = app.memory.rotate_keys()
-    _emit(
-        args,
-        {"epoch": epoch, "previous_epoch": previous},
-        [f"new key-encryption key: epoch {previous} -> {epoch}"],
-    )
     return 0
 
 

@@ -134,7 +134,7 @@ class Forgetting:
 
     def _shared(self, keys: set[str]) -> bool:
         """True if any of ``keys`` is a conversation's key (other rows may use it)."""
-        return any(self._keys.scope_of(k).startswith("conv:") for k in keys if k in self._keys)
+        return any(self._keys.is_shared(k) for k in keys)
 
     def _refuse_if_damaged(self, *, probe: bool = False) -> None:
         """Before anything is destroyed: with a damaged data file, a shared key must stay (rows
@@ -269,10 +269,13 @@ class Forgetting:
             return ForgetReceipt(ids, kinds, datetime.now(UTC), epoch)
 
     def rotate_keys(self) -> int:
-        """A new KEK (new epoch); the keystore is re-sealed and the old KEK deleted."""
+        """A new KEK (new epoch); the keystore is re-sealed and the old KEK deleted. Every data
+        key is retired (it still reads its rows; new rows and edits get new keys) and the
+        snapshot key is destroyed, so nothing written after this opens with an older keystore."""
         with self._mutex:
             self._check_writing()
-            epoch = self._keys.ratchet()
+            epoch = self._keys.ratchet(self._snapshot_keys(), retire=True)
+            self._drop_snapshot()
             self._audit.append("rotate", epoch=epoch)
             return epoch
 

@@ -27,6 +27,7 @@ from desktop_agent.memory.header import Header, write_header
 _ENTRY: Final = struct.Struct("<16s32sH")
 _LENGTH: Final = struct.Struct("<I")
 AUDIT_SCOPE: Final = "audit"
+RETIRED: Final = "retired"  # scope prefix of a key a rotation took out of use for new rows
 
 
 class KeySource(Protocol):
@@ -194,13 +195,32 @@ class KeyStore:
             self._add(key)
         return [key.id for key in keys]
 
-    def ratchet(self, destroy: Iterable[str] = (), *, schema_version: int | None = None) -> int:
-        """New KEK and epoch, keys in ``destroy`` left out, old KEK and files deleted."""
+    def is_shared(self, key_id: str) -> bool:
+        """True for a conversation's key (current or retired): other rows may use it."""
+        return key_id in self._keys and "conv:" in self._keys[key_id].scope
+
+    def ratchet(
+        self,
+        destroy: Iterable[str] = (),
+        *,
+        schema_version: int | None = None,
+        retire: bool = False,
+    ) -> int:
+        """New KEK and epoch, keys in ``destroy`` left out, old KEK and files deleted.
+
+        ``retire`` (a rotation): every data key stays to read the rows it sealed, but none is
+        used for a new row again, so whatever is written after the rotation is under keys that
+        no keystore of an earlier epoch holds.
+        """
         destroyed = set(destroy)
         old_header, old_epoch = self.header, self.epoch
         epoch = old_epoch + 1
         kek = new_key()
-        keep = [key for key in self._keys.values() if key.id not in destroyed]
+        keep = [
+            _retired(key) if retire else key
+            for key in self._keys.values()
+            if key.id not in destroyed
+        ]
         self._write_snapshot(epoch, kek, keep)
         try:
             params = self._source.create_kek(self.header.vault_id, epoch, kek)
@@ -219,6 +239,10 @@ class KeyStore:
         self.header, self._kek, self._journal_records = header, kek, 0
         for key_id in destroyed:
             self._drop(key_id)
+        if retire:
+            self._scopes.clear()
+            for key in keep:
+                self._add(key)
         self.remove_stale_files()
         self._source.discard_kek(old_header.vault_id, old_epoch, old_header.key)
         return epoch
@@ -295,6 +319,14 @@ class KeyStore:
 
     def _journal_path(self, epoch: int) -> Path:
         return self._keys_dir / f"journal-{epoch}.bin"
+
+
+def _retired(key: DataKey) -> DataKey:
+    """The key with a scope no new row is given: "" -> "retired", "conv:X" -> "retired:conv:X"
+    (still a conversation's key, for forget). The audit key stays as it is: it seals no row."""
+    if key.scope == AUDIT_SCOPE or key.scope.startswith(RETIRED):
+        return key
+    return key._replace(scope=f"{RETIRED}:{key.scope}" if key.scope else RETIRED)
 
 
 def _encode(keys: list[DataKey]) -> bytes:

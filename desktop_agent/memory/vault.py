@@ -46,6 +46,7 @@ from desktop_agent.memory.model import (
 )
 from desktop_agent.memory.permissions import narrow, private_umask
 from desktop_agent.memory.read_only import ReadOnly, tidy
+from desktop_agent.memory.rekey import Rekeying
 from desktop_agent.memory.rows import Loaded, load, open_row
 from desktop_agent.memory.store import Store
 from desktop_agent.memory.writing import Writing
@@ -56,10 +57,11 @@ RRF_K: Final = (
 )
 
 
-class Vault(Writing, Forgetting, Backups, ReadOnly):
+class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
     """Encrypted memories of one data dir. Open with ``Vault.open``; close (or use ``with``).
 
-    Writing, forgetting and backups are verbs of this class too, in writing.py, forget.py and backup.py;
+    Writing, forgetting, re-encrypting and backups are verbs of this class too, in writing.py,
+    forget.py, rekey.py and backup.py;
     read_only.py holds what unlock leaves for the first write when the disk refuses writes.
     """
 
@@ -384,6 +386,7 @@ class Vault(Writing, Forgetting, Backups, ReadOnly):
                 # Passphrase mode: a copy of the folder carries its own wrapped KEK, which the
                 # same passphrase opens, so forgetting cannot reach copies made before it.
                 "forget_reaches_copies": header.mode != "passphrase",
+                "rekey_unfinished": self.rekey_unfinished,  # `keys rotate --rekey` finishes it
             },
         )
 

@@ -172,7 +172,7 @@ def test_a_full_disk_leaves_memory_readable_and_says_why_writing_is_off(
     assert code == 0 and json.loads(out)["read_only"] == "the disk is full"
     code, out, _ = cli("keys", "status")
     assert code == 0 and "writing:      off: the disk is full" in out
-    for argv in (("add", "cannot be saved"), ("keys", "rotate")):
+    for argv in (("add", "cannot be saved"), ("keys", "rotate"), ("keys", "rotate", "--rekey")):
         code, out, err = cli(*argv)
         assert code == 2 and "Traceback" not in err
         (line,) = err.strip().splitlines()
@@ -273,3 +273,37 @@ def test_forget_says_what_else_it_erases_before_and_after(cli) -> None:
     assert "nurse" not in shown and "[forgotten]" in shown
     code, out, err = cli("forget", fact.id)
     assert code != 0 and "no memory with id" in err and "Traceback" not in err
+
+
+def test_keys_rotate_rekey_re_encrypts_with_progress_on_stderr(cli, agent_home: Path) -> None:
+    cli("add", "The user likes hiking")
+    cli("add", "Met Ana at the café", "--kind", "episodic")
+    code, out, err = cli("keys", "rotate", "--rekey", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "rekeyed_rows": 2,
+        "keys_destroyed": 2,
+        "epoch": 2,
+        "previous_epoch": 1,
+        "resumed": False,
+    }
+    assert err.splitlines() == ["re-encrypting: 0/2 rows (0%)", "re-encrypting: 2/2 rows (100%)"]
+    code, out, _ = cli("keys", "rotate", "--rekey")
+    assert code == 0 and out.startswith("re-encrypted 2 rows under new data keys; destroyed 2")
+    code, out, _ = cli("keys", "status", "--json")
+    assert json.loads(out)["rekey_unfinished"] is False and json.loads(out)["epoch"] == 3
+    code, out, _ = cli("list")
+    assert "likes hiking" in out and "Met Ana" in out
+
+
+def test_keys_rotate_rekey_errors_are_one_line(cli, agent_home: Path) -> None:
+    cli("add", "The user likes hiking")
+    journal = App().paths.vault_dir / "rekey.journal"
+    journal.write_bytes(b"\x01" + b"\x00" * 40)  # an interrupted run's journal, damaged
+    code, out, _ = cli("keys", "status")
+    assert "re-encryption: interrupted; run `desktop-agent memory keys rotate --rekey`" in out
+    code, out, err = cli("keys", "rotate", "--rekey")
+    assert code == 2 and out == "" and "Traceback" not in err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("desktop-agent: error: an interrupted re-encryption was found")
+    assert [x for x in err.strip().splitlines() if x.startswith("desktop-agent: error")] == [line]
