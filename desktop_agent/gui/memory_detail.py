@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -196,19 +197,22 @@ class MemoryDetailPane(QScrollArea):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             combo.setMinimumContentsLength(6)
+            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.importance_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05)
         self.importance_spin.setDecimals(2)
         self.importance_spin.setMaximumWidth(110)
         self.pin_check = QCheckBox("Pinned")
         self.pin_check.setToolTip("A pinned memory is always considered and never fades")
+        # Kind and type one above the other (side by side they made the pane wider than the
+        # panel at 800x600); Pinned beside the importance keeps the form three rows tall.
         row = QHBoxLayout()
-        row.addWidget(self.kind_combo)
-        row.addWidget(QLabel("type"))
-        row.addWidget(self.type_combo)
+        row.addWidget(self.importance_spin, 1)
+        row.addSpacing(8)
+        row.addWidget(self.pin_check)
         row.addStretch(1)
-        form.addRow("Kind:", row)
-        form.addRow("Importance:", self.importance_spin)
-        form.addRow("", self.pin_check)
+        form.addRow("Kind:", self.kind_combo)
+        form.addRow("Type:", self.type_combo)
+        form.addRow("Importance:", row)
         layout.addLayout(form)
         buttons = QHBoxLayout()
         self.save_button = QPushButton(icon("check"), "Save changes")

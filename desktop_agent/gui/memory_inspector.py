@@ -7,8 +7,8 @@ import html
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSplitter,
+    QStyle,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -60,6 +61,33 @@ KIND_FILTERS = (
 DATE_FILTERS = (("Any time", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30))
 
 
+class SearchEdit(QLineEdit):
+    """A search box that always shows its whole placeholder: Qt's minimum leaves room for one
+    letter, so beside the search icon and the clear button "Search" read "Se…" at 800x600. The
+    icon shows only where it fits beside the placeholder, so the panel needs no more width."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.setClearButtonEnabled(True)
+        self.search_icon = self.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+
+    def _icon_room(self) -> int:
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self)
+        return size + 6 + size // 4  # a line edit's side icon and its margin (as Qt lays it)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()  # room for the widest letter (and the icon if shown)
+        metrics = self.fontMetrics()
+        extra = metrics.horizontalAdvance(self.placeholderText()) - metrics.maxWidth() + 4
+        shown = self._icon_room() if self.search_icon.isVisible() else 0
+        return QSize(hint.width() + max(extra, 0) - shown, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        wide = event.size().width() >= self.minimumSizeHint().width() + self._icon_room()
+        self.search_icon.setVisible(wide)
+
+
 class MemoryInspector(MemoryPanel):
     """Signals: ``inspector_did_request_source(Source)`` to open where a memory came from."""
 
@@ -96,9 +124,7 @@ class MemoryInspector(MemoryPanel):
 
     def _memories_page(self) -> QWidget:
         page = QWidget()
-        self.search_edit = QLineEdit(placeholderText="Search", toolTip="Search memories")
-        self.search_edit.setClearButtonEnabled(True)
-        self.search_edit.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        self.search_edit = SearchEdit(placeholderText="Search", toolTip="Search memories")
         self.search_edit.textChanged.connect(self._search_changed)
         self.semantic_check = QCheckBox("By meaning")
         self.semantic_check.setToolTip("Semantic search: find memories that mean the same thing")

@@ -233,18 +233,11 @@ def clipped(window: QWidget) -> list[str]:
     return problems
 
 
-# Known, not yet fixed: at 800x600 the memory detail pane's body is wider than the panel, so
-# its Forget button (and the text box's right edge) sit past a horizontal scroll bar.
-DETAIL_TOO_WIDE = pytest.mark.xfail(strict=True, reason="detail pane wider than the panel")
-
-
 @pytest.mark.parametrize("panel", PANELS)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_nothing_is_clipped(
-    qtbot: Any, make_window: Any, request: Any, size: tuple[int, int], panel: str
+    qtbot: Any, make_window: Any, size: tuple[int, int], panel: str
 ) -> None:
-    if size == (800, 600) and panel == "inspector-detail":
-        request.applymarker(DETAIL_TOO_WIDE)
     window = make_window(load_model=False)
     _fill(qtbot, window)
     window.resize(*size)
