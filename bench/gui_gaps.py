@@ -124,9 +124,8 @@ def one_run(qapp: Any, count: int, load: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as home:
         os.environ["DESKTOP_AGENT_HOME"] = home
         settings = Settings().replace("model", n_threads=1, max_tokens=16, n_ctx=1024)
-        app = App(settings=settings)
         # Recall and listing work the same with the hashing embedder, without loading torch.
-        app.__dict__["embedder"] = HashingEmbedder()
+        app = App(settings=settings, embedder=HashingEmbedder())
         build_store(app, count)
         qt_application(dark=False)
         session = Session(app)

@@ -1,16 +1,17 @@
 """The composition root: paths -> settings -> keys -> vault -> embedder -> engine -> assistant.
 
 Nothing else in the app builds these parts; the CLI and the GUI each get one ``App`` and drive
-the same core service through it. Parts are built lazily so that `desktop-agent --help` or
-`doctor` do not pay for loading a model.
+the same core service through it. Parts are built lazily, once, so that `desktop-agent --help`
+or `doctor` do not pay for loading a model. A change of settings, a Lock or an unlock gives the
+assistant a new ``AssistantSetup`` as a whole; nothing reaches into a built part to change it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import threading
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,9 +20,10 @@ from desktop_agent.paths import AppPaths, app_paths
 from desktop_agent.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from desktop_agent.core.assistant import Assistant
+    from desktop_agent.core.assistant import Assistant, AssistantSetup
     from desktop_agent.core.learning import Extractor
     from desktop_agent.core.memory_service import MemoryService
+    from desktop_agent.core.null_memory import NullMemoryService
     from desktop_agent.embed import Embedder
     from desktop_agent.llm import ChatEngine, GenerationSettings
     from desktop_agent.memory import KeySource, Vault
@@ -39,7 +41,10 @@ class App:
         *,
         model_override: Path | None = None,
         server_override: str | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
+        """``embedder``: use this one instead of building the real one (tests and benches
+        use the hashing embedder)."""
         self.paths = (paths or app_paths()).ensure()
         self.settings = settings or load_settings(self.paths.settings_file)
         self.model_override = model_override
@@ -60,6 +65,12 @@ class App:
         self._passphrase: str | None = None
         # Why the chosen model was not used (it could not load), for the window and the CLI.
         self.model_fallback = ""
+        # The parts, each built on first use (see the properties below).
+        self._engine: ChatEngine | None = None
+        self._embedder = embedder
+        self._vault: Vault | None = None
+        self._memory: MemoryService | None = None
+        self._assistant: Assistant | None = None
 
     def model_path(self) -> Path:
         """The chat model: --model, else the setting, else the bundled SmolLM2. A chosen model
@@ -90,8 +101,20 @@ class App:
             return ""
         return (self.server_override or self.settings.model.server).strip()
 
-    @cached_property
+    @property
     def engine(self) -> ChatEngine:
+        """The chat engine, built on first use (not started: ``engine.start()`` loads it)."""
+        if self._engine is None:
+            self._engine = self._build_engine()
+        return self._engine
+
+    def take_engine(self) -> ChatEngine | None:
+        """Hand over the engine without closing it (the GUI closes it off its thread); the
+        next use builds a new one."""
+        engine, self._engine = self._engine, None
+        return engine
+
+    def _build_engine(self) -> ChatEngine:
         from desktop_agent.llm.engine import LlamaEngine
 
         model = self.settings.model
@@ -137,41 +160,47 @@ class App:
         ) or (old.server_model, old.n_gpu_layers) != (new.server_model, new.n_gpu_layers):
             if old.path != new.path:
                 self.model_override = None
-            engine = self.__dict__.pop("engine", None)
+            engine = self.take_engine()
             if engine is not None:
                 engine.close()
-        assistant = self.__dict__.get("assistant")
-        if assistant is not None:
-            assistant.engine = self.engine
-            assistant.generation_settings = self.generation_settings()
-            assistant.memory_enabled = settings.memory.enabled
-            assistant.recall_limit = settings.memory.recall_limit
-            assistant.n_ctx = new.n_ctx
-            assistant.instructions = new.instructions
-            assistant.extractor = self.extractor()
+        if self._assistant is not None:
+            self._assistant.use(self._setup(self._assistant.memory))
 
-    @cached_property
+    @property
     def assistant(self) -> Assistant:
-        """The core service. Without a usable vault it still chats, remembering nothing, and
-        ``memory_problem`` says why."""
-        from desktop_agent.core.assistant import Assistant
+        """The core service, built on first use. Without a usable vault it still chats,
+        remembering nothing (a ``NullMemoryService``), and ``memory_problem`` says why."""
+        if self._assistant is None:
+            from desktop_agent.core.assistant import Assistant
+            from desktop_agent.core.null_memory import NullMemoryService
 
-        memory = None
-        if self.settings.memory.enabled and self.memory_at_start:
-            try:
-                memory = self.memory
-            except UserError as error:
-                self.memory_problem = str(error)
-        return Assistant(
+            memory: MemoryService | NullMemoryService = NullMemoryService()
+            if self.settings.memory.enabled and self.memory_at_start:
+                try:
+                    memory = self.memory
+                except UserError as error:
+                    self.memory_problem = str(error)
+            self._assistant = Assistant.from_setup(self._setup(memory))
+        return self._assistant
+
+    def built_assistant(self) -> Assistant | None:
+        """The assistant if it has been built, without building it."""
+        return self._assistant
+
+    def _setup(self, memory: MemoryService | NullMemoryService) -> AssistantSetup:
+        """What the assistant is built from, by the current settings."""
+        from desktop_agent.core.assistant import AssistantSetup
+
+        return AssistantSetup(
             self.engine,
             self.generation_settings(),
-            memory=memory,
+            memory,
             memory_enabled=self.settings.memory.enabled,
             recall_limit=self.settings.memory.recall_limit,
             n_ctx=self.settings.model.n_ctx,
+            instructions=self.settings.model.instructions,
             extractor=self.extractor(),
             answer_mode=self.answer_mode(),
-            instructions=self.settings.model.instructions,
         )
 
     def answer_mode(self) -> str:
@@ -195,9 +224,19 @@ class App:
 
         return ModelAssistedExtractor(self.engine)
 
-    @cached_property
+    @property
     def memory(self) -> MemoryService:
-        """What the assistant remembers: the unlocked vault seen through the memory model."""
+        """What the assistant remembers: the unlocked vault seen through the memory model,
+        opened on first use (a UserError when it cannot open)."""
+        if self._memory is None:
+            self._memory = self._open_memory()
+        return self._memory
+
+    def opened_memory(self) -> MemoryService | None:
+        """The memory service if it is open now, without opening it."""
+        return self._memory
+
+    def _open_memory(self) -> MemoryService:
         from desktop_agent.core.extraction_fallback import use_embedder
         from desktop_agent.core.memory_service import MemoryService
 
@@ -209,15 +248,18 @@ class App:
         self._background.append(warming)
         return memory
 
-    @cached_property
+    @property
     def embedder(self) -> Embedder:
         """all-MiniLM-L6-v2 through ONNX Runtime when install exported it (no torch: about
         0.6 s to the first vector instead of 8), else through sentence-transformers."""
-        from desktop_agent.embed import OnnxEmbedder, SentenceEmbedder
+        if self._embedder is None:
+            from desktop_agent.embed import OnnxEmbedder, SentenceEmbedder
 
-        if OnnxEmbedder.available():
-            return OnnxEmbedder(threads=self.embedder_threads)
-        return SentenceEmbedder(threads=self.embedder_threads)
+            if OnnxEmbedder.available():
+                self._embedder = OnnxEmbedder(threads=self.embedder_threads)
+            else:
+                self._embedder = SentenceEmbedder(threads=self.embedder_threads)
+        return self._embedder
 
     # --- vault (issue 3): key_source() and vault() are built here ---
 
@@ -237,19 +279,20 @@ class App:
 
     def vault(self) -> Vault:
         """The unlocked vault of this data dir, opened on first use (one per process)."""
-        vault = self.__dict__.get("_vault")
-        if vault is None:
+        if self._vault is None:
             from desktop_agent.memory import Vault
 
             vault = Vault.open(self.paths.vault_dir, self.key_source())
-            self.__dict__["_vault"] = vault
+            self._vault = vault
             logger.info("memory unlocked: %d memories, %d damaged", len(vault), len(vault.damaged))
-        return vault
+        return self._vault
 
     def lock_memory(self) -> None:
         """Lock now: close the vault, so no key or memory stays in this process; the
         assistant goes on without memory until ``unlock_memory``."""
-        memory = self.__dict__.pop("memory", None)
+        from desktop_agent.core.null_memory import NullMemoryService
+
+        memory, self._memory = self._memory, None
         if memory is not None:
             # Use counts are kept in RAM between writes; losing them is not worth a failed Lock.
             try:
@@ -257,10 +300,9 @@ class App:
             except Exception:
                 logger.exception("use counts not written at Lock")
         del memory
-        assistant = self.__dict__.get("assistant")
-        if assistant is not None:
-            assistant.memory = None
-        vault = self.__dict__.pop("_vault", None)
+        if self._assistant is not None:
+            self._use_memory(self._assistant, NullMemoryService())
+        vault, self._vault = self._vault, None
         if vault is not None:
             vault.close()
         del vault
@@ -293,20 +335,24 @@ class App:
         finally:
             self._passphrase = None
         self.memory_problem = None
-        assistant = self.__dict__.get("assistant")
-        if assistant is not None:
-            assistant.memory = memory
+        if self._assistant is not None:
+            self._use_memory(self._assistant, memory)
         return memory
+
+    @staticmethod
+    def _use_memory(assistant: Assistant, memory: MemoryService | NullMemoryService) -> None:
+        """The assistant's setup as it is, with ``memory`` (no other part is rebuilt: an engine
+        closed by ``close`` must not be built again here)."""
+        assistant.use(dataclasses.replace(assistant.setup, memory=memory))
 
     def close(self) -> None:
         """Let background work finish, stop the engine's thread and release the vault's writer
         lock. A consolidation still writing, or the parser still loading, when the process
         exits crashed it at interpreter shutdown (SIGABRT, 1 run in 4 after learning)."""
-        assistant = self.__dict__.get("assistant")
-        if assistant is not None:
-            assistant.settle(timeout=BACKGROUND_GRACE_S)
+        if self._assistant is not None:
+            self._assistant.settle(timeout=BACKGROUND_GRACE_S)
         self.settle_background(BACKGROUND_GRACE_S)
-        engine = self.__dict__.pop("engine", None)
+        engine = self.take_engine()
         if engine is not None:
             engine.close()
         self.lock_memory()

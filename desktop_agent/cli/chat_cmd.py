@@ -75,7 +75,7 @@ def register(commands: Any) -> None:
 
 def _remembering_app() -> App:
     app = App()
-    if app.assistant.memory is None:
+    if not app.assistant.memory.is_open:
         problem = app.memory_problem or "memory is off in the settings"
         app.close()
         raise InputError(f"no remembered conversations: {problem}")
@@ -85,7 +85,7 @@ def _remembering_app() -> App:
 def run_list(args: argparse.Namespace) -> int:
     app = _remembering_app()
     try:
-        summaries = app.assistant.memory.conversations() if app.assistant.memory else []
+        summaries = app.assistant.memory.conversations()
     finally:
         app.close()
     if args.json:

@@ -13,10 +13,12 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from desktop_agent.core.assistant_setup import SYSTEM_PROMPT, AssistantSetup
 from desktop_agent.core.background_consolidation import BackgroundConsolidation
 from desktop_agent.core.chat_commands import ChatCommands
 from desktop_agent.core.checked_replies import answer_about_user, risk_checked, with_risks
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.null_memory import NullMemoryService
 from desktop_agent.core.open_conversations import OpenConversations, restore
 from desktop_agent.core.turn import Reply, Turn, canned_generation
 from desktop_agent.errors import InputError
@@ -37,47 +39,21 @@ if TYPE_CHECKING:
     from desktop_agent.core.risks import Risk
     from desktop_agent.memory.model import ForgetReceipt
 
-__all__ = ["Assistant", "Reply", "Turn", "relevant"]
-
-SYSTEM_PROMPT = (
-    "You are a helpful, honest assistant running privately on the user's own computer. "
-    "Answer clearly and briefly."
-)
-# A recalled memory goes into the prompt only when it shares a keyword with the message or is
-# this close in meaning, and scores at least this share of the best hit. Measured with
-# all-MiniLM-L6-v2: "What food should I avoid?" / "User is allergic to peanuts" 0.254,
-# "Where do I live?" / "User lives in Lisbon" 0.326; unrelated pairs 0.04-0.24 ("What is the
-# capital of France?" / "User lives in Lisbon" 0.239).
-MIN_COSINE = 0.25
-RELATIVE_RECALL_FLOOR = 0.3
+__all__ = ["SYSTEM_PROMPT", "Assistant", "AssistantSetup", "Reply", "Turn"]
 
 logger = logging.getLogger(__name__)
 
 
-def relevant(found: list[Recollection]) -> list[Recollection]:
-    """Only the hits worth acting on: a weak match costs prompt tokens and misleads a small
-    model, and /forget must not offer unrelated memories.
-
-    Fused scores are normalised per query (the best candidate always looks good), so the
-    test is on the raw signals: a shared keyword, or a cosine that all-MiniLM-L6-v2 gives
-    related sentences; then within reach of the best hit.
-    """
-    related = [r for r in found if r.hit.keyword_score > 0 or r.hit.vector_score >= MIN_COSINE]
-    if not related:
-        return []
-    floor = RELATIVE_RECALL_FLOOR * related[0].hit.score
-    return [r for r in related if r.hit.score >= floor]
-
-
 class Assistant:
-    """Conversations with the chat engine, remembering through ``memory`` when it is given."""
+    """Conversations with the chat engine, remembering through ``memory`` when it is given
+    (without it, a ``NullMemoryService``: nothing is recalled or stored)."""
 
     def __init__(
         self,
         engine: ChatEngine,
         generation_settings: GenerationSettings,
         *,
-        memory: MemoryService | None = None,
+        memory: MemoryService | NullMemoryService | None = None,
         memory_enabled: bool = True,
         recall_limit: int = 8,
         n_ctx: int = 4096,
@@ -86,21 +62,54 @@ class Assistant:
         extractor: Extractor | None = None,
         answer_mode: str = "composed",
     ) -> None:
-        self.engine = engine
-        self.generation_settings = generation_settings
-        self.memory = memory
-        self.memory_enabled = memory_enabled
-        self.recall_limit = recall_limit
-        self.n_ctx = n_ctx
-        self.system_prompt = system_prompt
-        self.instructions = instructions
-        # None: the deterministic rules (the bundled model's JSON is unreliable).
-        self.extractor = extractor
-        # Questions about the user: "composed" from the facts by the core, or "model" (checked).
-        self.answer_mode = answer_mode
+        self._setup = AssistantSetup(
+            engine,
+            generation_settings,
+            memory if memory is not None else NullMemoryService(),
+            memory_enabled,
+            recall_limit,
+            n_ctx,
+            system_prompt,
+            instructions,
+            extractor,
+            answer_mode,
+        )
         self._open = OpenConversations()
         self._commands = ChatCommands()
         self._consolidation = BackgroundConsolidation()
+
+    @classmethod
+    def from_setup(cls, setup: AssistantSetup) -> Assistant:
+        assistant = cls(setup.engine, setup.generation_settings)
+        assistant.use(setup)
+        return assistant
+
+    # --- what it is built from ---------------------------------------------------------------
+    @property
+    def setup(self) -> AssistantSetup:
+        return self._setup
+
+    def use(self, setup: AssistantSetup) -> None:
+        """Go on with new parts and settings (a change of settings, a Lock, an unlock): all of
+        them at once, so a turn starting meanwhile sees the old setup or the new, never a mix.
+        Open conversations, a pending /forget and a running consolidation carry on."""
+        self._setup = setup
+
+    @property
+    def engine(self) -> ChatEngine:
+        return self._setup.engine
+
+    @property
+    def generation_settings(self) -> GenerationSettings:
+        return self._setup.generation_settings
+
+    @property
+    def memory(self) -> MemoryService | NullMemoryService:
+        return self._setup.memory
+
+    @property
+    def memory_enabled(self) -> bool:
+        return self._setup.memory_enabled
 
     # --- conversations ---------------------------------------------------------------------
     def start_conversation(self, *, incognito: bool = False) -> Conversation:
@@ -142,13 +151,14 @@ class Assistant:
         """Close a conversation and forget it, with everything learned only from it."""
         conversation = self.conversation(conversation_id)
         self._open.drop(conversation_id)
-        if self.memory is None or conversation.incognito:
+        memory = self.memory
+        if conversation.incognito:
             return None
-        with self.memory.lane:
+        with memory.lane:
             # Closed first, in the same job: a reply still streaming is not stored afterwards.
-            self.memory.close_conversation(conversation_id)
-            if self.memory.episodes(conversation_id):
-                return self.memory.forget_conversation(conversation_id)
+            memory.close_conversation(conversation_id)
+            if memory.episodes(conversation_id):  # none without memory
+                return memory.forget_conversation(conversation_id)
         return None
 
     def rate(self, episode_id: str, positive: bool) -> MemoryItem | None:
@@ -177,7 +187,7 @@ class Assistant:
             raise InputError("the message is empty: type something to send")
         from desktop_agent.core.intent import perceive
 
-        intent = perceive(text, self.memory.embedder if self.memory is not None else None)
+        intent = perceive(text, self.memory.embedder)
         command = self._command(conversation, text, intent)
         if command is not None:
             return command
@@ -187,7 +197,11 @@ class Assistant:
             injected = grounded.facts + grounded.past_recollections
             messages, _ = self._prompt(conversation, text, injected, action)
             generation = answer_about_user(
-                self.engine, self.generation_settings, messages, grounded.answer, self.answer_mode
+                self.engine,
+                self.generation_settings,
+                messages,
+                grounded.answer,
+                self._setup.answer_mode,
             )
         else:
             # A regenerated reply's own exchange is no memory to answer it with.
@@ -286,15 +300,16 @@ class Assistant:
 
     # --- the loop's steps --------------------------------------------------------------------
     def _remembering(self) -> bool:
-        return self.memory is not None and self.memory_enabled
+        return self.memory.is_open and self.memory_enabled
 
     @property
     def _memory(self) -> MemoryService:
         """The memory, where the caller has checked it is on (``_remembering``); a clear error
         if it was locked in between."""
-        if self.memory is None:
-            raise InputError("memory is locked: unlock it in Settings to use it")
-        return self.memory
+        memory = self.memory
+        if isinstance(memory, NullMemoryService):
+            raise InputError(memory.reason)
+        return memory
 
     def _writes(self, conversation: Conversation) -> bool:
         # Incognito writes nothing at all, not even the episode.
@@ -305,9 +320,13 @@ class Assistant:
     ) -> list[Recollection]:
         if not self._remembering() or conversation.incognito:
             return []
+        from desktop_agent.core.prompt import relevant
+
         excluded = self._open.excluded(conversation.id) | self._memory.outdated_episodes()
         excluded |= skip or set()
-        found = relevant(self._memory.search(text, limit=self.recall_limit, exclude=excluded))
+        found = relevant(
+            self._memory.search(text, limit=self._setup.recall_limit, exclude=excluded)
+        )
         # A stored question is history, not knowledge: it is never evidence in a prompt.
         return [r for r in found if not r.hit.question]
 
@@ -330,7 +349,7 @@ class Assistant:
     def _choose_action(self, intent: Intent) -> str:
         from desktop_agent.core.procedures import choose_style
 
-        return choose_style(self.memory if self._remembering() else None, intent)
+        return choose_style(self._memory if self._remembering() else None, intent)
 
     def _prompt(
         self,
@@ -339,26 +358,9 @@ class Assistant:
         recollections: Sequence[Recollection],
         action: str,
     ) -> tuple[list[ChatMessage], tuple[Recollection, ...]]:
-        from desktop_agent.core.prompt import build_system_prompt
-        from desktop_agent.core.working_memory import working_memory
+        from desktop_agent.core.prompt import chat_messages
 
-        budget = self.n_ctx - self.generation_settings.max_tokens
-        working = working_memory(
-            conversation.messages, history_tokens=max(budget // 2, 256), goal=conversation.goal
-        )
-        base = self.system_prompt
-        instructions = (conversation.instructions or self.instructions).strip()
-        if instructions:
-            base = f"{base}\n\nThe user's instructions for how you answer:\n{instructions}"
-        built = build_system_prompt(
-            base,
-            recollections,
-            style=action,
-            working_summary=working.summary,
-            goal=working.goal,
-        )
-        messages = [ChatMessage("system", built.system), *working.recent, ChatMessage("user", text)]
-        return messages, built.injected
+        return chat_messages(self._setup, conversation, text, recollections, action)
 
     def _reflect(
         self,
@@ -384,7 +386,7 @@ class Assistant:
                     intent,
                     action,
                     injected,
-                    self.extractor,
+                    self._setup.extractor,
                 )
         except ConversationClosed:
             return None, ()  # deleted while the reply streamed: nothing of it is kept
@@ -396,7 +398,7 @@ class Assistant:
         """Merge duplicates, settle supersessions and refresh topics off the caller's thread;
         at most one run at a time (a run asked for meanwhile is folded into the next)."""
         memory = self.memory
-        if memory is None:
+        if isinstance(memory, NullMemoryService):
             return None
         return self._consolidation.start(memory)
 

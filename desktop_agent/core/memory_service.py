@@ -72,6 +72,8 @@ logger = logging.getLogger(__name__)
 class MemoryService:
     """Reads are served from the vault's RAM copy; writes go through the vault's one writer."""
 
+    is_open = True  # see NullMemoryService, the service when there is no memory
+
     def __init__(
         self,
         vault: Vault,

@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, MemoryItem
 from desktop_agent.core.memory_service import Recollection
+from desktop_agent.llm import ChatMessage
+
+if TYPE_CHECKING:
+    from desktop_agent.core.assistant_setup import AssistantSetup
+    from desktop_agent.core.conversation import Conversation
 
 CHARS_PER_TOKEN = 4
+
+# A recalled memory goes into the prompt only when it shares a keyword with the message or is
+# this close in meaning, and scores at least this share of the best hit. Measured with
+# all-MiniLM-L6-v2: "What food should I avoid?" / "User is allergic to peanuts" 0.254,
+# "Where do I live?" / "User lives in Lisbon" 0.326; unrelated pairs 0.04-0.24 ("What is the
+# capital of France?" / "User lives in Lisbon" 0.239).
+MIN_COSINE = 0.25
+RELATIVE_RECALL_FLOOR = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +152,49 @@ def _clip(text: str, chars: int) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def relevant(found: list[Recollection]) -> list[Recollection]:
+    """Only the hits worth acting on: a weak match costs prompt tokens and misleads a small
+    model, and /forget must not offer unrelated memories.
+
+    Fused scores are normalised per query (the best candidate always looks good), so the
+    test is on the raw signals: a shared keyword, or a cosine that all-MiniLM-L6-v2 gives
+    related sentences; then within reach of the best hit.
+    """
+    related = [r for r in found if r.hit.keyword_score > 0 or r.hit.vector_score >= MIN_COSINE]
+    if not related:
+        return []
+    floor = RELATIVE_RECALL_FLOOR * related[0].hit.score
+    return [r for r in related if r.hit.score >= floor]
+
+
+def chat_messages(
+    setup: AssistantSetup,
+    conversation: Conversation,
+    text: str,
+    recollections: Sequence[Recollection],
+    action: str,
+) -> tuple[list[ChatMessage], tuple[Recollection, ...]]:
+    """The messages sent to the model for ``text``: the system prompt (the assistant's, the
+    user's instructions, what memory contributes, the answer style), the recent history within
+    its share of the context, and the message; with the recollections that made it in."""
+    from desktop_agent.core.working_memory import working_memory
+
+    budget = setup.n_ctx - setup.generation_settings.max_tokens
+    working = working_memory(
+        conversation.messages, history_tokens=max(budget // 2, 256), goal=conversation.goal
+    )
+    base = setup.system_prompt
+    instructions = (conversation.instructions or setup.instructions).strip()
+    if instructions:
+        base = f"{base}\n\nThe user's instructions for how you answer:\n{instructions}"
+    built = build_system_prompt(
+        base,
+        recollections,
+        style=action,
+        working_summary=working.summary,
+        goal=working.goal,
+    )
+    messages = [ChatMessage("system", built.system), *working.recent, ChatMessage("user", text)]
+    return messages, built.injected

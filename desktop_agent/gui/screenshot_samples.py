@@ -66,8 +66,9 @@ def seed(app: App, *, max_tokens: int = 24) -> list[Conversation]:
     import dataclasses
 
     assistant = app.assistant
-    settings = assistant.generation_settings
-    assistant.generation_settings = dataclasses.replace(settings, max_tokens=max_tokens)
+    setup = assistant.setup
+    short = dataclasses.replace(setup.generation_settings, max_tokens=max_tokens)
+    assistant.use(dataclasses.replace(setup, generation_settings=short))
     made = []
     try:
         for title, messages in CONVERSATIONS:
@@ -77,5 +78,6 @@ def seed(app: App, *, max_tokens: int = 24) -> list[Conversation]:
             assistant.rename_conversation(conversation.id, title)
             made.append(conversation)
     finally:
-        assistant.generation_settings = settings
+        settings = setup.generation_settings
+        assistant.use(dataclasses.replace(assistant.setup, generation_settings=settings))
     return made

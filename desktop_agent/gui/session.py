@@ -84,16 +84,11 @@ class Session(QObject):
     def _build_assistant_without_memory(self) -> None:
         # App.assistant opens the vault on first use, which can take seconds (and ask the
         # keyring): build it without memory here, and open memory with open_memory().
-        if "assistant" in self.app.__dict__:
-            opened = self.app.__dict__.get("memory")
-            if opened is not None:
-                self._adopt(opened)
-            return
-        if "memory" in self.app.__dict__:  # already opened by the caller
-            self._adopt(self.app.memory)
-            _ = self.app.assistant
-            return
-        self.app.memory_at_start = False
+        opened = self.app.opened_memory()  # already opened by the caller
+        if opened is not None:
+            self._adopt(opened)
+        elif self.app.built_assistant() is None:
+            self.app.memory_at_start = False
         _ = self.app.assistant
 
     # --- background loads ---
@@ -253,7 +248,7 @@ class Session(QObject):
         if reload:
             # App.apply_settings would close the old engine here, joining its thread: close it
             # in the background instead (App then finds none to close and builds the new one).
-            old_engine = self.app.__dict__.pop("engine", None)
+            old_engine = self.app.take_engine()
             if old_engine is not None:
                 run_in_background(old_engine.close, name="close-model")
         self.app.apply_settings(settings)

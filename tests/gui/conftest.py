@@ -47,10 +47,8 @@ def drain_memory_lane(timeout: float = 60) -> None:
 
 
 def make_app(settings: Settings | None = None) -> App:
-    app = App(settings=settings or fast_settings())
     # The hashing embedder: recall and learning work the same, without loading torch.
-    app.__dict__["embedder"] = HashingEmbedder()
-    return app
+    return App(settings=settings or fast_settings(), embedder=HashingEmbedder())
 
 
 @pytest.fixture

@@ -104,7 +104,7 @@ def test_lock_and_unlock(qtbot: Any, make_window: Any) -> None:
 
     # Then no memory is open, the panels and the status bar say so, and chats go on without it
     assert window.session.memory is None
-    assert window.session.assistant.memory is None
+    assert not window.session.assistant.memory.is_open  # the null memory service
     assert window.status.memory_label.text() == "Memory locked"
     assert window.inspector.stack.currentIndex() == 1
     assert "locked" in window.inspector.problem_label.text()

@@ -41,7 +41,7 @@ def test_a_wider_mode_is_narrowed_at_open_and_noted(tmp_path: Path, key_source) 
     assert "permissions narrowed" in actions
 
 
-def test_lock_leaves_no_vault_or_key_reachable(tmp_path: Path, key_source) -> None:  # noqa: ANN001
+def test_lock_leaves_no_vault_or_key_reachable(memory_keyring) -> None:  # noqa: ANN001
     import gc
     import weakref
 
@@ -49,9 +49,9 @@ def test_lock_leaves_no_vault_or_key_reachable(tmp_path: Path, key_source) -> No
     from desktop_agent.memory.keystore import KeyStore
 
     app = App()
-    vault = Vault.open(tmp_path / "vault", key_source)
+    vault = app.vault()  # opened with the test's in-memory keyring, kept by the app
     vault.add("semantic", "User's PIN is 4921", vector=[0.1] * 384)
-    app.__dict__["_vault"] = vault  # as App.vault() keeps it
+    ours = vault.directory
     keys = vault._keys
     gone_vault, gone_keys = weakref.ref(vault), weakref.ref(keys)
     del vault
@@ -63,7 +63,6 @@ def test_lock_leaves_no_vault_or_key_reachable(tmp_path: Path, key_source) -> No
         assert gone_vault() is None and gone_keys() is None
         # Nothing of this vault anywhere (other tests' vaults may live on in this process);
         # type(), not isinstance(): some library objects warn when their __class__ is read.
-        ours = tmp_path / "vault"
         assert not [
             o for o in gc.get_objects() if type(o) in (Vault, KeyStore) and o.directory == ours
         ]
