@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.extraction_rules import (
     _RELATIONS,
     I_AM,
@@ -348,6 +349,27 @@ def started_learning(clause: str) -> Iterator[Match]:
     if what:
         key = normalise_object(what)
         yield Match("fact", f"learning:{key}", what, f"User is learning {what}", 0.8)
+
+
+_KNOWN_IS = re.compile(
+    r"^(?P<name>[A-ZÀ-Ý][\w'’-]+)(?:'s|’s|\s+is)\s+(?:now\s+|still\s+)?(?=an?\s)(?P<rest>.+)$"
+)
+
+
+@_rule
+def known_person(clause: str) -> Iterator[Match]:
+    """What is said of one of the user's people by the name they told ("Anjali's a dentist");
+    a name nobody told says nothing."""
+    known = KNOWN_PEOPLE.get()
+    body = clause.strip().rstrip(".!")
+    found = _KNOWN_IS.match(body)
+    relation = found and known.get(found.group("name").casefold())
+    if found and relation:
+        phrase = _job_phrase(re.sub(r"(?i)^an?\s+", "", found.group("rest")), named_as=True)
+        if phrase:
+            name = found.group("name")
+            text = f"User's {relation} {name} is {'an' if phrase[:1].casefold() in 'aeiou' else 'a'} {phrase}"
+            yield Match("fact", f"person:{relation}:job", phrase, text, 0.8)
 
 
 __all__ = ["EVERYDAY_RULES"]

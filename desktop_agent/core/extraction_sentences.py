@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
+from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.extraction_rules import I_AM, Match, _job_phrase
 
 SentenceRule = Callable[[str], Iterator[Match]]
@@ -115,6 +116,27 @@ def children_named(sentence: str) -> Iterator[Match]:
         names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
         text = f"User's {who} are called {names}"
         yield Match("fact", f"name_of:{who}", names, text, 0.85)
+
+
+_KNOWN_WILL_BE = re.compile(
+    r"^(?i:it's|it’s|it\s+is)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)(?:'s|’s)\s+birthday\b.*?,\s*"
+    r"(?i:(?:she|he|they)(?:'ll|’ll|\s+will)\s+be|(?:she|he|they)(?:'s|’s|\s+is)\s+turning)\s+"
+    r"(?P<age>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b"
+)
+
+
+@_rule
+def known_birthday(sentence: str) -> Iterator[Match]:
+    """ "It's Isla's birthday on Sunday, she'll be seven": the age of one of the user's people,
+    by the name they told."""
+    aged = _KNOWN_WILL_BE.match(sentence.strip())
+    relation = aged and KNOWN_PEOPLE.get().get(aged.group("name").casefold())
+    if aged and relation:
+        name, age = aged.group("name"), aged.group("age")
+        text = f"User's {relation} {name} will be {age}"
+        yield Match("fact", f"person:{relation}:age", age, text, 0.8)
 
 
 __all__ = ["SENTENCE_RULES"]

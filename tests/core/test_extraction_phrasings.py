@@ -247,3 +247,37 @@ def test_giving_up_one_thing_for_another_is_a_replacement() -> None:
 
     changes = read("I gave up on Japanese, switched to Korean instead.")
     assert [(c.kind, c.old, c.new) for c in changes] == [("replace", "Japanese", "Korean")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        (
+            "Anjali's a dentist, she runs her own practice.",
+            "person:partner:job",
+            "User's partner Anjali is a dentist",
+        ),
+        (
+            "Anjali is now a head teacher.",
+            "person:partner:job",
+            "User's partner Anjali is a head teacher",
+        ),
+        (
+            "It's Isla's birthday on Sunday, she'll be seven.",
+            "person:daughter:age",
+            "User's daughter Isla will be seven",
+        ),
+    ],
+)
+def test_what_is_said_of_a_known_person_by_name(message: str, key: str, text: str) -> None:
+    from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
+
+    token = KNOWN_PEOPLE.set({"anjali": "partner", "isla": "daughter"})
+    try:
+        assert facts(message).get(key) == text
+    finally:
+        KNOWN_PEOPLE.reset(token)
+
+
+def test_a_name_nobody_told_says_nothing() -> None:
+    assert not facts("Anjali's a dentist.")
