@@ -20,13 +20,20 @@ import secrets
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
 
+from desktop_agent.core.consolidation_log import (
+    APART_KEY,
+    LOG_KEY,
+    Change,
+    LoggedRun,
+)
+from desktop_agent.core.consolidation_log import RUN_KEY as RUN_KEY  # for callers of this module
 from desktop_agent.core.memory_model import (
     ACTIVE,
     MERGED,
@@ -38,17 +45,10 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.topics import Topic, plan_topics
 from desktop_agent.errors import InputError
-from desktop_agent.memory.model import thaw as _thaw
 
 if TYPE_CHECKING:
     from desktop_agent.core.memory_service import MemoryService
 
-RUN_KEY: Final = "consolidation_run"
-LOG_KEY: Final = "consolidation_log"
-# Pairs the user un-merged or un-superseded with ``undo``: later runs leave them apart.
-APART_KEY: Final = "consolidation_keep_apart"
-TEXT_FIELD: Final = "__text__"
-LOG_KEEP: Final = 8
 
 # Cosine of all-MiniLM-L6-v2 vectors from which two memories of one type count as one. Measured
 # on 22 paraphrase pairs and 28 different-fact pairs in the assistant's own phrasing
@@ -61,26 +61,6 @@ DUPLICATE_THRESHOLD: Final = 0.92
 STALE_IMPORTANCE: Final = 0.05
 
 _NEGATION = re.compile(r"\b(?:not|no|never|no longer|n't|don't|doesn't|isn't|anymore)\b", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One write of a run: which memory, what was done, and its status before and after."""
-
-    memory_id: str
-    action: str  # superseded, supersedes, merged, absorbed, topic, topic_created, ...
-    before_status: str
-    after_status: str
-    detail: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "memory_id": self.memory_id,
-            "action": self.action,
-            "before_status": self.before_status,
-            "after_status": self.after_status,
-            "detail": self.detail,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +127,7 @@ def _consolidate(
         return ConsolidationReport(run_id, skipped=True)
     # Clean from here on: a write by another thread during the run makes the next call run.
     watch.clean = True
-    run = _Run(memory, run_id)
+    run = LoggedRun(memory, run_id)
     items = {i.id: i for i in memory.items(SEMANTIC) if i.active}
     try:
         _supersede(run, items)
@@ -177,13 +157,13 @@ def refresh_topics(memory: MemoryService, *, now: datetime | None = None) -> Con
     """Only step (d): rebuild topic summaries and memberships (logged and undoable too)."""
     now = now or datetime.now(UTC)
     with memory.lane, _watch(memory).running:
-        run = _Run(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
+        run = LoggedRun(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
         _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
         run.notify()
     return ConsolidationReport(run.run_id, tuple(run.changes))
 
 
-def _supersede(run: _Run, items: dict[str, MemoryItem]) -> None:
+def _supersede(run: LoggedRun, items: dict[str, MemoryItem]) -> None:
     by_key: dict[str, list[MemoryItem]] = {}
     for item in items.values():
         if item.subject_key:
@@ -209,7 +189,7 @@ def _supersede(run: _Run, items: dict[str, MemoryItem]) -> None:
 
 
 def _merge(
-    run: _Run, items: dict[str, MemoryItem], vectors: Mapping[str, NDArray[np.float32]]
+    run: LoggedRun, items: dict[str, MemoryItem], vectors: Mapping[str, NDArray[np.float32]]
 ) -> None:
     ordered = sorted(items.values(), key=lambda i: (i.created_at, i.id))
     by_type: dict[str, list[MemoryItem]] = {}
@@ -226,7 +206,7 @@ def _merge(
 
 
 def _merge_pair(
-    run: _Run, items: dict[str, MemoryItem], kept: MemoryItem, other: MemoryItem
+    run: LoggedRun, items: dict[str, MemoryItem], kept: MemoryItem, other: MemoryItem
 ) -> None:
     sources = [p.to_json() for p in kept.provenance]
     sources += [p.to_json() for p in other.provenance if p.to_json() not in sources]
@@ -246,7 +226,7 @@ def _merge_pair(
     del items[other.id]
 
 
-def _refresh_topics(run: _Run, items: Sequence[MemoryItem]) -> None:
+def _refresh_topics(run: LoggedRun, items: Sequence[MemoryItem]) -> None:
     vault = run.memory.vault
     purged = _purge_topics(run.memory, lambda ids: any(i not in vault for i in ids))
     run.changes += [Change(i, "topic_purged", "", "", "held a forgotten memory") for i in purged]
@@ -298,7 +278,7 @@ def _summarised(meta: Mapping[str, Any]) -> list[str]:
     return [str(i) for i in (meta.get("summarised") or meta.get("members") or ())]
 
 
-def _update_topic(run: _Run, current: MemoryItem, topic: Topic) -> None:
+def _update_topic(run: LoggedRun, current: MemoryItem, topic: Topic) -> None:
     # Every memory a version of the summary quoted, so forgetting any of them finds this topic.
     quoted = sorted({*_summarised(current.meta or {}), *topic.members})
     fields = {"status": ACTIVE, "members": list(topic.members), "summarised": quoted}
@@ -324,7 +304,7 @@ def _undo(memory: MemoryService, run_id: str) -> UndoReport:
     touched = _logged(memory, run_id)
     if not touched:
         raise InputError(f"no consolidation run {run_id!r} to undo (see `memory consolidate`)")
-    run = _Run(memory, run_id)
+    run = LoggedRun(memory, run_id)
     restored: list[Change] = []
     conflicts: list[str] = []
     doomed: list[str] = []
@@ -357,133 +337,6 @@ def _logged(memory: MemoryService, run_id: str) -> list[str]:
         for record in [*memory.vault.list(SEMANTIC), *memory.vault.list(TOPIC)]
         if any(e.get("run") == run_id for e in record.meta.get(LOG_KEY, ()) or ())
     ]
-
-
-# --- writing with a log ------------------------------------------------------------------------
-
-
-@dataclass
-class _Run:
-    memory: MemoryService
-    run_id: str
-    changes: list[Change] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)
-    edited: list[str] = field(default_factory=list)
-
-    def write(
-        self,
-        memory_id: str,
-        action: str,
-        fields: Mapping[str, Any],
-        *,
-        text: str | None = None,
-        detail: str = "",
-    ) -> MemoryItem | None:
-        """Set ``fields`` (and the text) of a memory, logged; no write when nothing differs.
-        None when the memory was forgotten meanwhile (runs go on in the background)."""
-        vault = self.memory.vault
-        with vault.lock:
-            if memory_id not in vault:
-                return None
-            record = vault.get(memory_id)
-            meta = _thaw(record.meta)
-            wanted = {k: _thaw(v) for k, v in fields.items()}
-            before = {k: meta.get(k) for k in wanted}
-            if text is not None and text != record.text:
-                before[TEXT_FIELD], wanted[TEXT_FIELD] = record.text, text
-            if all(_same(before[k], v) for k, v in wanted.items()):
-                return item_from_record(record)
-            before[RUN_KEY], wanted[RUN_KEY] = meta.get(RUN_KEY), self.run_id
-            entry = {"run": self.run_id, "action": action, "before": before, "after": wanted}
-            meta |= {k: v for k, v in wanted.items() if k != TEXT_FIELD}
-            meta[LOG_KEY] = [*meta.get(LOG_KEY, [])[-(LOG_KEEP - 1) :], entry]
-            new_text = wanted.get(TEXT_FIELD)
-            vector = self.memory.embedder.embed([new_text])[0] if new_text else None
-            updated = vault.update(memory_id, meta=meta, text=new_text, vector=vector)
-        status = str(meta.get("status", ACTIVE))
-        self._changed(memory_id, action, str(before.get("status") or status), status, detail)
-        return item_from_record(updated)
-
-    def add_topic(self, topic: Topic) -> None:
-        wanted = {
-            "topic": topic.name,
-            "members": list(topic.members),
-            "summarised": sorted(topic.members),
-            "status": ACTIVE,
-        }
-        entry = {"run": self.run_id, "action": "topic_created", "before": {}, "after": wanted}
-        meta = {**wanted, "importance": 0.5, RUN_KEY: self.run_id, LOG_KEY: [entry]}
-        vector = self.memory.embedder.embed([topic.summary])[0]
-        record = self.memory.vault.add(TOPIC, topic.summary, vector=vector, meta=meta)
-        self.added.append(str(record.id))
-        self.changes.append(Change(str(record.id), "topic_created", "", ACTIVE, topic.name))
-
-    def revert(self, memory_id: str) -> tuple[list[Change], bool, bool]:
-        """Undo this run's log entries of one memory, newest first: (changes, conflict, forget)."""
-        vault = self.memory.vault
-        restored: list[Change] = []
-        conflict = forget = False
-        with vault.lock:
-            record = vault.get(memory_id)
-            meta = _thaw(record.meta)
-            log = list(meta.get(LOG_KEY, []))
-            mine = [e for e in log if e.get("run") == self.run_id]
-            text = record.text
-            for entry in reversed(mine):
-                after, before = entry["after"], entry["before"]
-                now = {k: (text if k == TEXT_FIELD else meta.get(k)) for k in after}
-                if not all(_same(now[k], v) for k, v in after.items()):
-                    conflict = True
-                    continue
-                if entry["action"] == "topic_created":
-                    forget = True
-                    continue
-                status = str(meta.get("status", ACTIVE))
-                for key, value in before.items():
-                    if key == TEXT_FIELD:
-                        text = value
-                    elif value is None:
-                        meta.pop(key, None)
-                    else:
-                        meta[key] = value
-                self._keep_apart(meta, entry)
-                restored.append(
-                    Change(
-                        memory_id,
-                        entry["action"],
-                        status,
-                        str(meta.get("status", ACTIVE)),
-                        "undone",
-                    )
-                )
-            if forget:
-                return restored, conflict, True
-            meta[LOG_KEY] = [e for e in log if e.get("run") != self.run_id]
-            if not meta[LOG_KEY]:
-                del meta[LOG_KEY]
-            changed_text = text if text != record.text else None
-            vector = self.memory.embedder.embed([changed_text])[0] if changed_text else None
-            vault.update(memory_id, meta=meta, text=changed_text, vector=vector)
-        self.edited.append(memory_id)
-        return restored, conflict, False
-
-    @staticmethod
-    def _keep_apart(meta: dict[str, Any], entry: Mapping[str, Any]) -> None:
-        after = entry["after"]
-        other = after.get("merged_into") or after.get("superseded_by")
-        if other:
-            meta[APART_KEY] = sorted({*meta.get(APART_KEY, []), str(other)})
-
-    def _changed(self, memory_id: str, action: str, before: str, after: str, detail: str) -> None:
-        self.edited.append(memory_id)
-        self.changes.append(Change(memory_id, action, before, after, detail))
-
-    def notify(self) -> None:
-        from desktop_agent.core.memory_service import MemoryChange
-
-        if self.added or self.edited:
-            edited = tuple(dict.fromkeys(i for i in self.edited if i not in self.added))
-            self.memory.notify(MemoryChange(added=tuple(self.added), edited=edited))
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -584,7 +437,3 @@ def _apart(item: MemoryItem) -> set[str]:
 
 def _stated_at(item: MemoryItem) -> tuple[datetime, datetime, str]:
     return (item.valid_from or item.created_at, item.created_at, item.id)
-
-
-def _same(a: Any, b: Any) -> bool:
-    return bool(_thaw(a) == _thaw(b))
