@@ -76,7 +76,9 @@ class ChatCommands:
             return self._forget(conversation, intent.argument, memory())
         return None
 
-    def _forget(self, conversation: Conversation, topic: str, memory: MemoryService) -> CommandReply:
+    def _forget(
+        self, conversation: Conversation, topic: str, memory: MemoryService
+    ) -> CommandReply:
         from desktop_agent.core.forget_request import facts_to_forget
 
         matches = facts_to_forget(memory, topic)
