@@ -288,3 +288,16 @@ def _row_damage() -> Any:
     from desktop_agent.memory.model import Damage
 
     return Damage("memories", "row 00/1", "ciphertext fails authentication")
+
+
+def test_rekey_in_passphrase_mode(vault_dir: Path) -> None:
+    from desktop_agent.secrets import PassphraseKeySource
+    from tests.memory.conftest import FAST_ARGON2
+
+    with Vault.open(vault_dir, PassphraseKeySource("rekey passphrase", FAST_ARGON2)) as vault:
+        kept = vault.add("episodic", "in passphrase mode", vector=unit(1), conversation_id="c")
+        raw = {k: vault._keys.raw_key(k) for k in vault._keys.ids()}
+        assert vault.rekey().epoch == 2
+    with Vault.open(vault_dir, PassphraseKeySource("rekey passphrase", FAST_ARGON2)) as vault:
+        assert vault.get(kept.id).text == "in passphrase mode"
+    assert not any(opens_with(raw, row) for row in all_rows(vault_dir))

@@ -1,5 +1,5 @@
-"""Any sequence of add / edit / forget / rotate, with crashes at random steps, against a model
-(issue 13, item 10).
+"""Any sequence of add / edit / forget / rotate / rekey, with crashes at random steps, against a
+model (issue 13, item 10).
 
 A crash is an exception nothing in the vault catches (``Crash``), raised before or after the
 n-th call of one internal step (a Lance commit, a key-journal append, an atomic rename, the
@@ -15,6 +15,8 @@ Whatever the step, after the reopen:
   nothing and lost nothing;
 - an interrupted rotation left one epoch: one KEK in the keyring, only that epoch's key
   files, no temporary file;
+- an interrupted re-encryption (``rekey``) lost nothing, says it is unfinished, and the next
+  one finishes it; once one finishes, no data key from before it opens any row in any version;
 - and always: every memory the model holds reads back with its history, no row is damaged,
   the audit chain verifies, and no memory's words are in any file in plaintext.
 """
@@ -42,8 +44,9 @@ from hypothesis.stateful import (
     rule,
 )
 
-from desktop_agent.memory import Vault, forget_journal
-from desktop_agent.memory import files as files_module
+from desktop_agent.memory import Vault, forget_journal, rekey_journal
+from desktop_agent.memory import audit as audit_module
+from desktop_agent.memory import keystore as keystore_module
 from desktop_agent.memory import snapshot as snapshot_module
 from desktop_agent.memory.audit import AuditLog
 from desktop_agent.memory.forget import Forgetting
@@ -55,13 +58,15 @@ from desktop_agent.secrets.keyring_source import account
 from desktop_agent.secrets.memory_backend import InMemoryKeyring
 from tests.memory.conftest import all_bytes, unit
 from tests.memory.test_forget import decryptable_texts
+from tests.memory.test_rotation import all_rows, opens_with
 
 
 class Crash(BaseException):
     """The process dies here (BaseException: no ``except Exception`` in the vault catches it)."""
 
 
-# Each crash point: (name, where the step lives, its attribute, crash before or after it).
+# Each crash point: (name, where the step lives, its attribute, crash before or after it, or
+# "torn": half the bytes of an append written, then the crash).
 # ``"source"`` stands for the vault's key source (its KEK calls).
 POINTS: list[tuple[str, Any, str, str]] = [
     ("before a Lance commit", Store, "_commit", "before"),
@@ -74,8 +79,11 @@ POINTS: list[tuple[str, Any, str, str]] = [
     ("after stale key files go", KeyStore, "remove_stale_files", "after"),
     ("mid atomic write (before the rename)", os, "replace", "before"),
     ("after an atomic rename", os, "replace", "after"),
-    ("before a durable append (audit line, key journal)", files_module, "append_durable", "before"),
+    ("before a key-journal append", keystore_module, "append_durable", "before"),
+    ("mid key-journal append (torn)", keystore_module, "append_durable", "torn"),
+    ("mid audit-line append (torn)", audit_module, "append_durable", "torn"),
     ("after the forget journal", forget_journal, "write", "after"),
+    ("after the re-encryption journal", rekey_journal, "write", "after"),
     ("after the snapshot is dropped", Forgetting, "_drop_snapshot", "after"),
     ("before old Lance versions are cleaned", lance.LanceDataset, "cleanup_old_versions", "before"),
     ("after compaction", Store, "compact_and_purge", "after"),
@@ -89,7 +97,9 @@ _WRITE_POINTS = [
     "after a key-journal append",
     "mid atomic write (before the rename)",
     "after an atomic rename",
-    "before a durable append (audit line, key journal)",
+    "before a key-journal append",
+    "mid key-journal append (torn)",
+    "mid audit-line append (torn)",
     "before an audit entry",
     "after an audit entry",
 ]
@@ -101,7 +111,9 @@ _RATCHET_POINTS = [
     "after stale key files go",
     "mid atomic write (before the rename)",
     "after an atomic rename",
-    "before a durable append (audit line, key journal)",
+    "before a key-journal append",
+    "mid key-journal append (torn)",
+    "mid audit-line append (torn)",
     "before an audit entry",
     "after an audit entry",
 ]
@@ -166,6 +178,11 @@ def _arm(patch: pytest.MonkeyPatch, armed: Armed, source: KeyringKeySource) -> N
         if hit and when == "before":
             armed.fired = True
             raise Crash(armed.name)
+        if hit and when == "torn":  # half the bytes reach the file, then the process dies
+            armed.fired = True
+            path, data = args
+            real(path, data[: len(data) // 2])
+            raise Crash(armed.name)
         result = real(*args, **kwargs)
         if hit:
             armed.fired = True
@@ -189,6 +206,8 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         self.gone: dict[str, list[bytes]] = {}  # forgotten id -> slices of its ciphertexts
         self.gone_markers: list[str] = []
         self.counter = 0
+        # Raw data keys from before a re-encryption a crash interrupted (None: none pending).
+        self.keys_before_rekey: dict[str, bytes] | None = None
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -369,6 +388,21 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
             # that follows may ratchet once more (keys a crashed add left unused).
             assert self.vault.epoch >= epoch
 
+    @rule(point=forget_crashes, nth=nths, reopen_point=reopen_crashes)
+    def rekey(self, point: str | None, nth: int, reopen_point: str | None) -> None:
+        """Re-encrypt everything (2 rows per batch); after a crash every memory still reads and
+        a later rekey finishes the same plan; once done, no data key from before opens a row."""
+        keys = self.vault._keys
+        before = self.keys_before_rekey or {k: keys.raw_key(k) for k in keys.ids()}
+        crashed = self._run(lambda: self.vault.rekey(batch=2), point, nth, reopen_point)
+        if crashed is not None:
+            pending = rekey_journal.journal_path(self.dir).exists()
+            self.keys_before_rekey = before if pending else None
+            return  # (with no journal it either never started or finished: nothing to check)
+        self.keys_before_rekey = None
+        for row in all_rows(self.dir):
+            assert not opens_with(before, row), "a data key from before the rekey opens a row"
+
     @rule()
     def reopen(self) -> None:
         self.vault.close()
@@ -393,6 +427,9 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         assert keys <= {f"keystore-{header.epoch}.bin", f"journal-{header.epoch}.bin"}
         assert not list(self.dir.rglob("*.tmp"))
         assert not forget_journal.journal_path(self.dir).exists()
+        pending = self.keys_before_rekey is not None
+        assert rekey_journal.journal_path(self.dir).exists() == pending
+        assert self.vault.status().extra["rekey_unfinished"] == pending
         assert self.vault.verify_audit().ok
 
     @invariant()
@@ -431,7 +468,8 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
 
 
 VaultSurvivesCrashes.TestCase.settings = settings(
-    max_examples=25,
+    # 25 in CI (about 40 s); VAULT_STATEFUL_EXAMPLES=500 for a longer hunt.
+    max_examples=int(os.environ.get("VAULT_STATEFUL_EXAMPLES", "25")),
     stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
