@@ -409,6 +409,12 @@ def _warn_damage(vault: Vault) -> None:
             "it can be read, not changed",
             file=sys.stderr,
         )
+    if vault.rekey_unfinished:
+        print(
+            "desktop-agent: warning: a re-encryption was interrupted; run "
+            "`desktop-agent memory keys rotate --rekey` to finish it",
+            file=sys.stderr,
+        )
     if vault.damaged:
         print(
             f"desktop-agent: warning: {len(vault.damaged)} damaged rows or files could not be read "

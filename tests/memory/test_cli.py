@@ -302,6 +302,9 @@ def test_keys_rotate_rekey_errors_are_one_line(cli, agent_home: Path) -> None:
     journal.write_bytes(b"\x01" + b"\x00" * 40)  # an interrupted run's journal, damaged
     code, out, _ = cli("keys", "status")
     assert "re-encryption: interrupted; run `desktop-agent memory keys rotate --rekey`" in out
+    code, out, err = cli("list")
+    assert code == 0 and "likes hiking" in out
+    assert "warning: a re-encryption was interrupted; run `desktop-agent memory keys" in err
     code, out, err = cli("keys", "rotate", "--rekey")
     assert code == 2 and out == "" and "Traceback" not in err
     line = err.strip().splitlines()[-1]
