@@ -88,9 +88,11 @@ class ChatCommands:
         self._pending[conversation.id] = PendingForget(ids)
         lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
         also = memory.forget_preview(ids).describe()
-        also_line = f"\nThis also erases {also[4:]}." if also else ""
+        also_line = f"This also erases {also[4:]}. " if also else ""
+        # Blank lines around the list: the reply is Markdown, where single newlines run the
+        # question into the last item.
         return CommandReply(
-            f"I found these memories:\n{lines}{also_line}\nForget them? Answer yes or no."
+            f"I found these memories:\n\n{lines}\n\n{also_line}Forget them? Answer yes or no."
         )
 
     def _forget_said(
@@ -112,7 +114,7 @@ class ChatCommands:
         lines = "\n".join(f"{i}. “{s.sentence}”" for i, s in enumerate(said, 1))
         these = "these words" if len(said) == 1 else f"these {len(said)} sentences"
         return CommandReply(
-            f"You told me:\n{lines}\nForget {these} (erased from the conversation too)? "
+            f"You told me:\n\n{lines}\n\nForget {these} (erased from the conversation too)? "
             "Answer yes or no."
         )
 
