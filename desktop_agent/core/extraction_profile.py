@@ -1,0 +1,148 @@
+"""Extraction rules for who the user is: name, home, partner, origin, age, birthday, languages.
+
+Same contract as ``extraction_rules``: each rule reads one clause anchored at its subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_phrases import (
+    I_AM,
+    Match,
+    _compile,
+    normalise_object,
+    proper_noun,
+)
+from desktop_agent.core.extraction_relations import _NOT_NAMES
+
+
+def name(clause: str) -> Iterator[Match]:
+    lead = re.match(
+        r"(?i:my name is|my name's|my name’s|i'm called|i am called|"
+        r"(?:you can )?call me|people call me|i go by)\s+",
+        clause,
+    )
+    if lead:
+        value = proper_noun(clause[lead.end() :], clause)
+        if value:
+            value = " ".join(value.split()[:3])
+            yield Match("fact", "name", value, f"User's name is {value}", 0.95)
+
+
+_HOME = _compile(
+    rf"(?:{I_AM}\s+(?:now\s+)?(?:living|based|settled)\s+in|i\s+(?:now\s+|currently\s+|still\s+)?live\s+in|"
+    rf"(?P<moved>(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|since\s+|now\s+)?(?:moved|relocated)\s+(?:house\s+)?(?:to|into))|"
+    rf"(?P<gone>i\s+(?:don't|do not|no longer)\s+live\s+in))\s+"
+)
+
+
+def home(clause: str) -> Iterator[Match]:
+    lead = _HOME.match(clause)
+    if not lead:
+        return
+    value = proper_noun(clause[lead.end() :], clause)
+    if not value:
+        return
+    if lead.group("gone"):
+        if (
+            re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
+            or "no longer" in clause.lower()
+        ):
+            yield Match(
+                "fact", "home_city", value, f"User no longer lives in {value}", 0.85, True, True
+            )
+        return
+    moved = bool(lead.group("moved"))
+    now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "home_city", value, f"User lives in {value}", 0.9, correction=moved or now)
+
+
+_HOME_NOW = _compile(
+    r"(?:(?:we're|we’re|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+|settled\s+)?|"
+    r"(?:i'm|i’m|i\s+am|im)\s+(?:now\s+)?(?:living|based|settled)\s+)in\s+"
+)
+
+
+def home_now(clause: str) -> Iterator[Match]:
+    """ "We moved house, we're in Leeds now": where the user is now, said with "now"."""
+    lead = _HOME_NOW.match(clause)
+    if not lead or not re.search(r"\b(?:now|these days|nowadays)\b", clause, re.IGNORECASE):
+        return
+    if re.search(r"\b(?:for|on|at|until|till|visiting|holiday|vacation|trip)\b", clause, re.I):
+        return  # "I'm in Rome for the weekend now" is a visit
+    value = proper_noun(clause[lead.end() :], clause)
+    if value:
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
+
+
+_PARTNER_NOW = _compile(
+    rf"{I_AM}\s+(?:now\s+)?(?:with|seeing|dating|going\s+out\s+with|engaged\s+to|married\s+to)\s+"
+)
+
+
+def partner_now(clause: str) -> Iterator[Match]:
+    """ "I'm with Sam now", "I'm engaged to Priya": the user's partner, by name."""
+    lead = _PARTNER_NOW.match(clause)
+    found = lead and re.match(r"([A-ZÀ-Ý][\w'’-]+)(?=\s*(?:[,.!;]|$|\s+(?:now|and|these)\b))",
+                              clause[lead.end() :])  # fmt: skip
+    if found and found.group(1).casefold() not in _NOT_NAMES | {"it", "them", "him", "her"}:
+        value = found.group(1)
+        text = f"User's partner is {value}"
+        correction = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        yield Match("fact", "name_of:partner", value, text, 0.85, correction=correction)
+
+
+_ORIGIN = _compile(
+    rf"(?:{I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+"
+)
+
+
+def origin(clause: str) -> Iterator[Match]:
+    lead = _ORIGIN.match(clause)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if value:
+        yield Match("fact", "origin", value, f"User is from {value}", 0.85)
+
+
+_AGE = _compile(rf"(?:{I_AM}|i\s+(?:just\s+)?turned)\s+(\d{{1,3}})(?:\s+years?\s+old|\s+now)?\s*$")
+
+
+def age(clause: str) -> Iterator[Match]:
+    found = _AGE.match(clause.strip(" .!"))
+    if found and 3 <= int(found.group(1)) <= 120:
+        yield Match("fact", "age", found.group(1), f"User is {found.group(1)} years old", 0.85)
+
+
+_BIRTHDAY = _compile(
+    r"(?:my\s+birthday(?:\s+is|'s|’s|\s+falls)|i\s+was\s+born\s+on)\s+(?:on\s+)?(.+)$"
+)
+
+
+def birthday(clause: str) -> Iterator[Match]:
+    found = _BIRTHDAY.match(clause.strip(" .!"))
+    if found and re.search(
+        r"\d|january|february|march|april|may|june|july|august|september|"
+        r"october|november|december",
+        found.group(1),
+        re.IGNORECASE,
+    ):
+        value = found.group(1).strip()
+        yield Match("fact", "birthday", value, f"User's birthday is {value}", 0.9)
+
+
+_LANGUAGES = _compile(r"i\s+(?:can\s+)?speak\s+(.+)$")
+
+
+def languages(clause: str) -> Iterator[Match]:
+    found = _LANGUAGES.match(clause.strip(" .!"))
+    if not found:
+        return
+    for part in re.split(r"\s*,\s*|\s+(?:and|or)\s+", found.group(1)):
+        words = normalise_object(part).split()
+        original = part.split()
+        if words and original and original[-1][:1].isupper():
+            yield Match(
+                "fact", f"speaks:{words[-1]}", original[-1], f"User speaks {original[-1]}", 0.85
+            )

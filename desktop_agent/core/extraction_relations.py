@@ -1,0 +1,129 @@
+"""Extraction rules for the user's people: their names, their schools, a home shared with them.
+
+Same contract as ``extraction_rules``: each rule reads one clause anchored at its subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_phrases import Match, _compile, proper_noun
+from desktop_agent.core.extraction_words import PETS, RELATIONS
+
+_RELATIONS = (
+    r"(?:best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
+    r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"
+    r"parrot|rabbit|hamster|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|"
+    r"niece|nephew|roommate|flatmate|therapist|doctor|baby|dentist|gp|landlord|landlady|"
+    r"trainer|personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|"
+    r"hairdresser|barber|neighbou?r|colleague|coworker|mentor|tutor|coach|teacher|"
+    r"supervisor|midwife|optician|pharmacist|psychiatrist|psychologist|counsell?or|"
+    r"husband|wife|fiancée?|partner)"
+)
+# "My dentist is Dr Okafor", "my boss is Karen": people the user sees by what they do, named
+# with a bare "is" (for family, "my dad is French" says no name, so they need "called").
+_NAMED_BY_ROLE = (
+    r"(?:best friend|friend|boss|manager|dentist|doctor|gp|landlord|landlady|trainer|"
+    r"personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|hairdresser|"
+    r"barber|therapist|mentor|tutor|coach|supervisor|midwife|optician|psychiatrist|"
+    r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?)"
+)
+_ROLE_IS = re.compile(
+    rf"(?i:my\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+is\s+(?:now\s+)?)"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
+)
+# Nationalities and the like after "is": not names.
+_NOT_NAMES = frozenset(
+    """american british english french german spanish italian dutch irish scottish welsh polish
+    portuguese brazilian mexican canadian australian indian chinese japanese korean russian
+    greek turkish swedish danish norwegian finnish belgian swiss austrian african nigerian
+    kenyan egyptian catholic muslim jewish christian hindu great amazing awesome lovely nice
+    away here there""".split()
+)
+_RELATION_NAME = _compile(
+    rf"(?:my\s+(?P<rel>{_RELATIONS})(?:'s|’s)?\s+(?:name\s+is|is\s+called|is\s+named|called|named)|"
+    rf"i\s+have\s+an?\s+(?P<rel2>{_RELATIONS})\s+(?:called|named))\s+"
+)
+
+
+_AND_ANOTHER = re.compile(
+    rf"(?i:\s+and\s+(?:an?|my|two|one)\s+(?P<rel>{_RELATIONS})\s+(?:called|named)\s+)"
+    r"(?P<name>[A-ZÀ-Ý][\w'’-]+)"
+)
+
+
+def relation_name(clause: str) -> Iterator[Match]:
+    lead = _RELATION_NAME.match(clause)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    by_role = None if value else _ROLE_IS.match(clause.strip())
+    if by_role and by_role.group("name").split()[0].casefold() not in _NOT_NAMES:
+        said = by_role.group("rel")
+        value = by_role.group("name")
+        relation = RELATIONS.get(said.casefold()) or said.casefold()
+        yield Match("fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85)
+        return
+    if value and lead is not None:
+        said = (lead.group("rel") or lead.group("rel2")).casefold()
+        # One slot per relation whatever the word: "my mum's name" and "my mother is called".
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        yield Match("fact", f"name_of:{relation}", value, f"User's {said} is named {value}", 0.9)
+        # "... a dog called Rex and a cat called Miso": the next one of the list
+        for more in _AND_ANOTHER.finditer(clause, lead.end()):
+            other = more.group("rel").casefold()
+            name = more.group("name")
+            kind = RELATIONS.get(other) or PETS.get(other) or other
+            if kind != relation:
+                yield Match(
+                    "fact", f"name_of:{kind}", name, f"User's {other} is named {name}", 0.85
+                )
+
+
+_SCHOOL = re.compile(
+    rf"(?i:(?:(?P<user>i)|my\s+(?P<rel>{_RELATIONS}))(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+"
+    r"(?:now\s+|just\s+|recently\s+)?(?P<verb>go(?:es)?|started|starts|is\s+starting|attends?|"
+    r"is\s+at|moved|switched|transferred|changed)\s+(?:schools?\s+)?(?:to|at)?\s*)"
+    r"(?P<school>(?:[A-Z][\w'’.-]*\s+){0,4}(?i:school|primary|secondary|high|academy|college|"
+    r"university|uni|nursery|kindergarten|grammar|elementary|montessori)(?:\s+(?i:school))?)\b"
+)
+
+
+def school(clause: str) -> Iterator[Match]:
+    """ "My son started at Hillcrest Secondary": which school, one slot per person."""
+    found = _SCHOOL.match(clause.strip())
+    if not found or not found.group("school")[:1].isupper():
+        return
+    where, verb = found.group("school"), found.group("verb").casefold()
+    changed = verb.split()[0] in ("started", "starts", "is", "moved", "switched", "transferred")
+    changed = changed or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    if found.group("user"):
+        yield Match("fact", "school", where, f"User goes to {where}", 0.8, correction=changed)
+        return
+    said = found.group("rel").casefold()
+    relation = RELATIONS.get(said) or said
+    who = f"{said} {found.group('name')}" if found.group("name") else said
+    text = f"User's {who} goes to {where}"
+    yield Match("fact", f"person:{relation}:school", where, text, 0.8, correction=changed)
+
+
+_SHARED_HOME = re.compile(
+    rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|we|i(?=\s+(?:share|rent)\b))\s+"
+    r"(?:now\s+|still\s+|currently\s+)?(?:live|share|rent|own|have|bought)\s+"
+    r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
+    r"studio|room)?\s*in)\s+"
+)
+
+
+def shared_home(clause: str) -> Iterator[Match]:
+    """ "My boyfriend Lucas and I share a tiny flat in Lyon", "we live in Lyon"."""
+    lead = _SHARED_HOME.match(clause)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if not value or lead is None:
+        return
+    yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)
+    name = lead.group("name")
+    if name and name[:1].isupper():
+        said = lead.group("rel").casefold()
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        yield Match("fact", f"name_of:{relation}", name, f"User's {said} is named {name}", 0.85)

@@ -1,0 +1,51 @@
+"""Extraction rules for what the user gets about in: a car, a bike, a scooter.
+
+Same contract as ``extraction_rules``: each rule reads one clause anchored at its subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_phrases import Match, _a, _compile
+from desktop_agent.search.tokenize import STOPWORDS
+
+_VEHICLES = frozenset(
+    """car van truck bike bicycle motorbike motorcycle scooter moped suv camper campervan
+    hatchback estate pickup jeep ebike e-bike""".split()
+)
+# Makes of car and motorbike: "I switched to a Tesla Model 3" names a vehicle by its make.
+_MAKES = frozenset(
+    """tesla toyota ford honda bmw audi volkswagen vw kia hyundai nissan renault peugeot citroen
+    fiat volvo skoda seat mazda subaru mercedes jeep mini porsche lexus dacia vauxhall opel
+    chevrolet chevy dodge jaguar suzuki mitsubishi polestar rivian byd cupra yamaha ducati
+    kawasaki triumph harley vespa prius""".split()
+)
+_VEHICLE = _compile(
+    r"i(?:'ve|\s+have)?\s+(?:now\s+|still\s+|currently\s+|since\s+|just\s+|finally\s+)?"
+    r"(?P<verb>drive|ride|own|have|have\s+got|got|bought|switched\s+to|upgraded\s+to|"
+    r"changed\s+to|traded\s+up\s+to|went\s+for|leased|lease)\s+"
+    r"(?:a|an|my|the)\s+(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+    r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because|last|this|next|"
+    r"yesterday|today|in|on|ago|recently|now|since|instead)\b|\s*[,.;!]|\s*$)"
+)
+_THIRD = {"drive": "drives", "ride": "rides", "own": "owns", "have": "has", "have got": "has"}
+
+
+def vehicle(clause: str) -> Iterator[Match]:
+    """ "I drive a red Toyota Corolla", "I ride a blue Vespa scooter to work": one slot, so
+    "I sold the Corolla and bought a Leaf" and "I drive a Leaf now" supersede it."""
+    found = _VEHICLE.match(clause.strip())
+    if not found:
+        return
+    verb, what = " ".join(found.group("verb").casefold().split()), found.group("what")
+    head = what.split()[-1].casefold()
+    made = any(w.casefold() in _MAKES for w in what.split())
+    if verb not in ("drive", "ride") and head not in _VEHICLES and not made:
+        return
+    if verb in ("drive", "ride") and (head in STOPWORDS or head in ("lot", "bit", "way")):
+        return
+    said = _THIRD.get(verb, "drives" if made or head in ("car", "van", "suv") else "has")
+    changed = verb not in _THIRD or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction=changed)

@@ -1,0 +1,188 @@
+"""Extraction rules for work: the user's job, employer, a new job, a living, not working.
+
+Same contract as ``extraction_rules``: each rule reads one clause anchored at its subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_phrases import (
+    _OBJECT_END,
+    I_AM,
+    Match,
+    _a,
+    _compile,
+    _object,
+    proper_noun,
+    third_singular,
+)
+from desktop_agent.search.tokenize import STOPWORDS
+
+_JOBS = frozenset(
+    """accountant actor actress analyst architect artist assistant attorney baker barista
+    bartender biologist builder butcher carpenter cashier chef chemist cleaner clerk coach
+    consultant cook counselor counsellor designer developer dentist doctor driver economist editor
+    electrician engineer farmer firefighter freelancer gardener hairdresser illustrator intern
+    journalist judge lawyer lecturer librarian manager mechanic midwife musician nurse officer
+    painter paramedic pharmacist photographer physician physicist physiotherapist pilot plumber
+    policeman policewoman professor programmer psychologist receptionist researcher salesman
+    scientist secretary singer soldier student surgeon tailor teacher technician therapist
+    translator tutor veterinarian vet waiter waitress writer director founder ceo cto
+    administrator mathematician statistician dancer sailor nanny caregiver carer paralegal
+    solicitor barrister courier postman postwoman paramedic porter janitor caretaker
+    firefighter detective pharmacist optician dietitian nutritionist midwife radiographer
+    sonographer hygienist surveyor auditor bookkeeper cashier ranger guide
+    animator copywriter""".split()
+)
+
+
+def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
+    """The job at the start of ``text``. After "as" ("work as a fundraiser") any noun of a
+    person's role will do; elsewhere ("I'm a ...") only a known job."""
+    phrase = _OBJECT_END.sub("", text.strip())
+    phrase = re.sub(r"^(?:an?|the)\s+", "", phrase, flags=re.IGNORECASE)
+    words = phrase.split()
+    if not words or len(words) > 4:
+        return None
+    head = words[-1].casefold()
+    if head in _JOBS or head.endswith(("ologist", "ician")):
+        return phrase
+    role = head.endswith(("er", "or", "ist", "ant", "ent", "ian", "eer")) and len(head) > 4
+    vague = {"whatever", "other", "another", "either", "neither", "never", "together", "forever"}
+    if named_as and role and head not in STOPWORDS | vague:
+        return phrase
+    return None
+
+
+_JOB = _compile(
+    rf"(?:i\s+(?:now\s+|currently\s+)?work\s+as|my\s+job\s+is|"
+    r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
+    rf"qualified\s+as|requalified\s+as)(?=\s)|{I_AM}\s+(?:now\s+)?(?:working\s+as\s+)?"
+    r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
+    rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
+)
+
+
+def job(clause: str) -> Iterator[Match]:
+    lead = _JOB.match(clause)
+    if lead:
+        rest = clause[lead.end() :]
+        phrase = _job_phrase(rest, named_as=bool(re.search(r"(?i)\bas\s*$", lead.group(0))))
+        if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
+            phrase = _object(rest)  # "my job is teaching maths" needs no job noun
+        if phrase is None:
+            return
+        if lead.group("ended"):
+            if lead.group("ended").casefold().startswith(("i'm", "i am", "im", "i’m")) and not (
+                re.search(r"\b(?:anymore|any more)\b", clause, re.IGNORECASE)
+                or "no longer" in lead.group("ended").casefold()
+            ):
+                return
+            yield Match(
+                "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
+            )
+            return
+        now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
+        # One statement, one memory: forgetting "my job as a vet nurse" takes the hospital too.
+        at = f" {place[0]} {place[1]}" if place else ""
+        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}{at}", 0.85, correction=now)
+        if city:
+            yield Match("fact", "home_city", city, f"User is based in {city}", 0.7, inferred=True)
+
+
+# "... at a fintech startup in Accra": where the job is done, and the city the user is based in.
+_WORKPLACE = re.compile(
+    r"^\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
+    r"(?=\s+in\s|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
+)
+
+
+def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
+    """(("at", "a fintech startup") or None, "Accra" or "") from the words after a job."""
+    found = _WORKPLACE.match(after)
+    if not found:
+        return None, ""
+    place = found.group("place")
+    if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekends"}:
+        return None, ""
+    return (found.group("prep"), place), found.group("city") or ""
+
+
+_FOR_A_LIVING = _compile(r"i\s+(?P<what>(?!do\b)\w+(?:\s+[\w'’-]+){0,4}?)\s+for\s+a\s+living\b")
+
+
+def for_a_living(clause: str) -> Iterator[Match]:
+    """ "I bake bread for a living": the job, in the user's words."""
+    found = _FOR_A_LIVING.match(clause.strip())
+    if found:
+        verb, _, rest = found.group("what").partition(" ")
+        what = f"{third_singular(verb)} {rest}".strip()
+        yield Match("fact", "job", found.group("what"), f"User {what} for a living", 0.8)
+
+
+_NOT_WORKING = _compile(
+    rf"(?:i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|now\s+)?(?P<retired>retired)|"
+    rf"{I_AM}\s+(?:now\s+|currently\s+)?(?P<state>retired|unemployed|between\s+jobs|out\s+of\s+work))\b"
+)
+
+
+def not_working(clause: str) -> Iterator[Match]:
+    """ "I retired last year", "I'm between jobs": the job slot's new value."""
+    found = _NOT_WORKING.match(clause.strip())
+    if found:
+        state = " ".join((found.group("retired") or found.group("state")).casefold().split())
+        yield Match("fact", "job", state, f"User is {state}", 0.85, correction=True)
+
+
+_JOINED = _compile(
+    r"i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
+    r"got\s+a\s+job\s+(?:at|with))\s+"
+)
+
+
+def joined(clause: str) -> Iterator[Match]:
+    """ "I joined Shopify as a product manager": a new employer, and with "as" a new job."""
+    lead = _JOINED.match(clause)
+    if not lead:
+        return
+    rest = clause[lead.end() :]
+    place = proper_noun(rest, clause)
+    if not place:
+        return
+    yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+    role = re.match(r"\s+as\s+(.+)$", rest[len(place) :])
+    phrase = _job_phrase(role.group(1), named_as=True) if role else None
+    if phrase:
+        yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=True)
+
+
+_EMPLOYER = _compile(
+    r"(?:i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work|"
+    rf"{I_AM}\s+(?:now\s+|currently\s+)?(?:working|employed|(?=at\s+\S+(?:\s+\S+){{0,2}}?\s+(?:now\s+)?as\s)))"
+    r"\s*(?:at|for)\s+"
+)
+
+
+def employer(clause: str) -> Iterator[Match]:
+    lead = _EMPLOYER.match(clause)
+    value = lead and proper_noun(clause[lead.end() :], clause)
+    if not value or lead is None:
+        return
+    if lead.group("ended"):
+        if "no longer" in lead.group("ended") or re.search(r"\banymore\b", clause, re.I):
+            yield Match(
+                "fact", "employer", value, f"User no longer works at {value}", 0.85, True, True
+            )
+        return
+    now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "employer", value, f"User works at {value}", 0.85, correction=now)
+    # "I'm working at Siemens as an engineer": the job too.
+    role = re.match(r"\s+(?:now\s+)?as\s+(.+)$", clause[lead.end() + len(value) :])
+    phrase = _job_phrase(role.group(1), named_as=True) if role else None
+    if phrase:
+        yield Match(
+            "fact", "job", phrase, f"User works as {_a(phrase)} at {value}", 0.85, correction=now
+        )
