@@ -4,29 +4,15 @@ the memory lens that shows which memories went into it."""
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import (
-    QColor,
-    QDesktopServices,
-    QGuiApplication,
-    QTextBlock,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
-    QTextDocument,
-    QTextFormat,
-    QTextFrameFormat,
-    QTextOption,
-)
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QTextBrowser,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -35,155 +21,16 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.core.assistant import Reply
 from desktop_agent.core.reply_versions import ReplyVersions
-from desktop_agent.gui.code_blocks import COPY_SCHEME, add_copy_links, colour_code
+from desktop_agent.gui.markdown_text import MarkdownText, hard_line_breaks, stable_prefix_length
 from desktop_agent.gui.memory_lens import MemoryLens
 from desktop_agent.gui.theme import current_theme, icon
 from desktop_agent.gui.version_switcher import VersionSwitcher
 
+# Re-exported: tests and older imports find the Markdown view and its helpers here.
+__all__ = ["MarkdownText", "MessageView", "hard_line_breaks", "stable_prefix_length"]
+
 # Learned memories named in a reply's "Memory updated" note; the rest are counted.
 MAX_LEARNED_SHOWN = 3
-
-# Marks the frames style_code puts code blocks in (tables are frames too).
-CODE_FRAME = int(QTextFormat.Property.UserProperty) + 1
-
-
-def style_code(document: QTextDocument, background: str, border: str) -> None:
-    """Put fenced code blocks in a padded, tinted frame and tint inline code (QTextDocument's
-    Markdown reader marks code but does not colour it)."""
-    colour = QColor(background)
-    runs: list[list[QTextBlock]] = []
-    block = document.begin()
-    while block.isValid():
-        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
-            # Long lines wrap at the bubble's edge rather than run past it, cut off.
-            breakable = QTextBlockFormat()
-            breakable.setNonBreakableLines(False)
-            QTextCursor(block).mergeBlockFormat(breakable)
-            if runs and runs[-1][-1] == block.previous():
-                runs[-1].append(block)
-            else:
-                runs.append([block])
-        else:
-            _tint_inline_code(block, colour)
-        block = block.next()
-    frame = QTextFrameFormat()
-    frame.setBackground(colour)
-    frame.setPadding(8)
-    frame.setBorder(1)
-    frame.setBorderBrush(QColor(border))
-    frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
-    frame.setProperty(CODE_FRAME, True)  # so the copy links find them among other frames
-    for run in reversed(runs):  # from the end, so earlier positions stay valid
-        cursor = QTextCursor(document)
-        cursor.setPosition(run[0].position())
-        cursor.setPosition(run[-1].position() + run[-1].length() - 1, _KEEP)
-        cursor.insertFrame(frame)  # moves the selected blocks inside the frame
-    _flatten_empty_blocks(document)
-
-
-_KEEP = QTextCursor.MoveMode.KeepAnchor
-
-
-def _tint_inline_code(block: QTextBlock, colour: QColor) -> None:
-    iterator = block.begin()
-    while not iterator.atEnd():
-        fragment = iterator.fragment()
-        if fragment.isValid() and fragment.charFormat().fontFixedPitch():
-            inline = QTextCharFormat()
-            inline.setBackground(colour)
-            cursor = QTextCursor(block)
-            cursor.setPosition(fragment.position())
-            cursor.setPosition(fragment.position() + fragment.length(), _KEEP)
-            cursor.mergeCharFormat(inline)
-        iterator += 1
-
-
-def _flatten_empty_blocks(document: QTextDocument) -> None:
-    """Inserting a frame leaves empty paragraphs around it; make them (nearly) zero-height."""
-    root = document.rootFrame()
-    flat = QTextBlockFormat()
-    flat.setLineHeight(1, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
-    flat.setTopMargin(0)
-    flat.setBottomMargin(0)
-    block = document.begin()
-    while block.isValid():
-        cursor = QTextCursor(block)
-        if not block.text() and cursor.currentFrame() == root:
-            cursor.mergeBlockFormat(flat)
-        block = block.next()
-
-
-def stable_prefix_length(text: str) -> int:
-    """Where the last finished paragraph ends: the last blank line outside a code fence."""
-    cut = text.rfind("\n\n")
-    while cut > 0 and text.count("```", 0, cut) % 2:
-        cut = text.rfind("\n\n", 0, cut)
-    return max(cut, 0)
-
-
-def hard_line_breaks(text: str) -> str:
-    """Markdown in which each single newline outside code fences is a line break."""
-    parts = re.split(r"(```.*?```)", text, flags=re.DOTALL)
-    return "".join(
-        part if part.startswith("```") else re.sub(r"(?<!\n)\n(?!\n)", "  \n", part)
-        for part in parts
-    )
-
-
-class MarkdownText(QTextBrowser):
-    """Read-only Markdown that is exactly as tall as its text (the transcript scrolls, not it).
-    Code blocks are coloured by language and each has a "Copy code" link under it."""
-
-    code_did_request_copy = Signal(str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("bubbleText")
-        # Links are opened here: web links in the browser, copy links copy their block.
-        self.setOpenLinks(False)
-        self.anchorClicked.connect(self._follow)
-        self.code_texts: list[str] = []
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.document().setDocumentMargin(2)
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
-        self._markdown = ""
-
-    @property
-    def markdown(self) -> str:
-        return self._markdown
-
-    def set_markdown(self, text: str) -> None:
-        self._markdown = text
-        document = self.document()
-        document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
-        theme = current_theme()
-        self.code_texts = colour_code(document, dark=theme.dark)
-        style_code(document, theme.code_bg, theme.border)
-        add_copy_links(document, theme.accent, CODE_FRAME)
-
-    @Slot(QUrl)
-    def _follow(self, url: QUrl) -> None:
-        if url.scheme() == COPY_SCHEME:
-            number = int(url.path()) if url.path().isdigit() else -1
-            if 0 <= number < len(self.code_texts):
-                QGuiApplication.clipboard().setText(self.code_texts[number])
-                self.code_did_request_copy.emit(self.code_texts[number])
-            return
-        if url.scheme() in ("http", "https", "mailto"):
-            QDesktopServices.openUrl(url)
-
-    @Slot()
-    def _fit_height(self, *_: object) -> None:
-        height = int(self.document().size().height()) + 2
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), int(self.document().size().height()) + 2)
 
 
 class MessageView(QFrame):
