@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot, qVersion
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QDockWidget,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -27,22 +26,16 @@ from desktop_agent.gui.settings_dialog import SettingsDialog
 from desktop_agent.gui.status_bar import StatusBar
 from desktop_agent.gui.theme import app_icon, current_theme, icon, theme_signals
 from desktop_agent.gui.window_actions import WindowActions
-from desktop_agent.gui.workers import run_in_background
+from desktop_agent.gui.window_help import WindowHelp
+from desktop_agent.gui.window_layout import WindowLayout
 from desktop_agent.llm.types import EngineInfo
-
-LAYOUT_VERSION = 2
-PANEL_WIDTH = 520
-
 
 # How far Ctrl+= / Ctrl+- move the chat's text from the system size, in points.
 TEXT_SIZE_MIN_DELTA, TEXT_SIZE_MAX_DELTA = -4, 12
 CHAT_MIN_WIDTH = 340
-# The conversation list's width when there is room, and the chat width that leaves room.
-CONVERSATIONS_WIDTH = 220
-CHAT_ROOMY_WIDTH = 560
 
 
-class MainWindow(WindowActions, MemoryDocks, QMainWindow):
+class MainWindow(WindowActions, MemoryDocks, WindowLayout, WindowHelp, QMainWindow):
     """The app's window. ``memory_lens_did_open(memories)`` fires when the user opens the
     memory lens under a reply (for the memory inspector to show them)."""
 
@@ -85,36 +78,6 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self._show_settings_state()
 
     # --- building ---
-    def _dock(self, title: str, widget: QWidget, *, floatable: bool = True) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(f"dock-{title.lower().replace(' ', '-')}")
-        dock.setWidget(widget)
-        features = (
-            QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetClosable
-        )
-        if floatable:
-            features |= QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        dock.setFeatures(features)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        return dock
-
-    def add_panel(
-        self,
-        title: str,
-        widget: QWidget,
-        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
-    ) -> QDockWidget:
-        """Dock a panel (the memory panels use this) and list it in the View menu."""
-        dock = self._dock(title, widget)
-        self.addDockWidget(area, dock)
-        self.view_menu.addAction(dock.toggleViewAction())
-        if self._layout_restored:
-            self.restoreState(self.gui_settings.value("window/state", b""), LAYOUT_VERSION)
-        return dock
-
-    _layout_restored = False
-
     def _connect(self) -> None:
         session, controller = self.session, self.controller
         session.loading_did_change.connect(self.status.set_loading)
@@ -403,7 +366,7 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
         self._sync_incognito()
         self.status.retint()
 
-    # --- text size and help ---
+    # --- text size ---
     def change_text_size(self, step: int) -> None:
         """Ctrl+= / Ctrl+- / Ctrl+0: the chat's text a point larger, smaller, or as the
         system has it; remembered across restarts."""
@@ -428,146 +391,10 @@ class MainWindow(WindowActions, MemoryDocks, QMainWindow):
             else f"QTextBrowser#bubbleText, QPlainTextEdit#composer {{ font-size: {size:g}pt; }}"
         )
 
-    @Slot()
-    def show_welcome(self) -> None:
-        """The first-run welcome (Help > Welcome shows it again)."""
-        from desktop_agent.gui.welcome_dialog import WelcomeDialog
-        from desktop_agent.health import check_keyring
-
-        self.gui_settings.setValue("welcome/shown", True)
-        info = self.session.model_info
-        try:
-            model = info.model_name if info is not None else self.session.app.model_path().stem
-        except UserError:
-            model = "no model yet"
-        dialog = WelcomeDialog(self.session.app.paths, model, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.welcome_did_request_models.connect(lambda: self.open_settings("models"))
-        dialog.welcome_did_request_inspector.connect(self._show_inspector)
-        app = self.session.app
-        run_in_background(
-            lambda: check_keyring(app), on_done=dialog.set_keyring, name="welcome", owner=dialog
-        )
-        dialog.open()
-        self.welcome_dialog = dialog
-
-    def _show_inspector(self) -> None:
-        self.inspector_dock.show()
-        self.inspector_dock.raise_()
-
-    @Slot()
-    def show_shortcuts(self) -> None:
-        from desktop_agent.gui.shortcuts_dialog import ShortcutsDialog
-
-        dialog = ShortcutsDialog(self.actions(), self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        self.shortcuts_dialog = dialog
-
-    @Slot()
-    def _diagnostics(self) -> None:
-        from desktop_agent.gui.diagnostics_dialog import DiagnosticsDialog
-
-        info = self.session.model_info
-        model = (
-            f"{info.model_name} ({info.n_ctx} tokens of context)"
-            if info is not None
-            else "not loaded"
-        )
-        memory = self.session.memory
-        status = (
-            f"unlocked, {len(memory.vault)} memories"
-            if memory is not None
-            else (self.session.memory_problem or "locked")
-        )
-        from desktop_agent.health import run_checks
-
-        dialog = DiagnosticsDialog(self.session.app.paths, model, status, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        app = self.session.app
-        run_in_background(
-            lambda: run_checks(app, include_model=False),
-            on_done=dialog.set_checks,
-            name="diagnostics",
-            owner=dialog,
-        )
-        dialog.open()
-        self.diagnostics_dialog = dialog
-
-    @Slot()
-    def _about(self) -> None:
-        from desktop_agent import __version__
-
-        QMessageBox.about(
-            self,
-            "About desktop-agent",
-            f"<b>desktop-agent {__version__}</b><br>A private assistant that runs entirely on "
-            "this computer and remembers what you choose to let it remember, encrypted, with "
-            "its keys in your system keyring.<br><br>"
-            "Licensed under the MIT license.<br><br>"
-            "<b>Built with</b><br>"
-            f"Qt {qVersion()} and PySide6 (LGPL v3) · llama.cpp and llama-cpp-python (MIT) · "
-            "LanceDB and Lance (Apache 2.0) · ONNX Runtime (MIT) · spaCy and en_core_web_sm "
-            "(MIT) · cryptography (Apache 2.0 / BSD) · Pygments (BSD)<br><br>"
-            "<b>Bundled models</b><br>"
-            "SmolLM2-135M-Instruct, Hugging Face (Apache 2.0) · all-MiniLM-L6-v2, "
-            "sentence-transformers (Apache 2.0)",
-        )
-
     # --- layout ---
-    def _restore_layout(self) -> None:
-        geometry = self.gui_settings.value("window/geometry")
-        if geometry:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1180, 760)
-        state = self.gui_settings.value("window/state")
-        if state:
-            self.restoreState(state, LAYOUT_VERSION)
-        else:
-            self.resizeDocks(
-                [self.conversations_dock, self.inspector_dock],
-                [260, PANEL_WIDTH],
-                Qt.Orientation.Horizontal,
-            )
-        self._layout_restored = True
-
-    def save_layout(self) -> None:
-        self.gui_settings.setValue("window/geometry", self.saveGeometry())
-        self.gui_settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
-        self.gui_settings.sync()
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         QTimer.singleShot(0, self._regrow_conversations)
-
-    @Slot()
-    def _regrow_conversations(self) -> None:
-        """The conversation list gave way when the window was small; it takes its width back
-        as the window grows (Qt's docks keep the narrow width otherwise), and in a small window
-        a side panel gives way down to its minimum before the list does."""
-        dock = self.conversations_dock
-        narrow = dock.isVisible() and not dock.isFloating() and dock.width() < CONVERSATIONS_WIDTH
-        if not narrow:
-            return
-        spare = self.chat.width() - CHAT_ROOMY_WIDTH
-        if spare > 0:
-            width = min(CONVERSATIONS_WIDTH, dock.width() + spare)
-            self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
-            return
-        for panel in (self.inspector_dock, self.timeline_dock, self.profile_dock):
-            if panel.isVisible() and not panel.isFloating():
-                give = min(
-                    CONVERSATIONS_WIDTH - dock.width(),
-                    panel.width() - panel.minimumSizeHint().width(),
-                )
-                if give > 4:
-                    self.resizeDocks(
-                        [dock, panel],
-                        [dock.width() + give, panel.width() - give],
-                        Qt.Orientation.Horizontal,
-                    )
-                return
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.inspector.inbox.commit_rejects()  # a Reject still waiting for Undo is meant
