@@ -1,23 +1,12 @@
-"""The conversation list: a list model over the core's conversations, a search filter, and the
-panel with new / rename / delete."""
+"""The conversation list panel: a search box, the list and new / rename / delete / pin. The
+model, its search filter, the row delegate and the date groups live in modules of their own."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractListModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QRect,
-    QSize,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-    Slot,
-)
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -26,296 +15,37 @@ from PySide6.QtWidgets import (
     QListView,
     QMenu,
     QMessageBox,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.conversation import Conversation
-from desktop_agent.gui.theme import current_theme, icon, theme_signals
-from desktop_agent.gui.workers import run_in_background
+from desktop_agent.gui.conversation_groups import UNTITLED, date_group, display_title, listed_order
+from desktop_agent.gui.conversation_list_model import (
+    ConversationFilter,
+    ConversationListModel,
+    ConversationRole,
+    GroupRole,
+    IdRole,
+)
+from desktop_agent.gui.conversation_row_delegate import RowDelegate
+from desktop_agent.gui.theme import icon, theme_signals
 
-UNTITLED = "New chat"
-ConversationRole = Qt.ItemDataRole.UserRole + 1
-IdRole = Qt.ItemDataRole.UserRole + 2
-GroupRole = Qt.ItemDataRole.UserRole + 3
-_Index = QModelIndex | QPersistentModelIndex
-
-
-def display_title(conversation: Conversation) -> str:
-    return conversation.title or UNTITLED
-
-
-def date_group(conversation: Conversation, today: date | None = None) -> str:
-    """The heading a conversation is listed under: pinned ones first, then by when it began."""
-    if conversation.pinned:
-        return "Pinned"
-    today = today or datetime.now().astimezone().date()
-    day = conversation.started_at.astimezone().date()
-    age = (today - day).days
-    if age <= 0:
-        return "Today"
-    if age == 1:
-        return "Yesterday"
-    if age < 7:
-        return "Previous 7 days"
-    if age < 30:
-        return "Previous 30 days"
-    return day.strftime("%B %Y") if day.year == today.year else str(day.year)
-
-
-def listed_order(conversations: list[Conversation]) -> list[Conversation]:
-    """Pinned first, each part newest first (the core lists newest first already)."""
-    return sorted(conversations, key=lambda c: (not c.pinned, -c.started_at.timestamp()))
-
-
-class ConversationListModel(QAbstractListModel):
-    """The assistant's conversations, most recent first. Editing a title renames it in the core."""
-
-    model_did_fail = Signal(str)
-    model_did_forget = Signal(object)  # ForgetReceipt, or None when nothing was remembered
-
-    def __init__(self, assistant: Assistant, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._assistant = assistant
-        self._items: list[Conversation] = listed_order(assistant.conversations())
-        self._groups = {c.id: date_group(c) for c in self._items}
-        # Titles to show until the core has titled a conversation (its first message is
-        # added when the reply ends).
-        self.pending_titles: dict[str, str] = {}
-
-    # --- Qt overrides ---
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
-            return None
-        conversation = self._items[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return conversation.title or self.pending_titles.get(conversation.id) or UNTITLED
-        if role == Qt.ItemDataRole.ToolTipRole:
-            when = conversation.started_at.astimezone().strftime("%d %b %Y, %H:%M")
-            private = " · incognito" if conversation.incognito else ""
-            return f"{display_title(conversation)}\nstarted {when}{private}"
-        if role == Qt.ItemDataRole.DecorationRole:
-            if conversation.pinned:
-                return icon("pin")
-            return icon("incognito" if conversation.incognito else "chat")
-        if role == GroupRole:
-            return date_group(conversation)
-        if role == ConversationRole:
-            return conversation
-        if role == IdRole:
-            return conversation.id
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return super().flags(index) | Qt.ItemFlag.ItemIsEditable
-
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
-            return False
-        title = str(value).strip()
-        if not title:
-            self.model_did_fail.emit("a conversation title cannot be empty")
-            return False
-        conversation = self._items[index.row()]
-        conversation.title = title  # shown at once; stored on the memory lane, off this thread
-        run_in_background(
-            lambda: self._assistant.rename_conversation(conversation.id, title),
-            on_error=lambda error: self.model_did_fail.emit(f"Could not rename: {error}"),
-            name="rename-conversation",
-            lane="memory",
-        )
-        self.dataChanged.emit(index, index)
-        return True
-
-    # --- verbs ---
-    def conversation_at(self, row: int) -> Conversation:
-        return self._items[row]
-
-    def row_of(self, conversation_id: str) -> int:
-        for row, conversation in enumerate(self._items):
-            if conversation.id == conversation_id:
-                return row
-        return -1
-
-    def refresh(self) -> None:
-        """Re-read the list from the core (after a conversation was added or changed)."""
-        self.set_items(self._assistant.conversations())
-
-    def refresh_in_background(self, then: Any = None) -> None:
-        """Re-read the list on the memory lane (remembered conversations are rebuilt from
-        their episodes, which takes a while in a large store)."""
-
-        def done(fresh: list[Conversation]) -> None:
-            self.set_items(fresh)
-            if then is not None:
-                then()
-
-        run_in_background(
-            self._assistant.conversations,
-            on_done=done,
-            name="list-conversations",
-            lane="memory",
-            owner=self,
-        )
-
-    def title_changed(self, conversation_id: str) -> None:
-        row = self.row_of(conversation_id)
-        if row >= 0:
-            self.dataChanged.emit(self.index(row), self.index(row))
-
-    def set_pinned(self, conversation_id: str, pinned: bool) -> None:
-        """Pin or unpin: the list re-sorts now; the core stores it on the memory lane."""
-        row = self.row_of(conversation_id)
-        if row < 0:
-            return
-        self._items[row].pinned = pinned
-        self.set_items(list(self._items))
-        run_in_background(
-            lambda: self._assistant.pin_conversation(conversation_id, pinned),
-            on_error=lambda error: self.model_did_fail.emit(f"Could not pin: {error}"),
-            name="pin-conversation",
-            lane="memory",
-        )
-
-    def set_items(self, fresh: list[Conversation]) -> None:
-        fresh = listed_order(fresh)
-        # Same rows under the same headings: repaint; else re-lay out (heights follow headings).
-        if [(c.id, date_group(c)) for c in fresh] == [
-            (c.id, self._groups.get(c.id)) for c in self._items
-        ]:
-            self._items = fresh
-            if fresh:
-                self.dataChanged.emit(self.index(0), self.index(len(fresh) - 1))
-            return
-        self.beginResetModel()
-        self._items = fresh
-        self._groups = {c.id: date_group(c) for c in fresh}
-        self.endResetModel()
-
-    def add(self, conversation: Conversation) -> None:
-        """Show a conversation just started (the newest, so first after the pinned ones)
-        without re-reading."""
-        if self.row_of(conversation.id) < 0:
-            at = sum(1 for c in self._items if c.pinned)
-            self.beginInsertRows(QModelIndex(), at, at)
-            self._items.insert(at, conversation)
-            self._groups[conversation.id] = date_group(conversation)
-            self.endInsertRows()
-            self._relayout()
-
-    def _relayout(self) -> None:
-        """Row heights follow the headings, which a neighbour's arrival or removal moves."""
-        self.layoutAboutToBeChanged.emit()
-        self.layoutChanged.emit()
-
-    def drop(self, conversation_id: str) -> bool:
-        """Remove a row the core no longer has (without asking the core)."""
-        row = self.row_of(conversation_id)
-        if row < 0:
-            return False
-        self.beginRemoveRows(QModelIndex(), row, row)
-        del self._items[row]
-        self.endRemoveRows()
-        self._relayout()
-        return True
-
-    def remove(self, conversation_id: str) -> None:
-        """Drop the row now; the core forgets the conversation on the memory lane."""
-        if not self.drop(conversation_id):
-            return
-        self.forgetting += 1
-        run_in_background(
-            lambda: self._assistant.delete_conversation(conversation_id),
-            on_done=self._forgotten,
-            on_error=self._forget_failed,
-            name="delete-conversation",
-            lane="memory",
-        )
-
-    forgetting = 0
-
-    @Slot(object)
-    def _forgotten(self, receipt: object) -> None:
-        self.forgetting -= 1
-        self.model_did_forget.emit(receipt)
-
-    @Slot(object)
-    def _forget_failed(self, error: BaseException) -> None:
-        self.forgetting -= 1
-        self.model_did_fail.emit(f"Could not forget the conversation: {error}")
-
-
-class ConversationFilter(QSortFilterProxyModel):
-    """Search: keeps conversations whose title or messages contain every typed word."""
-
-    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        words = self.filterRegularExpression().pattern().lower().split()
-        if not words:
-            return True
-        model = self.sourceModel()
-        assert isinstance(model, ConversationListModel)
-        conversation = model.conversation_at(source_row)
-        haystack = " ".join(
-            [conversation.title, *(m.content for m in conversation.messages)]
-        ).lower()
-        return all(word in haystack for word in words)
-
-
-class RowDelegate(QStyledItemDelegate):
-    """Roomy rows from the first paint (a stylesheet's item padding only counts once the view
-    has been polished, so rows laid out at startup came out cramped), and a date heading
-    ("Today", "Yesterday", ...) above the first row of each group."""
-
-    ROW_HEIGHT = 40
-    HEADING_HEIGHT = 24
-
-    @staticmethod
-    def heading(index: _Index) -> str:
-        """The group heading shown above this row, or "" inside a group."""
-        group = index.data(GroupRole) or ""
-        if index.row() == 0:
-            return group
-        above = index.model().index(index.row() - 1, 0)
-        return "" if above.data(GroupRole) == group else group
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
-        hint = super().sizeHint(option, index)
-        # No width of its own: rows take the view's width, so long titles are elided
-        # instead of growing a horizontal scroll bar.
-        extra = self.HEADING_HEIGHT if self.heading(index) else 0
-        return QSize(1, max(hint.height(), self.ROW_HEIGHT) + extra)
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
-        heading = self.heading(index)
-        if not heading:
-            super().paint(painter, option, index)
-            return
-        top = QRect(option.rect)
-        top.setHeight(self.HEADING_HEIGHT)
-        painter.save()
-        font = QFont(option.font)
-        font.setPointSizeF(max(6.0, font.pointSizeF() - 1))
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor(current_theme().muted))
-        painter.drawText(
-            top.adjusted(10, 0, -8, 0),
-            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
-            heading,
-        )
-        painter.restore()
-        row = QStyleOptionViewItem(option)
-        row.rect = option.rect.adjusted(0, self.HEADING_HEIGHT, 0, 0)
-        super().paint(painter, row, index)
+# Re-exported: tests and older imports find the model, filter, delegate and groups here.
+__all__ = [
+    "UNTITLED",
+    "ConversationFilter",
+    "ConversationListModel",
+    "ConversationListPanel",
+    "ConversationRole",
+    "GroupRole",
+    "IdRole",
+    "RowDelegate",
+    "date_group",
+    "display_title",
+    "listed_order",
+]
 
 
 class ConversationListPanel(QWidget):
