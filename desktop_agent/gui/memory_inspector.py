@@ -4,23 +4,16 @@ selected one in a detail pane, forgetting with receipts, and the inbox of new me
 from __future__ import annotations
 
 import html
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMenu,
     QPushButton,
     QSplitter,
-    QStyle,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -29,14 +22,15 @@ from PySide6.QtWidgets import (
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.gui import forget_dialogs
 from desktop_agent.gui.memory_detail import MemoryDetail, MemoryDetailPane, read_detail
+from desktop_agent.gui.memory_filters import (
+    DATE_FILTERS,
+    KIND_FILTERS,
+    SEMANTIC_DELAY_MS,
+    MemoryFilters,
+)
 from desktop_agent.gui.memory_inbox import MemoryInbox
 from desktop_agent.gui.memory_panel import MemoryPanel
 from desktop_agent.gui.memory_table_model import (
-    CREATED,
-    IMPORTANCE,
-    LAST_USED,
-    SOURCE,
-    TEXT,
     TOPIC,
     IdRole,
     MemoryFilter,
@@ -44,51 +38,16 @@ from desktop_agent.gui.memory_table_model import (
     MemoryTableModel,
     read_table,
 )
+from desktop_agent.gui.memory_table_view import memory_table_view
+from desktop_agent.gui.search_edit import SearchEdit
 from desktop_agent.gui.session import Session
-from desktop_agent.gui.table_columns import ColumnFitter
 from desktop_agent.gui.theme import icon
 
-SEMANTIC_DELAY_MS = 300
-KIND_FILTERS = (
-    ("All kinds", ""),
-    ("Everything learned", "semantic"),
-    ("Facts", "fact"),
-    ("Preferences", "preference"),
-    ("Episodes", "episodic"),
-    ("Strategies", "procedural"),
-    ("Topics", "topic"),
-)
-DATE_FILTERS = (("Any time", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30))
+# Re-exported: older imports find the search box and the filter choices here.
+__all__ = ["DATE_FILTERS", "KIND_FILTERS", "SEMANTIC_DELAY_MS", "MemoryInspector", "SearchEdit"]
 
 
-class SearchEdit(QLineEdit):
-    """A search box that always shows its whole placeholder: Qt's minimum leaves room for one
-    letter, so beside the search icon and the clear button "Search" read "Se…" at 800x600. The
-    icon shows only where it fits beside the placeholder, so the panel needs no more width."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.setClearButtonEnabled(True)
-        self.search_icon = self.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-
-    def _icon_room(self) -> int:
-        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self)
-        return size + 6 + size // 4  # a line edit's side icon and its margin (as Qt lays it)
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()  # room for the widest letter (and the icon if shown)
-        metrics = self.fontMetrics()
-        extra = metrics.horizontalAdvance(self.placeholderText()) - metrics.maxWidth() + 4
-        shown = self._icon_room() if self.search_icon.isVisible() else 0
-        return QSize(hint.width() + max(extra, 0) - shown, hint.height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        wide = event.size().width() >= self.minimumSizeHint().width() + self._icon_room()
-        self.search_icon.setVisible(wide)
-
-
-class MemoryInspector(MemoryPanel):
+class MemoryInspector(MemoryFilters, MemoryPanel):
     """Signals: ``inspector_did_request_source(Source)`` to open where a memory came from."""
 
     inspector_did_request_source = Signal(object)
@@ -124,53 +83,9 @@ class MemoryInspector(MemoryPanel):
 
     def _memories_page(self) -> QWidget:
         page = QWidget()
-        self.search_edit = SearchEdit(placeholderText="Search", toolTip="Search memories")
-        self.search_edit.textChanged.connect(self._search_changed)
-        self.semantic_check = QCheckBox("By meaning")
-        self.semantic_check.setToolTip("Semantic search: find memories that mean the same thing")
-        self.semantic_check.toggled.connect(self._semantic_toggled)
-        self.kind_combo = QComboBox()
-        for label, value in KIND_FILTERS:
-            self.kind_combo.addItem(label, value)
-        self.topic_combo = QComboBox()
-        self.topic_combo.addItem("All topics", "")
-        self.date_combo = QComboBox()
-        for label, days in DATE_FILTERS:
-            self.date_combo.addItem(label, days)
-        self.superseded_check = QCheckBox("Superseded")
-        self.superseded_check.setToolTip("Also show memories a correction replaced")
-        self.superseded_check.setChecked(True)
-        for combo in (self.kind_combo, self.topic_combo, self.date_combo):
-            combo.currentIndexChanged.connect(self._filters_changed)
-            # Shrinkable, so the inspector fits beside the chat in an 800-pixel window.
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            combo.setMinimumContentsLength(5)
-        self.superseded_check.toggled.connect(self._filters_changed)
+        self._build_filters()
 
-        self.table = QTableView(objectName="memoryTable")
-        self.table.setModel(self.proxy)
-        # Unsorted until a header is clicked: the service's order is already newest first, and
-        # sorting a large table calls into Python for every comparison.
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
-        self.table.setSortingEnabled(True)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(28)
-        self.table.horizontalHeader().setMinimumSectionSize(48)
-        # Narrow, the Memory column keeps its room and the least useful columns step aside.
-        self.columns = ColumnFitter(
-            self.table,
-            TEXT,
-            widths=(72, 200, 96, 88, 64, 84, 128),
-            hide_first=(SOURCE, LAST_USED, IMPORTANCE, TOPIC, CREATED),
-        )
+        self.table, self.columns = memory_table_view(self.proxy)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -255,68 +170,6 @@ class MemoryInspector(MemoryPanel):
         elif self.detail.detail is not None:
             self._load_detail(self.detail.detail.item.id)
 
-    def _update_count(self) -> None:
-        shown, total = self.proxy.rowCount(), self.model.rowCount()
-        self.count_label.setText(
-            f"{total} memories" if shown == total else f"{shown} of {total} memories"
-        )
-
-    # --- filters and search ---
-    @Slot(str)
-    def _search_changed(self, text: str) -> None:
-        if self.semantic_check.isChecked():
-            self._semantic_timer.start()
-        else:
-            self.proxy.set_filters(text=text)
-            self._update_count()
-
-    @Slot(bool)
-    def _semantic_toggled(self, semantic: bool) -> None:
-        if semantic:
-            self.proxy.set_filters(text="")
-            self._semantic_search()
-        else:
-            self.proxy.set_filters(ranked=None, text=self.search_edit.text())
-            self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
-            self.proxy.sort(-1)
-            self._update_count()
-
-    @Slot()
-    def _semantic_search(self) -> None:
-        query = self.search_edit.text().strip()
-        if not query:
-            self.proxy.set_filters(ranked=None)
-            self._update_count()
-            return
-
-        def search(memory: MemoryService) -> dict[str, int]:
-            found = memory.search(query, limit=50, include_superseded=True)
-            return {r.item.id: rank for rank, r in enumerate(found)}
-
-        self.read(search, self._show_ranked)
-
-    @Slot(object)
-    def _show_ranked(self, ranked: dict[str, int]) -> None:
-        if self.semantic_check.isChecked():
-            self.proxy.set_filters(ranked=ranked)
-            self.table.horizontalHeader().setSortIndicator(TEXT, Qt.SortOrder.AscendingOrder)
-            self.proxy.sort(TEXT, Qt.SortOrder.AscendingOrder)  # by rank (see lessThan)
-            self._update_count()
-
-    @Slot()
-    def _filters_changed(self, *_: object) -> None:
-        days = self.date_combo.currentData()
-        since = datetime.now(UTC) - timedelta(days=days) if days else None
-        if days == 1:
-            since = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
-        self.proxy.set_filters(
-            kind=self.kind_combo.currentData(),
-            topic=self.topic_combo.currentData(),
-            since=since,
-            show_inactive=self.superseded_check.isChecked(),
-        )
-        self._update_count()
-
     # --- selection and detail ---
     def selected_ids(self) -> list[str]:
         rows = self.table.selectionModel().selectedRows()
@@ -341,13 +194,6 @@ class MemoryInspector(MemoryPanel):
         self.table.selectionModel().setCurrentIndex(index, flags)
         self.table.scrollTo(index)
         return True
-
-    def reset_filters(self) -> None:
-        self.search_edit.clear()
-        self.semantic_check.setChecked(False)
-        for combo in (self.kind_combo, self.topic_combo, self.date_combo):
-            combo.setCurrentIndex(0)
-        self.superseded_check.setChecked(True)
 
     @Slot()
     def _selection_changed(self, *_: object) -> None:
