@@ -9,7 +9,8 @@ process drops it) and the vault reopened, sometimes with a second crash inside t
 Whatever the step, after the reopen:
 
 - an interrupted add or edit either fully happened or not at all;
-- an interrupted forget whose journal was written is complete: the memory is gone, its
+- an interrupted forget (also one that rewrites another memory without the forgotten words,
+  whose old versions must then go too) whose journal was written is complete: the memory is gone, its
   ciphertext is in no file under the vault folder, and no key that exists opens its words in
   any Lance version or in the unlock snapshot; one that crashed before its journal forgot
   nothing and lost nothing;
@@ -52,6 +53,7 @@ from desktop_agent.memory.audit import AuditLog
 from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.header import read_header
 from desktop_agent.memory.keystore import KeyStore
+from desktop_agent.memory.model import Rewrite
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
 from desktop_agent.secrets.keyring_source import account
@@ -203,7 +205,9 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         self.source = KeyringKeySource(self.keyring)
         self.vault = Vault.open(self.dir, self.source)
         self.model: dict[str, Memory] = {}
-        self.gone: dict[str, list[bytes]] = {}  # forgotten id -> slices of its ciphertexts
+        # What must be gone from disk: forgotten id (or "<id> before redaction n") -> slices of
+        # those ciphertexts.
+        self.gone: dict[str, list[bytes]] = {}
         self.gone_markers: list[str] = []
         self.counter = 0
         # Raw data keys from before a re-encryption a crash interrupted (None: none pending).
@@ -363,6 +367,43 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         assert not forget_journal.journal_path(self.dir).exists()
         self._forgotten(memory_id)
         self.gone[memory_id] = blobs
+
+    @precondition(lambda self: len(self.model) >= 2)
+    @rule(data=st.data(), point=forget_crashes, nth=nths, reopen_point=reopen_crashes)
+    def forget_redacting(
+        self, data: st.DataObject, point: str | None, nth: int, reopen_point: str | None
+    ) -> None:
+        """Forget one memory and rewrite another without its words (an episode a forgotten fact
+        was learned from): the rewritten memory's old versions go in the same forget."""
+        memory_id, redacted = data.draw(
+            st.lists(st.sampled_from(list(self.model)), min_size=2, max_size=2, unique=True)
+        )
+        blobs, old_blobs = self._blobs(memory_id), self._blobs(redacted)
+        marker = self._marker()
+        rewrite = {redacted: Rewrite(marker, {}, unit(7))}
+        crashed = self._run(
+            lambda: self.vault.forget([memory_id], rewrite=rewrite), point, nth, reopen_point
+        )
+        kept = self.model[redacted]
+        if crashed is not None and not crashed.journal_written:
+            assert memory_id in self.vault
+            # The new version is a copy written before the journal: it may be there, with
+            # every old one (nothing lost), or not at all.
+            history = [v.text for v in self.vault.history(redacted)]
+            if history == kept.texts:
+                self.gone_markers.append(marker)
+            else:
+                assert history == [*kept.texts, marker]
+                kept.markers.append(marker)
+                kept.texts.append(marker)
+            return
+        assert memory_id not in self.vault
+        assert [v.text for v in self.vault.history(redacted)] == [marker]
+        self._forgotten(memory_id)
+        self.gone[memory_id] = blobs
+        self.gone[f"{redacted} before redaction {self.counter}"] = old_blobs
+        self.gone_markers += kept.markers
+        kept.markers, kept.texts = [marker], [marker]
 
     @precondition(lambda self: bool(self.model))
     @rule(

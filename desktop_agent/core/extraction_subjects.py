@@ -1,0 +1,106 @@
+"""Who the subject of a clause is: the user, one of their people (by relation or by a name
+already known), something the user owns, or a thing.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from desktop_agent.core import extraction_words as words
+from desktop_agent.core.extraction_clauses import _PRONOUNS, _USER, Token, _possessor
+
+# The user's people known by name (name -> relation, from "User's sister is named Ana"), so
+# "Ana moved to Milan" is read as the sister's news. Set by ``learning`` around one extraction.
+KNOWN_PEOPLE: ContextVar[dict[str, str]] = ContextVar("known_people", default={})  # noqa: B039
+
+
+@dataclass(slots=True)
+class Who:
+    kind: str  # "user", "person" or "thing"
+    token: Token
+    relation: str = ""  # "sister", "dog"
+    name: str = ""
+    said: str = ""  # the words for the person: "sister Ana", "greyhound"
+
+
+@dataclass(slots=True)
+class _Context:
+    last: Who | None = None
+    named: set[str] = field(default_factory=set)
+
+
+def _who(subject: Token, context: _Context) -> Who | None:
+    lower = subject.lower_
+    if lower in _USER:
+        return Who("user", subject)
+    if lower in _PRONOUNS:
+        return context.last if context.last and context.last.kind == "person" else None
+    if lower == "nothing" and subject.head.lemma_ in ("beat", "top"):
+        return Who("thing", subject)  # "nothing beats a good curry"
+    if subject.pos_ not in ("NOUN", "PROPN") and subject.tag_ != "VBG":
+        return None
+    noun, name = subject, ""
+    known = KNOWN_PEOPLE.get().get(lower) if subject.pos_ == "PROPN" else None
+    if known and not any(c.dep_ in ("poss", "compound", "det") for c in subject.children):
+        context.named.add(known)  # already remembered by name: only the news is new
+        who = Who("person", subject, known, subject.text, f"{known} {subject.text}")
+        context.last = who
+        return who
+    if subject.pos_ == "PROPN":
+        # "my puppy Bo": the parser makes the name the head and the animal its compound.
+        described = next(
+            (c for c in subject.children if c.dep_ == "compound" and _relation_of(c)), None
+        )
+        if described is not None:
+            noun, name = described, subject.text
+    relation = _relation_of(noun)
+    partners = {_relation_of(c) for c in noun.conjuncts} | {relation}
+    if partners == {"mother", "father"}:
+        relation = "parents"  # "my mum and dad live in Wales"
+    owned = _possessor(noun) or _possessor(subject)
+    holder = next((c for c in noun.children if c.dep_ == "poss" and _relation_of(c)), None)
+    if holder is not None and _possessor(holder) and not relation:
+        # "my dad's birthday is on 2 March": an attribute of one of the user's people.
+        who = Who("attribute", subject, _relation_of(holder), said=_relation_words(holder))
+        context.last = Who("person", holder, who.relation, said=who.said)
+        return who
+    bare = not any(c.dep_ == "det" for c in noun.children) and noun.i == noun.sent.start
+    if relation and (owned or (bare and noun.lower_ in words.RELATIONS)):
+        if not name:
+            appos = next((c for c in noun.children if c.dep_ == "appos"), None)
+            after = noun.doc[noun.i + 1] if noun.i + 1 < len(noun.doc) else None
+            if appos is not None and appos.pos_ == "PROPN":
+                name = appos.text
+            elif after is not None and after.pos_ == "PROPN" and after.head.i == noun.head.i:
+                name = after.text  # "my best mate Dave supports...": both parsed as subjects
+        said = _relation_words(noun)
+        who = Who("person", subject, relation, name, said)
+        context.last = who
+        return who
+    if owned:
+        return Who("owned", subject)  # "my exam is on 12 May", "my goal is to..."
+    return Who("thing", subject)
+
+
+def _relation_of(noun: Token) -> str:
+    lower = noun.lower_
+    lemma = noun.lemma_.casefold()
+    if _in_law(noun):
+        return f"{lower}-in-law"
+    if lower in words.RELATIONS or lemma in words.RELATIONS:
+        relation = words.RELATIONS.get(lower) or words.RELATIONS[lemma]
+        if relation == "friend" and any(c.lower_ == "best" for c in noun.children):
+            return "best friend"
+        return relation
+    return words.PETS.get(lower) or words.PETS.get(lemma) or ""
+
+
+def _in_law(noun: Token) -> bool:
+    return bool(noun.doc[noun.i + 1 : noun.i + 5].text.replace(" ", "") == "-in-law")
+
+
+def _relation_words(noun: Token) -> str:
+    modifiers = [c.text for c in noun.children if c.dep_ in ("amod", "compound") and c.i < noun.i]
+    said = " ".join([*modifiers, noun.text]).casefold()
+    return f"{said}-in-law" if _in_law(noun) else said
