@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
-from desktop_agent.core.extraction_rules import I_AM, Match, _job_phrase
+from desktop_agent.core.extraction_rules import (
+    I_AM,
+    Match,
+    _job_phrase,
+    _objects,
+    normalise_object,
+    proper_noun,
+)
+from desktop_agent.core.extraction_words import PETS
 
 SentenceRule = Callable[[str], Iterator[Match]]
 SENTENCE_RULES: list[SentenceRule] = []
@@ -137,6 +145,84 @@ def known_birthday(sentence: str) -> Iterator[Match]:
         name, age = aged.group("name"), aged.group("age")
         text = f"User's {relation} {name} will be {age}"
         yield Match("fact", f"person:{relation}:age", age, text, 0.8)
+
+
+# "I'm in Bath now, moved over the summer", "I've left Siemens, I'm at Bosch now": a bare
+# "I'm in/at X now" is a visit unless the sentence says the user moved or changed jobs.
+_NOW_IN = re.compile(rf"(?i:\b{I_AM}\s+(?:now\s+)?(?P<prep>in|at)\s+)(?P<rest>.+)")
+_MOVED = re.compile(r"(?i:\b(?:moved|relocated|move|live|living|settled)\b)")
+_CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)\b)")
+
+
+@_rule
+def now_somewhere(sentence: str) -> Iterator[Match]:
+    for found in _NOW_IN.finditer(sentence):
+        rest = found.group("rest")
+        if not re.search(r"(?i:\bnow\b)", sentence) or re.search(
+            r"(?i:\b(?:for|visiting|holiday|vacation|trip|weekend)\b)", rest
+        ):
+            continue
+        value = proper_noun(rest, sentence)
+        if not value:
+            continue
+        if found.group("prep").casefold() == "in" and _MOVED.search(sentence):
+            yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
+        elif found.group("prep").casefold() == "at" and _CHANGED_JOBS.search(sentence):
+            yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+
+
+# "the results say I'm no longer allergic to strawberries": taken back inside a report.
+_NO_LONGER_ALLERGIC = re.compile(
+    rf"(?i:\b{I_AM}\s+(?:not|no\s+longer)\s+allergic\s+to\s+)(?P<what>[^.!?;]+)"
+)
+
+
+@_rule
+def allergy_taken_back(sentence: str) -> Iterator[Match]:
+    found = _NO_LONGER_ALLERGIC.search(sentence)
+    if not found or found.start() == sentence.find(found.group(0)) == 0:
+        return  # said outright at the start, the clause rules read it
+    for obj in _objects(found.group("what")):
+        key = f"allergy:{normalise_object(obj)}"
+        text = f"User is not allergic to {obj}"
+        yield Match("risk", key, obj, text, 0.85, negated=True, correction=True)
+
+
+_PET_IS_A = re.compile(
+    r"(?i:\bmy\s+(?P<pet>[a-z]+)(?:\s+is\s+(?:called|named)|\s+(?:called|named))?)\s+"
+    rf"(?P<name>{_NAME})\s*,\s*(?i:(?:he|she|it)(?:'s|’s|\s+is)\s+an?\s+)"
+    r"(?P<kind>[\w-]+(?:\s+[\w-]+)?)\s*[.!]*$"
+)
+
+
+@_rule
+def pet_kind(sentence: str) -> Iterator[Match]:
+    """ "My dog is called Bruno, he's a beagle": what kind of animal (a breed)."""
+    found = _PET_IS_A.search(sentence.strip())
+    if found and found.group("pet").casefold() in PETS:
+        pet, name, kind = found.group("pet").casefold(), found.group("name"), found.group("kind")
+        article = "an" if kind[:1].casefold() in "aeiou" else "a"
+        text = f"User's {pet} {name} is {article} {kind}"
+        yield Match("fact", f"person:{PETS[pet]}:kind", kind, text, 0.8)
+
+
+# "Piotr quit the bakery, he drives a tram now": a known person's new work.
+_KNOWN_NEW_WORK = re.compile(
+    rf"^(?P<name>{_NAME})\s+(?i:quit|left|gave\s+up|lost|changed)\b[^,.;]*[,;]\s*(?i:and\s+)?"
+    r"(?i:he|she|they)(?:'s|’s|\s+is|\s+are)?\s+(?i:now\s+)?"
+    r"(?P<what>(?i:works?\s+(?:as|at|in)|drives|teaches|runs|is\s+an?|an?|does)\s+[\w' -]{2,40}?)"
+    r"(?:\s+(?i:now))?\s*[.!]*$"
+)
+
+
+@_rule
+def known_new_work(sentence: str) -> Iterator[Match]:
+    found = _KNOWN_NEW_WORK.match(sentence.strip())
+    relation = found and KNOWN_PEOPLE.get().get(found.group("name").casefold())
+    if found and relation:
+        what = re.sub(r"(?i)^(?:an?)\s+", "is a ", found.group("what"))
+        text = f"User's {relation} {found.group('name')} {what}"
+        yield Match("fact", f"person:{relation}:job", what, text, 0.8, correction=True)
 
 
 __all__ = ["SENTENCE_RULES"]

@@ -120,6 +120,7 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "career",
         "role",
         "position",
+        "trade",
     ),
     "employer": ("work", "company", "employer", "job"),
     "diet": ("eat", "diet", "vegetarian", "vegan", "health", "dietary"),

@@ -281,3 +281,52 @@ def test_what_is_said_of_a_known_person_by_name(message: str, key: str, text: st
 
 def test_a_name_nobody_told_says_nothing() -> None:
     assert not facts("Anjali's a dentist.")
+
+
+# --- a fourth batch, corrections (2026-11-25, 17:00), written before its rules ------------
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text", "corrects"),
+    [
+        (
+            "Scratch that, I'm in Bath now, moved over the summer.",
+            "home_city",
+            "User lives in Bath",
+            True,
+        ),
+        ("I've left Siemens, I'm at Bosch now.", "employer", "User works at Bosch", True),
+        (
+            "My dog is called Bruno, he's a beagle.",
+            "person:dog:kind",
+            "User's dog Bruno is a beagle",
+            False,
+        ),
+    ],
+)
+def test_corrections_said_in_passing(message: str, key: str, text: str, corrects: bool) -> None:
+    (found,) = [f for f in extract(message) if f.subject_key == key]
+    assert found.text == text and found.is_correction is corrects
+
+
+def test_a_known_persons_new_job() -> None:
+    from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
+
+    token = KNOWN_PEOPLE.set({"piotr": "husband"})
+    try:
+        (found,) = [
+            f
+            for f in extract("Piotr quit the bakery, he drives a tram now.")
+            if f.subject_key == "person:husband:job"
+        ]
+    finally:
+        KNOWN_PEOPLE.reset(token)
+    assert found.text == "User's husband Piotr drives a tram" and found.is_correction
+
+
+def test_an_allergy_taken_back_in_a_report_has_the_allergys_slot() -> None:
+    (told,) = extract("I'm allergic to strawberries.")
+    (taken_back,) = extract("The results say I'm no longer allergic to strawberries.")
+    assert taken_back.subject_key == told.subject_key
+    assert taken_back.text == "User is not allergic to strawberries"
+    assert taken_back.negated and taken_back.is_correction
