@@ -6,6 +6,9 @@ the core picks the facts that answer the question (current values after correcti
 superseded ones with their dates for questions about the past) and composes a short sentence
 from them. A capable model may answer instead, but its answer must name the remembered value and
 no superseded one, or the composed answer is used (``check_answer``).
+
+What a question asks about is read in ``grounding_words``; the remembered sentences are said
+back in the second person by ``grounding_wording``.
 """
 
 from __future__ import annotations
@@ -15,85 +18,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.extraction_words import RELATIONS as RELATION_SLOTS
+from desktop_agent.core.grounding_wording import (
+    _joined,
+    _lower_first,
+    _used_to,
+    second_person,
+)
+from desktop_agent.core.grounding_words import (
+    _KIN,
+    _QUESTION_FRAME,
+    _WEAK_SLOT_WORDS,
+    _WORD,
+    RELATIONS,
+    _key_parts,
+    _relation_in,
+    _relation_words,
+    _stem,
+    content_words,
+    kin_asked,
+    slot_keys,
+    stems,
+    unnamed_words,
+)
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SLOT_WORDS, AboutUser
 from desktop_agent.search.tokenize import STOPWORDS
 
-# The people and animals a fact can be about ("User's sister is called Ana").
-RELATIONS: Final = frozenset(
-    "sister sisters brother brothers mother mum mom father dad parents wife husband partner "
-    "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
-    "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
-    "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
-    "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
-    "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
-    "neighbor mentor tutor coach teacher manager supervisor midwife ex".split()
-)
-# A question about one of these is answered by facts naming any of its kin ("my pets" -> the
-# dog called Pickle).
-_KIN: Final[dict[str, set[str]]] = {
-    "pet": {"pet", "dog", "cat", "puppy", "kitten", "horse", "rabbit", "hamster", "parrot"},
-    "kid": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
-    "child": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
-    "children": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
-    "son": {"son", "boy", "twin", "children", "kid"},
-    "daughter": {"daughter", "girl", "twin", "children", "kid"},
-    "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
-    "sibling": {"sibling", "sister", "brother"},
-    **dict.fromkeys(
-        ("partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee", "ex"),
-        {"partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee"},
-    ),
-    "family": {
-        "family",
-        "sister",
-        "brother",
-        "mother",
-        "mum",
-        "mom",
-        "father",
-        "dad",
-        "wife",
-        "husband",
-        "partner",
-        "son",
-        "daughter",
-        "kid",
-        "child",
-        "children",
-    },
-}
-_WORD = re.compile(r"[^\W_][\w'’-]*")
-_QUESTION_FRAME: Final = frozenset(
-    "what what's whats where where's when who who's whom whose which how do does did is are am "
-    "was were my mine me i i'm im you your know remember tell now currently again still anymore "
-    "name's these days lately today moment right exactly usually most really like actually "
-    "before after ago last year years month months week weeks january february march april may "
-    "june july august september october november december use get remind recall again please "
-    "currently anything something everything any".split()
-)
-# Words a question may use for what a fact calls otherwise ("favourite movie" -> "film").
-_SYNONYM_GROUPS: Final = (
-    ("movie", "film"),
-    ("book", "novel"),
-    ("show", "series", "programme", "program"),
-    ("song", "track", "tune"),
-    ("holiday", "trip", "vacation", "travel", "travelling", "traveling"),
-    ("language", "speak"),
-    ("sport", "play"),
-    ("instrument", "play"),
-    ("town", "city"),
-    ("flight", "fly", "flying", "flights"),
-    ("support", "supporter", "fan", "team"),
-    ("mum", "mom", "mother"),
-    ("dad", "father"),
-    ("salary", "earn", "income", "wage", "pay", "paid"),
-)
-_SYNONYMS: Final[dict[str, frozenset[str]]] = {
-    word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group
-}
 # Above this cosine a fact answers a question even with no slot or word in common.
 _CLOSE: Final = 0.55
 
@@ -174,62 +125,6 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
-def _key_parts(subject_key: str) -> set[str]:
-    key = subject_key.casefold()
-    parts = set(key.split(":")) | set(re.split(r"[:_\s]+", key))
-    # "name_of:boyfriend" is the partner slot, whatever the user called them
-    return parts | {"partner"} if parts & _KIN["partner"] else parts
-
-
-# Words that ask where, when or who, or how one feels: a slot they alone point at must also be
-# named when the question names something else ("where do I keep my spare key?").
-_WEAK_SLOT_WORDS: Final = frozenset(
-    "where when who from go going next home like best into call called".split()
-)
-
-
-def slot_keys(question: str) -> set[str]:
-    """The subject keys a question names outright: {"home_city"} for "where do I live?",
-    {"person:son:age", "name_of:son"}-style keys for "how old is my son?" (by their parts)."""
-    asked = question.casefold()
-    strong = {
-        family
-        for family, words in SLOT_WORDS.items()
-        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words if w not in _WEAK_SLOT_WORDS)
-    }
-    relation = _relation_in(asked)
-    if relation:
-        kin = _KIN.get(relation, {relation})
-        kin |= {RELATION_SLOTS.get(k, k) for k in kin}  # "mum" is the "mother" slot
-        return {f"person:{k}:{f}" for k in kin for f in strong} | {f"name_of:{k}" for k in kin}
-    return strong
-
-
-def unnamed_words(question: str) -> set[str]:
-    """What a question asks about beyond the slot it names: {"shifts"} in "what shifts do I
-    work?" (the job slot is named by "work")."""
-    asked = question.casefold()
-    families = {
-        family
-        for family, words in SLOT_WORDS.items()
-        if any(re.search(rf"\b{re.escape(w)}\b", asked) for w in words)
-    }
-    slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
-    return content_words(asked) - slot_words - _relation_words(_relation_in(asked))
-
-
-def content_words(question: str) -> set[str]:
-    """The stems a question asks about, beyond its frame ("what", "my", "now"), with their
-    synonyms: "what's my favourite movie?" -> {favourite, movie, film}."""
-    words = {_stem(w) for w in _WORD.findall(question.casefold())}
-    words -= {_stem(w) for w in _QUESTION_FRAME} | {_stem(w) for w in STOPWORDS}
-    return words | {_stem(other) for w in words for other in _SYNONYMS.get(w, ())}
-
-
-def stems(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.casefold())}
-
-
 def compose(
     question: AboutUser,
     facts: Sequence[Recollection],
@@ -290,143 +185,7 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
     return bool(said & {_stem(w) for w in grounded.values})
 
 
-# --- third person to second ------------------------------------------------------------------
-
-_IRREGULAR: Final = {
-    "is": "are",
-    "was": "were",
-    "has": "have",
-    "does": "do",
-    "doesn't": "don't",
-    "isn't": "aren't",
-    "wasn't": "weren't",
-    "hasn't": "haven't",
-}
-_BASE: Final = {"is": "be", "are": "be", "was": "be", "has": "have", "does": "do"}
-
-
-def second_person(text: str) -> str:
-    """ "User is allergic to peanuts" -> "You are allergic to peanuts";
-    "User's sister is called Ana" -> "Your sister is called Ana"."""
-    text = " ".join(text.split()).rstrip(".")
-    if text.startswith(("User's ", "User’s ")):
-        rest = text[7:]
-        return "Your " + _you_inside(rest)
-    if text.startswith("User "):
-        adverb = re.match(rf"(?:{_ADVERBS})\s+", text[5:], re.IGNORECASE)
-        lead = adverb.group(0) if adverb else ""
-        verb, _, rest = text[5 + len(lead) :].partition(" ")
-        return f"You {lead}{_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
-    if re.search(r"\bUser\b", text):  # "Every Sunday User plays cricket with User's cousins"
-        said = re.sub(r"\bUser['’]s\b", "your", text)
-        said = re.sub(r"\bUser (\w+)", lambda m: f"you {_present(m.group(1))}", said)
-        return said[0].upper() + said[1:]
-    return f"You told me: “{text}”"
-
-
-# Adverbs between "User" and the verb: "User now prefers black coffee".
-_ADVERBS: Final = r"now|still|also|currently|usually|often|always|really|mostly|sometimes|never"
-
-
-def _present(verb: str) -> str:
-    lowered = verb.casefold()
-    if lowered in _IRREGULAR:
-        return _IRREGULAR[lowered]
-    return _base(lowered)
-
-
-def _base(verb: str) -> str:
-    if verb in _BASE:
-        return _BASE[verb]
-    if verb.endswith("ies") and len(verb) > 4:
-        return verb[:-3] + "y"
-    if verb.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
-        return verb[:-2]
-    if verb.endswith("s") and not verb.endswith("ss"):
-        return verb[:-1]
-    return verb
-
-
-def _used_to(text: str) -> str:
-    """ "User lives in Lisbon" -> "you used to live in Lisbon"; "User's dog is named Rufus" ->
-    "your dog was named Rufus"."""
-    text = " ".join(text.split()).rstrip(".")
-    if text.startswith("User "):
-        verb, _, rest = text[5:].partition(" ")
-        return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")
-    said = _lower_first(second_person(text))
-    if text.startswith(("User's ", "User’s ")):
-        said = re.sub(r"\b(is|are|has)\b", lambda m: _PAST_TENSE[m.group(1)], said, count=1)
-    return said
-
-
-_PAST_TENSE: Final = {"is": "was", "are": "were", "has": "had"}
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
-
-
-def _you_inside(text: str) -> str:
-    text = re.sub(r"\bUser['’]s\b", "your", text)
-    return re.sub(r"\bUser\b", "you", text)
-
-
-def _joined(sentences: Sequence[str]) -> str:
-    """Sentences sharing their opening words become one: "You are allergic to peanuts and
-    penicillin"."""
-    groups: list[list[str]] = []
-    for sentence in sentences:
-        for group in groups:
-            head = _common(group[0], sentence)
-            # Only when what differs is the value: "You are allergic to | peanuts".
-            short = len(head) == 2 and head[-1].casefold() in _VERB_LINKS  # "You speak"
-            if (len(head) >= 3 or short) and head[-1].casefold() in _LINKS:
-                group.append(sentence)
-                break
-        else:
-            groups.append([sentence])
-    parts = []
-    for group in groups:
-        if len(group) == 1:
-            parts.append(group[0])
-            continue
-        head = _common(*group)
-        tails = [" ".join(s.split()[len(head) :]) for s in group]
-        parts.append(" ".join(head) + " " + _and(tails))
-    return "; ".join(parts[:1] + [_lower_first(p) for p in parts[1:]])
-
-
-_LINKS: Final = frozenset(
-    "is are was were to in as at from of called named like love enjoy have has speak eat "
-    "play drink watch read".split()
-)
-
-
-_VERB_LINKS: Final = frozenset("speak play like love enjoy eat drink watch read".split())
-
-
-def _common(*sentences: str) -> list[str]:
-    split = [s.split() for s in sentences]
-    head = []
-    for words in zip(*split, strict=False):
-        if len({w.casefold() for w in words}) != 1:
-            break
-        head.append(words[0])
-    # Never swallow a whole sentence: each keeps a tail of its own.
-    return head[: min(len(s) for s in split) - 1]
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _lower_first(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if first in ("You", "Your") or first.casefold() in _OPENERS:
-        return text[0].lower() + text[1:]
-    return text
-
-
-# Words that open a remembered sentence and are capitalised only for that ("Now you teach...").
-_OPENERS: Final = frozenset("now every on most usually since at in after before".split())
 
 
 def _until(item: MemoryItem) -> str:
@@ -461,32 +220,17 @@ def _about_someone(text: str) -> bool:
     return found is not None and found.group(1).casefold() in RELATIONS
 
 
-def _relation_in(text: str) -> str | None:
-    for word in _WORD.findall(text):
-        stem = _stem(re.sub(r"['’]s$", "", word))
-        if stem in {_stem(r) for r in RELATIONS}:
-            return stem
-    return None
-
-
-def _stem(word: str) -> str:
-    word = re.sub(r"['’]s$", "", word.casefold())
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _relation_words(relation: str | None) -> set[str]:
-    """The words of one relation: "mum", "mother", "mom"."""
-    if not relation:
-        return set()
-    return {relation} | set(_SYNONYMS.get(relation, ())) | _KIN.get(relation, set())
-
-
-def kin_asked(question: str) -> frozenset[str]:
-    """The people or animals a question is about and their kin ("my pets" -> dog, cat, ...);
-    empty when it asks about the user."""
-    relation = _relation_in(question.casefold())
-    if not relation:
-        return frozenset()
-    return frozenset(_KIN.get(relation, {relation}))
+__all__ = [
+    "RELATIONS",
+    "GroundedAnswer",
+    "check_answer",
+    "compose",
+    "content_words",
+    "kin_asked",
+    "quoted",
+    "second_person",
+    "select_facts",
+    "slot_keys",
+    "stems",
+    "unnamed_words",
+]
