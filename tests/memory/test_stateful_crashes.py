@@ -1,5 +1,5 @@
-"""Any sequence of add / edit / forget / rotate / rekey, with crashes at random steps, against a
-model (issue 13, item 10).
+"""Any sequence of add / edit / forget / forget-all / rotate / rekey, with crashes at random
+steps, against a model (issue 13, item 10).
 
 A crash is an exception nothing in the vault catches (``Crash``), raised before or after the
 n-th call of one internal step (a Lance commit, a key-journal append, an atomic rename, the
@@ -417,6 +417,29 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
     ) -> None:
         """Forget has the most steps: give it a rule that always arms a crash."""
         self.forget(data, point, nth, reopen_point)
+
+    @precondition(lambda self: len(self.model) >= 3)
+    @rule(
+        go=st.sampled_from([True, False, False, False]),  # rarely: it empties the model
+        point=forget_crashes,
+        nth=nths,
+        reopen_point=reopen_crashes,
+    )
+    def forget_everything(
+        self, go: bool, point: str | None, nth: int, reopen_point: str | None
+    ) -> None:
+        if not go:
+            return
+        event("forget everything")
+        blobs = {memory_id: self._blobs(memory_id) for memory_id in self.model}
+        crashed = self._run(self.vault.forget_all, point, nth, reopen_point)
+        if crashed is not None and not crashed.journal_written:
+            assert len(self.vault) == len(self.model)  # nothing destroyed before the journal
+            return
+        assert len(self.vault) == 0
+        for memory_id in list(self.model):
+            self._forgotten(memory_id)
+            self.gone[memory_id] = blobs[memory_id]
 
     @rule(point=ratchet_crashes, nth=nths, reopen_point=reopen_crashes)
     def rotate(self, point: str | None, nth: int, reopen_point: str | None) -> None:
