@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +46,7 @@ from hypothesis.stateful import (
 )
 
 from desktop_agent.memory import Vault, forget_journal, rekey_journal
-from desktop_agent.memory import audit as audit_module
-from desktop_agent.memory import keystore as keystore_module
 from desktop_agent.memory import snapshot as snapshot_module
-from desktop_agent.memory.audit import AuditLog
-from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.header import read_header
 from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.model import Rewrite
@@ -59,81 +55,19 @@ from desktop_agent.secrets import KeyringKeySource
 from desktop_agent.secrets.keyring_source import account
 from desktop_agent.secrets.memory_backend import InMemoryKeyring
 from tests.memory.conftest import all_bytes, unit
+from tests.memory.crash_points import (
+    POINT_NAMES,
+    Armed,
+    Crash,
+    arm,
+    forget_crashes,
+    nths,
+    ratchet_crashes,
+    reopen_crashes,
+    write_crashes,
+)
 from tests.memory.test_forget import decryptable_texts
 from tests.memory.test_rotation import all_rows, opens_with
-
-
-class Crash(BaseException):
-    """The process dies here (BaseException: no ``except Exception`` in the vault catches it)."""
-
-
-# Each crash point: (name, where the step lives, its attribute, crash before or after it, or
-# "torn": half the bytes of an append written, then the crash).
-# ``"source"`` stands for the vault's key source (its KEK calls).
-POINTS: list[tuple[str, Any, str, str]] = [
-    ("before a Lance commit", Store, "_commit", "before"),
-    ("after a Lance commit", Store, "_commit", "after"),
-    ("after a key-journal append", KeyStore, "new_keys", "after"),
-    ("before a keystore file", KeyStore, "_write_snapshot", "before"),
-    ("after a keystore file", KeyStore, "_write_snapshot", "after"),
-    ("after the new KEK is stored", "source", "create_kek", "after"),
-    ("before the old KEK is discarded", "source", "discard_kek", "before"),
-    ("after stale key files go", KeyStore, "remove_stale_files", "after"),
-    ("mid atomic write (before the rename)", os, "replace", "before"),
-    ("after an atomic rename", os, "replace", "after"),
-    ("before a key-journal append", keystore_module, "append_durable", "before"),
-    ("mid key-journal append (torn)", keystore_module, "append_durable", "torn"),
-    ("mid audit-line append (torn)", audit_module, "append_durable", "torn"),
-    ("after the forget journal", forget_journal, "write", "after"),
-    ("after the re-encryption journal", rekey_journal, "write", "after"),
-    ("after the snapshot is dropped", Forgetting, "_drop_snapshot", "after"),
-    ("before old Lance versions are cleaned", lance.LanceDataset, "cleanup_old_versions", "before"),
-    ("after compaction", Store, "compact_and_purge", "after"),
-    ("before an audit entry", AuditLog, "append", "before"),
-    ("after an audit entry", AuditLog, "append", "after"),
-]
-POINT_NAMES = [p[0] for p in POINTS]
-_WRITE_POINTS = [
-    "before a Lance commit",
-    "after a Lance commit",
-    "after a key-journal append",
-    "mid atomic write (before the rename)",
-    "after an atomic rename",
-    "before a key-journal append",
-    "mid key-journal append (torn)",
-    "mid audit-line append (torn)",
-    "before an audit entry",
-    "after an audit entry",
-]
-_RATCHET_POINTS = [
-    "before a keystore file",
-    "after a keystore file",
-    "after the new KEK is stored",
-    "before the old KEK is discarded",
-    "after stale key files go",
-    "mid atomic write (before the rename)",
-    "after an atomic rename",
-    "before a key-journal append",
-    "mid key-journal append (torn)",
-    "mid audit-line append (torn)",
-    "before an audit entry",
-    "after an audit entry",
-]
-
-
-def crashes(names: list[str]) -> st.SearchStrategy[str | None]:
-    """No crash about a third of the time, else one of the steps this operation reaches."""
-    return st.none() | st.sampled_from(names) | st.sampled_from(names)
-
-
-write_crashes = crashes(_WRITE_POINTS)
-forget_crashes = crashes(POINT_NAMES)
-ratchet_crashes = crashes(_RATCHET_POINTS)
-# Most reopens after a crash are clean; some crash again inside the open (its recovery, its
-# repairs and its "unlock" audit entry), and the open after that must finish the job.
-# The n-th call of the step: mostly the first, sometimes a later one (a second Lance commit).
-nths = st.sampled_from([0, 0, 0, 1, 2])
-reopen_crashes = st.none() | st.none() | st.sampled_from(POINT_NAMES)
 
 texts = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
 kinds = st.sampled_from(["episodic", "semantic", "procedural", "topic"])
@@ -146,52 +80,6 @@ class Memory:
     conversation: str | None
     markers: list[str]  # one per version, oldest first; the last is the current text's
     texts: list[str]
-
-
-@dataclass
-class Armed:
-    """A crash waiting at the ``nth`` call of one step; ``fired`` once it hit."""
-
-    name: str
-    nth: int
-    fired: bool = False
-    calls: int = 0
-    journal_written: bool = False
-    log: list[str] = field(default_factory=list)
-
-
-def _arm(patch: pytest.MonkeyPatch, armed: Armed, source: KeyringKeySource) -> None:
-    """Install the crash and a recorder of whether a forget journal was written."""
-    real_write = forget_journal.write
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        result = real_write(*args, **kwargs)
-        armed.journal_written = True
-        return result
-
-    patch.setattr(forget_journal, "write", recording)
-    (_name, owner, attribute, when) = next(p for p in POINTS if p[0] == armed.name)
-    owner = source if owner == "source" else owner
-    real = getattr(owner, attribute)
-
-    def crashing(*args: Any, **kwargs: Any) -> Any:
-        hit = not armed.fired and armed.calls == armed.nth
-        armed.calls += 1
-        if hit and when == "before":
-            armed.fired = True
-            raise Crash(armed.name)
-        if hit and when == "torn":  # half the bytes reach the file, then the process dies
-            armed.fired = True
-            path, data = args
-            real(path, data[: len(data) // 2])
-            raise Crash(armed.name)
-        result = real(*args, **kwargs)
-        if hit:
-            armed.fired = True
-            raise Crash(armed.name)
-        return result
-
-    patch.setattr(owner, attribute, crashing)
 
 
 class VaultSurvivesCrashes(RuleBasedStateMachine):
@@ -229,7 +117,7 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
             return None
         armed = Armed(point, nth)
         with pytest.MonkeyPatch.context() as patch:
-            _arm(patch, armed, self.source)
+            arm(patch, armed, self.source)
             with contextlib.suppress(Crash):
                 action()
         if not armed.fired:
@@ -245,7 +133,7 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         if reopen_point is not None:
             armed = Armed(reopen_point, 0)
             with pytest.MonkeyPatch.context() as patch:
-                _arm(patch, armed, self.source)
+                arm(patch, armed, self.source)
                 # Vault.open releases its lock on the way out, as a dying process would.
                 with contextlib.suppress(Crash):
                     Vault.open(self.dir, self.source).close()
