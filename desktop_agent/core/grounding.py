@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from desktop_agent.core.grounding_kinds import kinds_named, names_one_of
 from desktop_agent.core.grounding_wording import (
     _joined,
     _lower_first,
@@ -86,6 +87,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     kin = _KIN.get(relation, {relation}) if relation else set()
     # Best first: the slot and a word in common, the slot alone, a word alone, close meaning.
     tiers: list[list[Recollection]] = [[], [], [], []]
+    kinds = kinds_named(words)  # "what sport ...?": a fact naming a sport says one
     for recollection in found:
         item = recollection.item
         key_parts = _key_parts(item.subject_key)
@@ -106,17 +108,19 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             continue  # "User is not allergic to cats" answers "am I allergic to cats?" only
         if families & key_parts:
             tiers[0 if shared else 1].append(recollection)
-        elif shared:
+        elif shared or names_one_of(kinds, said):
             tiers[2].append(recollection)
         elif relation or recollection.hit.vector_score >= _CLOSE:
             tiers[3].append(recollection)
     if unnamed and not question.past:
         # Only a qualified slot needs its qualifier named: "favorite:food" does not answer
-        # "who's my favourite author?", but "home_city" answers "which city am I based in?".
+        # "who's my favourite author?", but "home_city" answers "which city am I based in?",
+        # and "learning:cello" answers "what instrument am I learning?" (a cello is one).
         tiers[1] = [
             r
             for r in tiers[1]
-            if ":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key)
+            if (":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key))
+            or names_one_of(kinds, _WORD.findall(r.item.text))
         ]
     # "Where do I work?": the job answers, never the city "where" points at (not even when no
     # job is remembered: then the answer is that it is not known).

@@ -173,6 +173,7 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hobby": ("hobby", "hobbies", "spare time", "free time", "for fun", "pastime"),
     "team": ("support", "team", "football team", "fan of"),
+    "learning": ("learning", "learn"),
     "income": ("earn", "salary", "income", "paid", "wage", "make a year", "pay"),
     "drink": ("drink", "drinks", "drinking", "beverage"),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),

@@ -387,3 +387,28 @@ def test_forgetting_by_the_slot_a_fact_fills(
     chat(assistant, conversation, "yes")
     texts = " ".join(i.text for i in assistant.memory.active_facts())
     assert offered not in texts and kept in texts
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        (
+            "I've been learning the cello for two years, and I work at a bookshop.",
+            "What instrument am I learning?",
+            "cello",
+        ),
+        (
+            "I speak Spanish and English, and I've started learning Korean.",
+            "Which language am I learning?",
+            "Korean",
+        ),
+        ("Every Sunday I play cricket with my cousins.", "What sport do I play?", "cricket"),
+    ],
+)
+def test_a_question_naming_a_kind_of_thing_finds_the_thing(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, told)
+    reply = chat(assistant, assistant.start_conversation(), asked)
+    assert answer in reply.text

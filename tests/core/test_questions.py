@@ -161,3 +161,43 @@ def test_answers_to_questions_in_other_words(
     chat(assistant, assistant.start_conversation(), told)
     reply = chat(assistant, assistant.start_conversation(), question).text
     assert expected in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("asked", "key", "text"),
+    [
+        (
+            "What instrument am I learning?",
+            "learning:cello",
+            "User has been learning the cello for two years",
+        ),
+        ("Which language am I learning?", "learning:korean", "User is learning Korean"),
+        ("What sport do I do these days?", "routine:swim", "User swims every morning"),
+    ],
+)
+def test_a_question_naming_a_kind_finds_a_fact_naming_one_of_its_kind(
+    asked: str, key: str, text: str
+) -> None:
+    from datetime import UTC, datetime
+
+    from desktop_agent.core.grounding import select_facts
+    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_model import MemoryItem
+    from desktop_agent.core.questions import about_user
+
+    now = datetime.now(UTC)
+    item = MemoryItem(
+        id="m1", kind="semantic", text=text, created_at=now, updated_at=now, subject_key=key
+    )
+    other = MemoryItem(
+        id="m2",
+        kind="semantic",
+        text="User works at a bookshop",
+        created_at=now,
+        updated_at=now,
+        subject_key="employer",
+    )
+    question = about_user(asked)
+    assert question is not None
+    chosen = select_facts(question, [listed(item), listed(other)])
+    assert [r.item.id for r in chosen] == ["m1"]

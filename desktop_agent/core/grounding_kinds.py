@@ -1,0 +1,56 @@
+"""Kinds of thing a question names, and the things of each kind a fact may name.
+
+"What instrument am I learning?" names a kind, "instrument"; the fact that answers it names a
+member, "User has been learning the cello". Without the kind's members, the question's word
+"instrument" looked unanswered and the fact was set aside ("only a qualified slot needs its
+qualifier named"), so the reply was "you haven't told me". A short list per kind, of the
+members people mention most; a member the list lacks still answers through shared words or
+meaning, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+KINDS: Final[dict[str, frozenset[str]]] = {
+    "instrument": frozenset(
+        "piano guitar bass cello violin viola drums drum flute clarinet saxophone sax trumpet "
+        "trombone ukulele harp banjo mandolin accordion keyboard keyboards harmonica oboe "
+        "bassoon tuba synth organ".split()
+    ),
+    "language": frozenset(
+        "english spanish french german italian portuguese dutch polish russian ukrainian "
+        "japanese korean chinese mandarin cantonese arabic hindi urdu bengali turkish greek "
+        "swedish norwegian danish finnish czech hungarian romanian hebrew persian farsi thai "
+        "vietnamese indonesian swahili welsh irish gaelic catalan basque latin esperanto "
+        "icelandic tagalog".split()
+    ),
+    "sport": frozenset(
+        "football soccer rugby cricket tennis badminton squash golf basketball baseball "
+        "hockey volleyball netball swimming swim swims running run runs marathon marathons "
+        "cycling cycle cycles climbing climb boxing judo karate yoga pilates rowing sailing "
+        "surfing surf skiing ski snowboarding skating hiking triathlon athletics padel "
+        "table-tennis ping-pong fencing archery handball lacrosse crossfit".split()
+    ),
+}
+# The question's word for a kind, singular or plural, and its near synonyms.
+_NAMES: Final = {
+    "instrument": "instrument",
+    "instruments": "instrument",
+    "language": "language",
+    "languages": "language",
+    "sport": "sport",
+    "sports": "sport",
+}
+
+
+def kinds_named(words: Iterable[str]) -> set[str]:
+    """The kinds among a question's words: {"instrument"} for "what instrument ...?"."""
+    return {_NAMES[w] for w in words if w in _NAMES}
+
+
+def names_one_of(kinds: Iterable[str], said: Iterable[str]) -> bool:
+    """Whether words a fact says name a member of one of ``kinds``."""
+    members = frozenset().union(*(KINDS[k] for k in kinds)) if kinds else frozenset()
+    return bool(members & {w.casefold() for w in said})
