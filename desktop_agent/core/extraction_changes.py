@@ -69,7 +69,11 @@ def read(message: str) -> list[Change]:
     doc = nlp.parse(normalised.text)
     if doc is None:
         return []
-    found: list[Change] = [*_not_this_but_that(normalised.text), *_switched(normalised.text)]
+    found: list[Change] = [
+        *_not_this_but_that(normalised.text),
+        *_switched(normalised.text),
+        *_stopped(normalised.text),
+    ]
     for sentence in doc.sents:
         if _is_statement(sentence):
             found.extend(_in_sentence(sentence))
@@ -119,6 +123,39 @@ def _switched(text: str) -> list[Change]:
         for m in _SWITCHED.finditer(text)
         if m.group("old").casefold() not in _VAGUE
     ]
+
+
+_STOPPED = re.compile(
+    r"(?:\bno\s+more\s+(?P<more>[a-z][\w-]+)(?=\s+for\s+me\b)|"
+    r"^(?:no\s+more\s+(?P<lead>[a-z][\w-]+))(?=\s+for\s+me\b|\s*[,.!])|"
+    r"\bi(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|gave\s+up)\s+(?P<ing>[a-z]+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def _stopped(text: str) -> list[Change]:
+    """ "No more running for me", "I've stopped cycling": what the user no longer does ends,
+    named as said and by its base form ("running" -> "run", "cycling" -> "cycle"), so the fact
+    "User runs marathons" is found too."""
+    found = []
+    for m in _STOPPED.finditer(text):
+        word = (m.group("more") or m.group("lead") or m.group("ing")).casefold()
+        if word in _VAGUE:
+            continue
+        span = (m.start(), m.end())
+        found += [Change("end", form, "", span) for form in _forms(word)]
+    return found
+
+
+def _forms(word: str) -> list[str]:
+    if not word.endswith("ing") or len(word) < 6:
+        return [word]
+    stem = word[:-3]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+        return [word, stem[:-1]]  # running -> run, swimming -> swim
+    if stem[-1] not in "aeiouy" and stem[-2] not in "aeiou":
+        return [word, stem + "e"]  # cycling -> cycle
+    return [word, stem]  # reading -> read
 
 
 def _unique(changes: list[Change]) -> list[Change]:

@@ -330,3 +330,18 @@ def test_an_allergy_taken_back_in_a_report_has_the_allergys_slot() -> None:
     assert taken_back.subject_key == told.subject_key
     assert taken_back.text == "User is not allergic to strawberries"
     assert taken_back.negated and taken_back.is_correction
+
+
+@pytest.mark.parametrize(
+    ("message", "ended"),
+    [
+        ("Bad news, I tore my ACL so no more running for me.", {"running", "run"}),
+        ("I've stopped cycling to work since the crash.", {"cycling", "cycle"}),
+        ("No more coffee for me, doctor's orders.", {"coffee"}),
+    ],
+)
+def test_what_the_user_stopped_doing_ends(message: str, ended: set[str]) -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    changes = read(message)
+    assert {c.old for c in changes if c.kind == "end"} >= ended
