@@ -137,7 +137,7 @@ def one_run(qapp: Any, count: int, load: int) -> dict[str, float]:
             figures["unlock_ms"] = phase(
                 lambda: (
                     session.open_memory(),
-                    wait_until(lambda: session.memory is not None),
+                    wait_until(lambda: session.memory.is_open),
                     drain(),
                 ),
                 settle=0.5,

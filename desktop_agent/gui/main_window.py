@@ -118,7 +118,7 @@ class MainWindow(WindowActions, MemoryDocks, WindowLayout, WindowHelp, QMainWind
         """Messages were forgotten (a conversation, or everything): the sidebar must not keep
         their titles, nor the chat on screen their words."""
         receipt = getattr(change, "receipt", None)
-        if receipt is None or "episodic" not in receipt.kinds or self.session.memory is None:
+        if receipt is None or "episodic" not in receipt.kinds or not self.session.memory.is_open:
             return
         conversation = self.controller.conversation
         if (
@@ -200,7 +200,7 @@ class MainWindow(WindowActions, MemoryDocks, WindowLayout, WindowHelp, QMainWind
         self.status.set_memory(
             self.session.settings.memory.enabled,
             incognito,
-            problem=None if self.session.memory is not None else self.session.memory_problem,
+            problem=None if self.session.memory.is_open else self.session.memory_problem,
             opening=self.session.memory_opening,
         )
 

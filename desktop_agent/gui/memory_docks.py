@@ -150,6 +150,6 @@ class MemoryDocks:
 
     @Slot()
     def _memory_state_changed(self, *_: object) -> None:
-        if self.session.memory is not None:
+        if self.session.memory.is_open:
             self.conversations.refresh_in_background()
         self._sync_incognito()

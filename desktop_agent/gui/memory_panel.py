@@ -58,7 +58,7 @@ class MemoryPanel(QWidget):
 
     @property
     def memory_ready(self) -> bool:
-        return self.session.memory is not None
+        return self.session.memory.is_open
 
     def start(self) -> None:
         """Show the current state: data if memory is open, else why not."""

@@ -105,7 +105,7 @@ def _render(folder: Path, model: str | None) -> int:
     session.load_model()
     session.open_memory()
     save(window, folder, "startup.png", settle_ms=30)  # up at once, the slow parts loading
-    if not wait_until(lambda: session.model_info is not None and session.memory is not None, 120):
+    if not wait_until(lambda: session.model_info is not None and session.memory.is_open, 120):
         print("the model or memory did not load", file=sys.stderr)
         return 1
     seed(app)  # through the real services, while the window waits

@@ -173,7 +173,7 @@ class SecuritySettings(QWidget):
     # --- state ---
     @Slot()
     def refresh(self, *_: object) -> None:
-        unlocked = self.session.memory is not None
+        unlocked = self.session.memory.is_open
         self.lock_button.setEnabled(unlocked)
         self.unlock_button.setEnabled(not unlocked and not self.session.memory_opening)
         for button in (

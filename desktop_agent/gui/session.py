@@ -2,7 +2,8 @@
 
 The window appears at once; the model, the embedder and the memory vault open on background
 threads and this object says what is still loading. Memory that cannot open (no keyring, a
-busy data dir) leaves the app usable without it, and ``memory_problem`` says why.
+busy data dir) leaves the app usable without it, and ``memory_problem`` says why; until it
+opens, and after a Lock, ``memory`` is a ``NullMemoryService`` (``is_open`` False), never None.
 
 Every memory read or write goes through ``run_memory``: one ordered lane off the GUI thread.
 Changes, from whichever thread wrote them, come back as one GUI-thread signal,
@@ -20,6 +21,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from desktop_agent.app import App
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryChange, MemoryService
+from desktop_agent.core.null_memory import NullMemoryService
 from desktop_agent.gui.workers import Task, run_in_background
 from desktop_agent.llm.types import EngineInfo
 from desktop_agent.settings import Settings
@@ -61,7 +63,7 @@ class Session(QObject):
         self.app = app
         self.model_info: EngineInfo | None = None
         self.embedder_ready = False
-        self.memory: MemoryService | None = None
+        self.memory: MemoryService | NullMemoryService = NullMemoryService()
         self.memory_problem: str | None = app.memory_problem
         self.memory_opening = False
         self._loading: dict[str, str] = {}
@@ -157,7 +159,7 @@ class Session(QObject):
     def open_memory(self, passphrase: str | None = None) -> Task | None:
         """Unlock the vault in the background (a large store takes a while). In passphrase
         mode without ``passphrase``, ``memory_did_need_passphrase`` asks the window for it."""
-        if self.memory is not None or self.memory_opening:
+        if self.memory.is_open or self.memory_opening:
             return None
         self.memory_opening = True
         self._set_loading("memory", "Unlocking memory…")
@@ -182,7 +184,7 @@ class Session(QObject):
 
     def lock_memory(self) -> Task:
         """Lock now: the vault closes, no key or memory stays in this process."""
-        self.memory = None
+        self.memory = NullMemoryService()
         self.memory_problem = "Memory is locked: unlock it in Settings › Memory & security."
         self.memory_did_lock.emit()
         return run_in_background(self.app.lock_memory, name="lock-memory", lane=MEMORY_LANE)
@@ -230,7 +232,7 @@ class Session(QObject):
         problem = self.memory_problem or "Memory is still unlocking."
 
         def run() -> Any:
-            if memory is None:
+            if not isinstance(memory, MemoryService):  # locked, off or failed to open
                 raise MemoryUnavailable(problem)
             return work(memory)
 
@@ -255,7 +257,7 @@ class Session(QObject):
         if reload:
             self.model_info = None
             self.load_model()
-        if settings.memory.enabled and self.memory is None and not self.memory_opening:
+        if settings.memory.enabled and not self.memory.is_open and not self.memory_opening:
             self.open_memory()
         self.settings_did_change.emit(settings)
         return reload

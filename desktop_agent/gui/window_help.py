@@ -71,7 +71,7 @@ class WindowHelp:
         memory = self.session.memory
         status = (
             f"unlocked, {len(memory.vault)} memories"
-            if memory is not None
+            if memory.is_open
             else (self.session.memory_problem or "locked")
         )
         from desktop_agent.health import run_checks

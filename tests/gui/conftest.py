@@ -81,7 +81,7 @@ def make_window(qtbot: Any, qapp: Any) -> Iterator[Callable[..., MainWindow]]:
         if memory:
             session.open_memory()
             qtbot.waitUntil(lambda: not session.memory_opening, timeout=MODEL_TIMEOUT_MS)
-            assert session.memory is not None, session.memory_problem
+            assert session.memory.is_open, session.memory_problem
             drain_memory_lane()  # the conversation list's re-read after unlocking
             qtbot.wait(20)
         if load_model:
@@ -124,7 +124,7 @@ def settle_memory(qtbot: Any, window: MainWindow, rounds: int = 3) -> None:
 def remember(window: MainWindow, text: str, **options: Any) -> Any:
     """Store a memory through the real service (as the app would on the memory lane)."""
     memory = window.session.memory
-    assert memory is not None
+    assert memory.is_open, window.session.memory_problem
     return memory.remember(text, **options)
 
 

@@ -100,7 +100,7 @@ def test_gui_thread_keeps_beating_while_a_10k_store_unlocks(
     window.session.open_memory()
     assert window.status.progress.isVisible()
     assert "Unlocking memory…" in window.status.loading_label.text()
-    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=120_000)
     unlocked_after = time.perf_counter() - started
     qtbot.wait(500)  # and what the window does once it is open (the conversation list)
     heartbeat.stop()

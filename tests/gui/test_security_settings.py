@@ -103,8 +103,9 @@ def test_lock_and_unlock(qtbot: Any, make_window: Any) -> None:
     drain_memory_lane()
 
     # Then no memory is open, the panels and the status bar say so, and chats go on without it
-    assert window.session.memory is None
-    assert not window.session.assistant.memory.is_open  # the null memory service
+    assert not window.session.memory.is_open  # the null memory service, as the assistant's
+    assert window.session.memory.items() == []
+    assert not window.session.assistant.memory.is_open
     assert window.status.memory_label.text() == "Memory locked"
     assert window.inspector.stack.currentIndex() == 1
     assert "locked" in window.inspector.problem_label.text()
@@ -112,7 +113,7 @@ def test_lock_and_unlock(qtbot: Any, make_window: Any) -> None:
 
     # When the user unlocks it again
     security.unlock_button.click()
-    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=30_000)
     settle_memory(qtbot, window)
 
     # Then the memory is back everywhere
@@ -147,7 +148,7 @@ def test_memory_that_cannot_open_leaves_the_app_usable(
     qtbot.waitUntil(lambda: not window.session.memory_opening, timeout=30_000)
 
     # Then it says why, and the app still works without memory
-    assert window.session.memory is None
+    assert not window.session.memory.is_open
     problem = window.session.memory_problem
     assert problem
     assert window.status.memory_label.text() in ("Memory unavailable", "Memory locked")
@@ -175,7 +176,7 @@ def test_passphrase_mode_asks_in_the_window_and_unlocks(
     # When memory opens: the window asks for a new passphrase (twice), and unlocks with it
     window = make_window(load_model=False, memory=False, settings=settings)
     window.session.open_memory()
-    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=60_000)
     assert asked == [True]
     item = remember(window, "User lives in Porto")
     assert window.session.memory.key_status().mode == "passphrase"
@@ -188,9 +189,9 @@ def test_passphrase_mode_asks_in_the_window_and_unlocks(
     qtbot.waitUntil(
         lambda: "wrong passphrase" in (window.session.memory_problem or ""), timeout=60_000
     )
-    assert window.session.memory is None
+    assert not window.session.memory.is_open
     monkeypatch.setattr(passphrase_dialog, "ask_passphrase", ask)
     window.session.open_memory()
-    qtbot.waitUntil(lambda: window.session.memory is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=60_000)
     assert asked == [True, False]
     assert window.session.memory.item(item.id).text == "User lives in Porto"
