@@ -73,6 +73,7 @@ def read(message: str) -> list[Change]:
         *_not_this_but_that(normalised.text),
         *_switched(normalised.text),
         *_stopped(normalised.text),
+        *_died(normalised.text),
     ]
     for sentence in doc.sents:
         if _is_statement(sentence):
@@ -156,6 +157,22 @@ def _forms(word: str) -> list[str]:
     if stem[-1] not in "aeiouy" and stem[-2] not in "aeiou":
         return [word, stem + "e"]  # cycling -> cycle
     return [word, stem]  # reading -> read
+
+
+_DIED = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?P<name>[A-ZÀ-Ý][\w'’-]+)\s+(?:has\s+|sadly\s+)?(?:passed\s+away|died|"
+    r"was\s+put\s+down|had\s+to\s+be\s+put\s+down|ran\s+away|went\s+missing)\b"
+)
+
+
+def _died(text: str) -> list[Change]:
+    """ "Nibbles passed away last week": what was remembered about Nibbles ends (the name is a
+    capitalised word that opens the sentence; what names no memory changes nothing)."""
+    return [
+        Change("end", m.group("name"), "", (m.start(), m.end()))
+        for m in _DIED.finditer(text)
+        if m.group("name").casefold() not in _VAGUE | {"i", "he", "she", "it", "they", "we"}
+    ]
 
 
 def _unique(changes: list[Change]) -> list[Change]:

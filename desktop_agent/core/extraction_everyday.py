@@ -372,4 +372,25 @@ def known_person(clause: str) -> Iterator[Match]:
             yield Match("fact", f"person:{relation}:job", phrase, text, 0.8)
 
 
+_NEW_PET = re.compile(
+    r"^(?i:(?:we|i|they|the\s+kids|my\s+kids|the\s+children)\s+(?:now\s+|just\s+|finally\s+)?"
+    r"(?:have|has|got|adopted|rescued|bought|took\s+in)\s+(?:now\s+)?an?\s+(?:new\s+|little\s+)?)"
+    r"(?P<pet>guinea\s+pig|[a-z]+)\s+(?i:named|called)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)"
+)
+
+
+@_rule
+def new_pet(clause: str) -> Iterator[Match]:
+    """ "The kids now have a guinea pig named Pip", "we adopted a kitten called Mochi"."""
+    found = _NEW_PET.match(clause.strip())
+    if not found:
+        return
+    said = found.group("pet").casefold()
+    if said.split()[0] not in PETS:
+        return
+    name = found.group("name")
+    species = PETS[said.split()[0]]  # one slot per species: "beagle" is the dog's
+    yield Match("fact", f"name_of:{species}", name, f"User's {said} is named {name}", 0.85)
+
+
 __all__ = ["EVERYDAY_RULES"]

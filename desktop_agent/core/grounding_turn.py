@@ -16,6 +16,7 @@ from typing import Final
 from desktop_agent.core.grounding import (
     GroundedAnswer,
     compose,
+    content_words,
     quoted,
     select_facts,
     slot_keys,
@@ -75,6 +76,12 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             include_superseded=True,
         )
         past = select_facts(question, [r for r in older if r.item.status == SUPERSEDED])
+        if not past:
+            # the slot of the facts that answer, else of the current facts saying the words
+            wanted = content_words(text)
+            current = facts or [r for r in found if wanted & stems(r.item.text)]
+            past = _earlier_in_slot(memory, current, excluded)
+            facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
     if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
@@ -84,6 +91,25 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             return Grounding(quoted(statement.sentence, source), (source,), ())
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+def _earlier_in_slot(
+    memory: MemoryService, current: list[Recollection], excluded: Collection[str]
+) -> list[Recollection]:
+    """ "What was I before I became a manager?" names the new value, not the slot: the slot is
+    that of the current fact saying it, and what came before is that slot's superseded facts."""
+    keys = {r.item.subject_key for r in current if r.item.subject_key}
+    if not keys:
+        return []
+    return [
+        listed(item)
+        for item in memory.items(SEMANTIC, include_inactive=True)
+        if item.status == SUPERSEDED and item.subject_key in keys and item.id not in excluded
+    ]
+
+
+def _keys(found: list[Recollection]) -> set[str]:
+    return {r.item.subject_key for r in found}
 
 
 def _names_all(facts: list[Recollection], wanted: set[str]) -> bool:

@@ -76,7 +76,7 @@ _EVERYTHING = re.compile(
 _PAST = re.compile(
     r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
     r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
-    r"where did i|what did i (?:do|use to|have|drive|ride|own)|"
+    r"where did i|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
     r"(?:what|who) (?:was|were) my)\b",
     re.IGNORECASE,
 )

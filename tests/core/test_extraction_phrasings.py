@@ -345,3 +345,25 @@ def test_what_the_user_stopped_doing_ends(message: str, ended: set[str]) -> None
 
     changes = read(message)
     assert {c.old for c in changes if c.kind == "end"} >= ended
+
+
+# --- a fifth batch, the past (2026-11-25, 17:15), written before its rules ----------------
+
+
+def test_a_pet_that_died_ends() -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    changes = read("Nibbles passed away last week.")
+    assert [(c.kind, c.old) for c in changes] == [("end", "Nibbles")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "name"),
+    [
+        ("The kids now have a guinea pig named Pip.", "name_of:guinea pig", "Pip"),
+        ("We adopted a kitten called Mochi.", "name_of:cat", "Mochi"),
+        ("I have a beagle called Max.", "name_of:dog", "Max"),
+    ],
+)
+def test_a_new_pet_named(message: str, key: str, name: str) -> None:
+    assert facts(message).get(key, "").endswith(name)

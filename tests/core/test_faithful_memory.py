@@ -412,3 +412,15 @@ def test_a_question_naming_a_kind_of_thing_finds_the_thing(
     chat(assistant, conversation, told)
     reply = chat(assistant, assistant.start_conversation(), asked)
     assert answer in reply.text
+
+
+def test_before_a_change_named_by_its_new_value_is_the_slots_old_value(
+    open_memory: Callable[[], MemoryService],
+) -> None:
+    memory = open_memory()
+    assistant = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
+    chat(assistant, assistant.start_conversation(), "I'm a barista at a small coffee shop.")
+    chat(assistant, assistant.start_conversation(), "Update: I'm now a shift manager at the cafe.")
+    later = Assistant(ScriptedEngine(), GenerationSettings(), memory=open_memory())
+    answer = chat(later, later.start_conversation(), "What was I before I became a manager?")
+    assert "barista" in answer.text

@@ -201,3 +201,10 @@ def test_a_question_naming_a_kind_finds_a_fact_naming_one_of_its_kind(
     assert question is not None
     chosen = select_facts(question, [listed(item), listed(other)])
     assert [r.item.id for r in chosen] == ["m1"]
+
+
+def test_did_i_use_to_asks_about_the_past() -> None:
+    from desktop_agent.core.questions import about_user
+
+    asked = about_user("Which city did I use to live in?")
+    assert asked is not None and asked.past
