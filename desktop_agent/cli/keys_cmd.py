@@ -68,6 +68,7 @@ def run_keys_status(args: argparse.Namespace) -> int:
         "read_only": status.extra.get("read_only"),
         "forget_reaches_copies": bool(status.extra.get("forget_reaches_copies", True)),
         "rekey_unfinished": bool(status.extra.get("rekey_unfinished", False)),
+        "key_files": list(status.extra.get("key_files", [])),  # damaged, repaired from a copy
     }
     writing = f"off: {body['read_only']} (memories can be read, not changed)"
     lines = [
@@ -83,6 +84,7 @@ def run_keys_status(args: argparse.Namespace) -> int:
             "forgetting:   cannot reach copies of this folder made before a forget (passphrase "
             "mode: each copy carries its own wrapped key, which your passphrase opens)"
         )
+    lines += [f"key file:     {note}" for note in body["key_files"]]
     if body["rekey_unfinished"]:
         lines.append(
             "re-encryption: interrupted; run `desktop-agent memory keys rotate --rekey` to finish"

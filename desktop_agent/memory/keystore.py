@@ -2,14 +2,16 @@
 
 On disk: ``keys/keystore-<epoch>.bin`` (all keys at the last ratchet) and
 ``keys/journal-<epoch>.bin`` (keys added since, one sealed record per batch, fsynced before any
-row uses them). A ratchet writes a new snapshot under a new KEK, commits by replacing the
-header, then deletes the old files and the old KEK, so a destroyed DEK survives nowhere that
-the current KEK can open.
+row uses them), each with a twin ``<name>.copy`` (memory/key_files.py): one bad byte costs at
+most the journal record it touched. A ratchet writes a new snapshot under a new KEK, commits
+by replacing the header, then deletes the old files (both copies) and the old KEK, so a
+destroyed DEK survives nowhere that the current KEK can open.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import struct
 from collections.abc import Iterable, Mapping
@@ -23,7 +25,10 @@ from desktop_agent.errors import VaultError, VaultLockedError
 from desktop_agent.memory.crypto import BlobError, new_id, new_key, open_with_key, seal_with_key
 from desktop_agent.memory.files import append_durable, disk_error, write_atomic
 from desktop_agent.memory.header import Header, write_header
+from desktop_agent.memory.key_files import copies, merge_journal, read_copies, where
+from desktop_agent.memory.model import Damage
 
+logger = logging.getLogger(__name__)
 _ENTRY: Final = struct.Struct("<16s32sH")
 _LENGTH: Final = struct.Struct("<I")
 AUDIT_SCOPE: Final = "audit"
@@ -63,7 +68,10 @@ class KeyStore:
         self._scopes: dict[str, str] = {}
         self._ciphers: dict[str, AESGCM] = {}
         self._journal_records = 0
-        self._torn_at: int | None = None  # a torn journal tail to cut before the next append
+        self._journal_len = 0  # bytes of the journal acknowledged so far, in both copies
+        self._journal_fix: bytes | None = None  # what both copies should hold, when they differ
+        self.damage: list[Damage] = []  # journal records lost in both copies
+        self.notes: list[str] = []  # key files found damaged and rewritten from their copy
 
     # --- opening -------------------------------------------------------------------------
 
@@ -83,65 +91,120 @@ class KeyStore:
         """Load the KEK and unseal the keys; raises VaultLockedError and writes nothing on failure."""
         kek = source.load_kek(header.vault_id, header.epoch, header.key)
         store = cls(directory, header, kek, source)
-        try:
-            snapshot = store._snapshot_path(header.epoch).read_bytes()
-        except FileNotFoundError:
-            raise VaultError(f"the vault's key file for epoch {header.epoch} is missing") from None
-        try:
-            plain = open_with_key(kek, snapshot, store._aad("snapshot", 0))
-        except BlobError:
-            raise VaultLockedError(
-                "the key in the keyring does not open this memory vault (wrong or replaced key); "
-                "nothing was changed. Restore the matching keyring entry, or import a backup "
-                "into a new data dir with `desktop-agent memory import FILE`"
-            ) from None
+        path = store._snapshot_path(header.epoch)
+        datas = read_copies(path)
+        if all(data is None for data in datas):
+            raise VaultError(f"the vault's key file for epoch {header.epoch} is missing")
+        good = plain = None
+        for data in datas:  # the file, else its copy
+            plain = store._unseal_snapshot(data) if data is not None else None
+            if plain is not None:
+                good = data
+                break
+        if good is None or plain is None:
+            raise store._unopenable(path, datas)
         for key in _decode(plain):
             store._add(key)
+        store._restore_copies(path, datas, good)
         store._read_journal()
+        for note in store.notes:
+            logger.warning("key file repaired: %s", note)
         return store
 
-    def _read_journal(self) -> None:
-        path = self._journal_path(self.header.epoch)
+    def _restore_copies(self, path: Path, datas: list[bytes | None], good: bytes) -> None:
+        """The KEK is known good: a damaged or missing copy of the keystore is rewritten."""
+        for each, data in zip(copies(path), datas, strict=True):
+            if data != good:
+                if data is not None:
+                    self.notes.append(
+                        f"{where(each)} was damaged and is rewritten from the other copy"
+                    )
+                with contextlib.suppress(VaultError):  # a read-only disk keeps it as it is
+                    write_atomic(each, good)
+
+    def _unseal_snapshot(self, sealed: bytes) -> bytes | None:
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+            return open_with_key(self._kek, sealed, self._aad("snapshot", 0))
+        except BlobError:
+            return None
+
+    def _unopenable(self, path: Path, datas: list[bytes | None]) -> VaultError:
+        """Why no copy of the keystore opens: a wrong KEK, unless the journal opens with it."""
+        journal = self._journal_path(self.epoch)
+        if merge_journal(journal, read_copies(journal), self._unseal_record).records:
+            return VaultError(
+                f"the vault's key file {where(path)} is damaged and has no good copy (the key "
+                "in the keyring is right: it opens the key journal); nothing was changed. "
+                "Restore the file from a backup of the data folder, or import a backup"
+            )
+        return VaultLockedError(
+            "the key in the keyring does not open this memory vault (wrong or replaced key); "
+            "nothing was changed. Restore the matching keyring entry, or import a backup "
+            "into a new data dir with `desktop-agent memory import FILE`"
+            + ("" if None not in datas else f" ({where(path)} may also be damaged)")
+        )
+
+    def _unseal_record(self, number: int, blob: bytes) -> bytes | None:
+        try:
+            return open_with_key(self._kek, blob, self._aad("journal", number))
+        except BlobError:
+            return None
+
+    def _read_journal(self) -> None:
+        path = self._journal_path(self.epoch)
+        datas = read_copies(path)
+        if all(data is None for data in datas):
             return
-        at = 0
-        while at + _LENGTH.size <= len(data):
-            (length,) = _LENGTH.unpack_from(data, at)
-            if at + _LENGTH.size + length > len(data):
-                break  # a torn append from a crash: never acknowledged, so ignored
-            blob = data[at + _LENGTH.size : at + _LENGTH.size + length]
-            try:
-                plain = open_with_key(self._kek, blob, self._aad("journal", self._journal_records))
-            except BlobError:
-                raise VaultError(f"the vault's key journal {path.name} is damaged") from None
+        journal = merge_journal(path, datas, self._unseal_record)
+        for plain in journal.records:
             for key in _decode(plain):
                 self._add(key)
-            self._journal_records += 1
-            at += _LENGTH.size + length
-        if at < len(data):
-            # Cut the torn tail now (the KEK is known good), or the next append would land
-            # after it and make the whole journal unreadable. A disk that refuses (read-only)
-            # keeps it until the next append, which cuts it first.
-            self._torn_at = at
+        self._journal_records = len(journal.records) + len(journal.lost)
+        self._journal_len = len(journal.good)
+        self.notes += journal.notes
+        self.damage += [
+            Damage(
+                "keys",
+                f"{where(path)} record {number}",
+                "key record damaged in both copies: the data keys in it are lost, and the rows "
+                "sealed with them cannot be read",
+            )
+            for number in journal.lost
+        ]
+        if any(data != journal.good for data in datas):
+            # Both copies get what they agree on now (the KEK is known good), or the next
+            # append would land after a torn tail. A disk that refuses (read-only) keeps them
+            # until the next append, which repairs them first.
+            self._journal_fix = journal.good
             with contextlib.suppress(VaultError):
                 self.repair_journal()
 
     def repair_journal(self) -> None:
-        """Cut the torn tail ``_read_journal`` found, if it is still there."""
-        if self._torn_at is None:
-            return
+        """Make both copies of the journal hold exactly the records acknowledged so far (a torn
+        tail cut, a damaged or missing copy rewritten) before anything is appended."""
+        path = self._journal_path(self.epoch)
         try:
-            with open(self._journal_path(self.epoch), "rb+") as handle:
-                handle.truncate(self._torn_at)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except FileNotFoundError:
-            pass  # a ratchet since replaced the journal
+            for each in copies(path):
+                size = each.stat().st_size if each.exists() else 0
+                if self._journal_fix is not None:
+                    if not each.exists() or each.read_bytes() != self._journal_fix:
+                        write_atomic(each, self._journal_fix)
+                elif size > self._journal_len:
+                    with open(each, "rb+") as handle:
+                        handle.truncate(self._journal_len)
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                elif size < self._journal_len:
+                    write_atomic(each, self._journal_prefix(path))
         except OSError as exc:
             raise disk_error(exc, "cannot repair the key journal") from None
-        self._torn_at = None
+        self._journal_fix = None
+
+    def _journal_prefix(self, path: Path) -> bytes:
+        for data in read_copies(path):
+            if data is not None and len(data) >= self._journal_len:
+                return data[: self._journal_len]
+        raise VaultError(f"the vault's key journal {where(path)} is shorter than written")
 
     # --- reading -------------------------------------------------------------------------
 
@@ -189,8 +252,11 @@ class KeyStore:
             return []
         self.repair_journal()
         blob = seal_with_key(self._kek, _encode(keys), self._aad("journal", self._journal_records))
-        append_durable(self._journal_path(self.epoch), _LENGTH.pack(len(blob)) + blob)
+        frame = _LENGTH.pack(len(blob)) + blob
+        for each in copies(self._journal_path(self.epoch)):  # the copy second: see key_files
+            append_durable(each, frame)
         self._journal_records += 1
+        self._journal_len += len(frame)
         for key in keys:
             self._add(key)
         return [key.id for key in keys]
@@ -237,6 +303,7 @@ class KeyStore:
             self._abandon(epoch)
             raise
         self.header, self._kek, self._journal_records = header, kek, 0
+        self._journal_len, self._journal_fix = 0, None
         for key_id in destroyed:
             self._drop(key_id)
         if retire:
@@ -249,8 +316,12 @@ class KeyStore:
 
     def remove_stale_files(self) -> None:
         """Delete key files of other epochs (left by a crash between commit and cleanup)."""
-        keep = {self._snapshot_path(self.epoch).name, self._journal_path(self.epoch).name}
-        for path in self._keys_dir.glob("*.bin"):
+        keep = {
+            each.name
+            for path in (self._snapshot_path(self.epoch), self._journal_path(self.epoch))
+            for each in copies(path)
+        }
+        for path in self._keys_dir.glob("*.bin*"):  # the files and their copies
             if path.name not in keep:
                 path.unlink(missing_ok=True)
         for path in self._keys_dir.glob(".*.tmp"):
@@ -274,7 +345,8 @@ class KeyStore:
         with contextlib.suppress(VaultError):
             self._source.discard_kek(self.header.vault_id, epoch, {})
         with contextlib.suppress(OSError):
-            self._snapshot_path(epoch).unlink(missing_ok=True)
+            for each in copies(self._snapshot_path(epoch)):
+                each.unlink(missing_ok=True)
 
     def set_schema_version(self, version: int) -> None:
         self.header = self.header.evolve(schema_version=version)
@@ -304,7 +376,8 @@ class KeyStore:
     def _write_snapshot(self, epoch: int, kek: bytes, keys: list[DataKey] | None = None) -> None:
         keys = list(self._keys.values()) if keys is None else keys
         blob = seal_with_key(kek, _encode(keys), self._aad("snapshot", 0, epoch))
-        write_atomic(self._snapshot_path(epoch), blob)
+        for each in copies(self._snapshot_path(epoch)):  # one after the other: one always whole
+            write_atomic(each, blob)
 
     def _aad(self, what: str, number: int, epoch: int | None = None) -> bytes:
         epoch = self.epoch if epoch is None else epoch

@@ -121,8 +121,10 @@ class ReadOnly:
 
     def _recover_unfinished_forget(self) -> None:
         """Keys no row uses are left by a crash mid-forget (or a failed add): finish the job."""
-        if self._store.damaged_fragments():
-            return  # rows we cannot read may still need their keys: destroy nothing
+        if self._store.damaged_fragments() or self._keys.damage:
+            # Rows we cannot read may still need their keys, and a lost key record may be
+            # restored from a copy of its file while this epoch's KEK lives: destroy nothing.
+            return
         used = {
             *self._used_keys,
             self._audit_key()[0],

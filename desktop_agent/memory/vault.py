@@ -234,7 +234,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
         }
         self._older = loaded.older
         self._used_keys = loaded.used_keys
-        self._damage = [*self._store.damage, *loaded.damage]
+        self._damage = [*self._keys.damage, *self._store.damage, *loaded.damage]
         self._index = VaultIndex(self.dim, self._text_of)
         self._index.load(loaded.ids, loaded.vectors, [record[0] for record in loaded.records])
 
@@ -387,6 +387,10 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
                 # same passphrase opens, so forgetting cannot reach copies made before it.
                 "forget_reaches_copies": header.mode != "passphrase",
                 "rekey_unfinished": self.rekey_unfinished,  # `keys rotate --rekey` finishes it
+                "key_files": [
+                    *self._keys.notes,
+                    *(f"{d.where}: {d.reason}" for d in self._keys.damage),
+                ],
             },
         )
 

@@ -310,3 +310,17 @@ def test_keys_rotate_rekey_errors_are_one_line(cli, agent_home: Path) -> None:
     line = err.strip().splitlines()[-1]
     assert line.startswith("desktop-agent: error: an interrupted re-encryption was found")
     assert [x for x in err.strip().splitlines() if x.startswith("desktop-agent: error")] == [line]
+
+
+def test_keys_status_names_a_key_file_repaired_from_its_copy(cli, agent_home: Path) -> None:
+    cli("add", "The user likes hiking")
+    keystore = App().paths.vault_dir / "keys" / "keystore-1.bin"
+    raw = bytearray(keystore.read_bytes())
+    raw[len(raw) // 2] ^= 0x01
+    keystore.write_bytes(bytes(raw))
+    code, out, _ = cli("keys", "status")
+    assert code == 0
+    assert "key file:     keys/keystore-1.bin was damaged and is rewritten" in out
+    assert "keyring" not in out.split("key file:")[1]
+    code, out, _ = cli("list")
+    assert code == 0 and "likes hiking" in out

@@ -83,7 +83,10 @@ def test_rotate_ratchets_the_epoch_and_deletes_the_old_kek(
     assert [account for _s, account in memory_keyring.entries] == [
         f"vault-{vault._keys.header.vault_id}-kek-2"
     ]
-    assert sorted(p.name for p in (vault_dir / "keys").iterdir()) == ["keystore-2.bin"]
+    assert sorted(p.name for p in (vault_dir / "keys").iterdir()) == [
+        "keystore-2.bin",
+        "keystore-2.bin.copy",
+    ]
     with Vault.open(vault_dir, key_source) as vault:
         assert vault.get(memory_id).text == "remember me"
         assert vault.status().epoch == 2

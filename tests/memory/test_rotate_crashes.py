@@ -116,8 +116,8 @@ def test_a_crash_at_any_step_of_a_rotation_is_cleaned_up_at_the_next_open(
         assert [account_name for _s, account_name in memory_keyring.entries] == [
             account(vault_id, epoch)
         ]
-        assert _key_files(vault_dir) == [f"keystore-{epoch}.bin"]
-        assert set(_journals(vault_dir)) <= {f"journal-{epoch}.bin"}
+        assert _key_files(vault_dir) == [f"keystore-{epoch}.bin", f"keystore-{epoch}.bin.copy"]
+        assert set(_journals(vault_dir)) <= {f"journal-{epoch}.bin", f"journal-{epoch}.bin.copy"}
         assert _temporaries(vault_dir) == []
         assert vault.verify_audit().ok
         assert vault.rotate_keys() == epoch + 1
@@ -142,8 +142,8 @@ def test_passphrase_mode_leaves_no_wrapped_key_behind(point: str, vault_dir: Pat
         assert vault.get(kept.id).text == "passphrase mode"
         epoch = vault.epoch
     assert _temporaries(vault_dir) == []  # .vault.json.tmp held the next epoch's wrapped KEK
-    assert _key_files(vault_dir) == [f"keystore-{epoch}.bin"]
-    assert set(_journals(vault_dir)) <= {f"journal-{epoch}.bin"}
+    assert _key_files(vault_dir) == [f"keystore-{epoch}.bin", f"keystore-{epoch}.bin.copy"]
+    assert set(_journals(vault_dir)) <= {f"journal-{epoch}.bin", f"journal-{epoch}.bin.copy"}
     header = read_header(vault_dir)
     assert header is not None and header.epoch == epoch
 
@@ -167,6 +167,6 @@ def test_a_failed_header_write_takes_the_new_kek_back_at_once(
             vault.rotate_keys()
         # An error the process survives (not a crash): the new epoch is undone before it returns.
         assert [a for _s, a in memory_keyring.entries] == [account(vault_id, 1)]
-        assert _key_files(vault_dir) == ["keystore-1.bin"]
+        assert _key_files(vault_dir) == ["keystore-1.bin", "keystore-1.bin.copy"]
         monkeypatch.undo()
         assert vault.rotate_keys() == 2

@@ -189,7 +189,9 @@ def test_rekey_re_encrypts_every_row_and_no_old_data_key_opens_any(
     assert len(memory_keyring.entries) == 1
     assert {p.name for p in (vault_dir / "keys").iterdir()} <= {
         f"keystore-{epoch + 2}.bin",
+        f"keystore-{epoch + 2}.bin.copy",
         f"journal-{epoch + 2}.bin",
+        f"journal-{epoch + 2}.bin.copy",
     }
 
 

@@ -376,7 +376,8 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         assert header is not None and header.epoch == self.vault.epoch
         assert [a for _s, a in self.keyring.entries] == [account(header.vault_id, header.epoch)]
         keys = {p.name for p in (self.dir / "keys").iterdir()}
-        assert keys <= {f"keystore-{header.epoch}.bin", f"journal-{header.epoch}.bin"}
+        epoch_files = {f"keystore-{header.epoch}.bin", f"journal-{header.epoch}.bin"}
+        assert keys <= epoch_files | {f"{name}.copy" for name in epoch_files}
         assert not list(self.dir.rglob("*.tmp"))
         assert not forget_journal.journal_path(self.dir).exists()
         pending = self.keys_before_rekey is not None
