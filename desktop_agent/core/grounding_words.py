@@ -24,7 +24,24 @@ RELATIONS: Final = frozenset(
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).
 _KIN: Final[dict[str, set[str]]] = {
-    "pet": {"pet", "dog", "cat", "puppy", "kitten", "horse", "rabbit", "hamster", "parrot"},
+    "pet": {
+        "pet",
+        "dog",
+        "cat",
+        "puppy",
+        "kitten",
+        "horse",
+        "pony",
+        "rabbit",
+        "hamster",
+        "parrot",
+        "budgie",
+        "guinea",
+        "tortoise",
+        "fish",
+        "snake",
+        "lizard",
+    },
     "kid": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "child": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "children": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},

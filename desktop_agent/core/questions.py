@@ -77,7 +77,7 @@ _PAST = re.compile(
     r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
     r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
     r"where did i|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
-    r"(?:what|who) (?:was|were) my)\b",
+    r"(?:what|who) (?:was|were) (?:my|our))\b",
     re.IGNORECASE,
 )
 # Requests that only mention the user ("help me write...", "can you tell me a joke") are not

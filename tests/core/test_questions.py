@@ -208,3 +208,27 @@ def test_did_i_use_to_asks_about_the_past() -> None:
 
     asked = about_user("Which city did I use to live in?")
     assert asked is not None and asked.past
+
+
+def test_a_pet_of_any_species_answers_what_pet_and_our_asks_too() -> None:
+    from datetime import UTC, datetime
+
+    from desktop_agent.core.grounding import select_facts
+    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_model import MemoryItem
+    from desktop_agent.core.questions import about_user
+
+    now = datetime.now(UTC)
+    pip = MemoryItem(
+        id="pip",
+        kind="semantic",
+        text="User's guinea pig is named Pip",
+        created_at=now,
+        updated_at=now,
+        subject_key="name_of:guinea pig",
+    )
+    question = about_user("What pet do we have now?")
+    assert question is not None
+    assert [r.item.id for r in select_facts(question, [listed(pip)])] == ["pip"]
+    past = about_user("What was our hamster called?")
+    assert past is not None and past.past
