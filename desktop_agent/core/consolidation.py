@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
-import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -113,7 +111,7 @@ def consolidate(
 
     The whole run is one job in the memory's write lane: a forget asked for meanwhile waits
     for it, then finds (and removes) whatever the run wrote."""
-    with memory.lane, _watch(memory).running:
+    with memory.lane, memory.consolidation_watch.running:
         return _consolidate(memory, now=now, force=force)
 
 
@@ -121,7 +119,7 @@ def _consolidate(
     memory: MemoryService, *, now: datetime | None = None, force: bool = False
 ) -> ConsolidationReport:
     now = now or datetime.now(UTC)
-    watch = _watch(memory)
+    watch = memory.consolidation_watch
     run_id = f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
     if watch.clean and not force:
         return ConsolidationReport(run_id, skipped=True)
@@ -156,7 +154,7 @@ def _consolidate(
 def refresh_topics(memory: MemoryService, *, now: datetime | None = None) -> ConsolidationReport:
     """Only step (d): rebuild topic summaries and memberships (logged and undoable too)."""
     now = now or datetime.now(UTC)
-    with memory.lane, _watch(memory).running:
+    with memory.lane, memory.consolidation_watch.running:
         run = LoggedRun(memory, f"{now:%Y%m%dT%H%M%S}-{secrets.token_hex(3)}")
         _refresh_topics(run, [i for i in memory.items(SEMANTIC) if i.active])
         run.notify()
@@ -231,7 +229,7 @@ def _refresh_topics(run: LoggedRun, items: Sequence[MemoryItem]) -> None:
     purged = _purge_topics(run.memory, lambda ids: any(i not in vault for i in ids))
     run.changes += [Change(i, "topic_purged", "", "", "held a forgotten memory") for i in purged]
     items = [i for i in items if i.id in vault]  # the user may forget while a run goes on
-    planned = plan_topics(items, lambda memory_id: _vector(run.memory, memory_id))
+    planned = plan_topics(items, _vectors(run.memory, [i.id for i in items]).__getitem__)
     existing: dict[str, MemoryItem] = {}
     for record in vault.list(TOPIC):
         name = str(record.meta.get("topic", ""))
@@ -319,7 +317,7 @@ def _undo(memory: MemoryService, run_id: str) -> UndoReport:
     if doomed:
         # A topic this run created is derived data: undoing the run removes it.
         memory.forget(doomed)
-    _watch(memory).clean = False
+    memory.consolidation_watch.clean = False
     return UndoReport(run_id, tuple(restored), tuple(conflicts))
 
 
@@ -342,50 +340,12 @@ def _logged(memory: MemoryService, run_id: str) -> list[str]:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-class _Watch:
-    """Whether anything semantic changed since this process's last run (one per service)."""
-
-    def __init__(self, memory: MemoryService) -> None:
-        self.clean = False
-        # One run at a time per service: a background run and a rebuild after a forget would
-        # otherwise both create the same missing topic.
-        self.running = threading.RLock()
-        # Semantic and topic ids at the end of the last run: an edit may turn one into an episode.
-        self.known: frozenset[str] = frozenset()
-        self.own = False
-        vault = memory.vault
-
-        def on_change(change: Any) -> None:
-            if self.own:
-                return
-            ids = (*change.added, *change.edited)
-            if change.forgotten or any(
-                i in self.known or vault.kind_of(i) in (SEMANTIC, TOPIC) for i in ids
-            ):
-                self.clean = False
-
-        memory.subscribe(on_change)
-
-
-_WATCHES: weakref.WeakKeyDictionary[MemoryService, _Watch] = weakref.WeakKeyDictionary()
-
-
-def _watch(memory: MemoryService) -> _Watch:
-    if memory not in _WATCHES:
-        _WATCHES[memory] = _Watch(memory)
-    return _WATCHES[memory]
-
-
-def _vector(memory: MemoryService, memory_id: str) -> NDArray[np.float32]:
-    index = memory.vault.index
-    with memory.vault.lock:
-        vector = np.array(index.vectors.matrix[index.slot(memory_id)], dtype=np.float32)
-    norm = float(np.linalg.norm(vector))
-    return vector / norm if norm > 0 else vector
-
-
 def _vectors(memory: MemoryService, ids: Iterable[str]) -> dict[str, NDArray[np.float32]]:
-    return {memory_id: _vector(memory, memory_id) for memory_id in ids}
+    vectors = memory.vectors_of(ids)
+    for memory_id, vector in vectors.items():
+        norm = float(np.linalg.norm(vector))
+        vectors[memory_id] = vector / norm if norm > 0 else vector
+    return vectors
 
 
 def _similar_pairs(

@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent.core.consolidation_watch import ConsolidationWatch
 from desktop_agent.core.conversation_index import ConversationSummary
 from desktop_agent.core.memory_changes import (
     ConversationClosed,
@@ -42,9 +43,13 @@ from desktop_agent.core.recall_facts import RecallFacts
 from desktop_agent.core.usage_counts import USAGE_FLUSH_EVERY, USAGE_ROLE, UsageCounts
 from desktop_agent.core.write_lane import WriteLane
 from desktop_agent.errors import InputError
+from desktop_agent.memory.model import MemoryNotFound
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    import numpy as np
+    from numpy.typing import NDArray
 
     from desktop_agent.core.history_import import HistoryMessage
     from desktop_agent.core.reply_versions import Change
@@ -94,6 +99,9 @@ class MemoryService:
         self._forgetting = Forgetting(self, self._writes, self._usage, self._facts)
         self._conversations = Conversations(self, self._writes)
         self._listeners: list[Callable[[MemoryChange], None]] = []
+        # Whether a consolidation run has anything to do: kept here, one per service.
+        self.consolidation_watch = ConsolidationWatch(vault)
+        self.subscribe(self.consolidation_watch.follow)
         # Decoded once per change, not per turn (see ``outdated_episodes``, ``active_facts``).
         self._outdated: frozenset[str] | None = None
         self._active_facts: tuple[MemoryItem, ...] | None = None
@@ -204,6 +212,18 @@ class MemoryService:
 
     def usage(self, memory_id: str) -> tuple[int, datetime | None]:
         return self._usage.get(memory_id)
+
+    def vectors_of(self, memory_ids: Iterable[str]) -> dict[str, NDArray[np.float32]]:
+        """Each memory's stored (unit) vector, copied under the vault's lock, in the order
+        asked: what consolidation compares. MemoryNotFound for a memory not current."""
+        ids = list(memory_ids)
+        with self.vault.lock:
+            index = self.vault.index
+            missing = next((i for i in ids if i not in index), None)
+            if missing is not None:
+                raise MemoryNotFound(f"no memory with id {missing!r}")
+            rows = index.vectors_of(ids)
+        return dict(zip(ids, rows, strict=True))
 
     # --- recall ------------------------------------------------------------------------------
     def search(

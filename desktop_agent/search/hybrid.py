@@ -50,6 +50,12 @@ class HybridIndex:
     def slot(self, doc_id: str) -> int:
         return self._slots[doc_id]
 
+    def vectors_of(self, doc_ids: Sequence[str]) -> NDArray[np.float32]:
+        """The stored (unit) vectors of ``doc_ids``, one row each in their order, as a copy
+        that later writes leave alone. KeyError for an id not in the index."""
+        rows: NDArray[np.float32] = self.vectors.matrix[[self._slots[d] for d in doc_ids]]
+        return rows
+
     def upsert(self, doc_id: str, text: str, vector: NDArray[np.float32] | None) -> None:
         self.upsert_many([doc_id], [text], None if vector is None else np.asarray(vector)[None, :])
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
+import numpy as np
 import pytest
 
 from desktop_agent.app import App
@@ -23,6 +25,7 @@ from desktop_agent.core.memory_model import MERGED, SEMANTIC, SUPERSEDED, TOPIC,
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.embed import HashingEmbedder
 from desktop_agent.errors import InputError
+from desktop_agent.memory.model import MemoryNotFound
 
 # Paraphrases and different facts in the assistant's phrasing; DUPLICATE_THRESHOLD was chosen on
 # their all-MiniLM-L6-v2 cosines (see core/consolidation.py).
@@ -278,3 +281,38 @@ def test_log_lives_in_the_changed_memory(memory: MemoryService) -> None:
     report = consolidate(memory)
     log = memory.item(a.id).meta[LOG_KEY]
     assert log[-1]["run"] == report.run_id and log[-1]["action"] in {"absorbed", "topic"}
+
+
+def test_the_service_hands_out_its_stored_vectors(memory: MemoryService) -> None:
+    # Consolidation reads vectors through this public read, not through the vault's index.
+    a = memory.remember("User likes hiking")
+    b = memory.remember("User lives in Lisbon")
+
+    vectors = memory.vectors_of([b.id, a.id])
+
+    assert list(vectors) == [b.id, a.id]
+    expected = memory.embedder.embed(["User lives in Lisbon"])[0]
+    np.testing.assert_allclose(vectors[b.id], expected / np.linalg.norm(expected), atol=1e-6)
+    vectors[b.id][:] = 0  # a copy: the service's vector is unchanged
+    assert memory.vectors_of([b.id])[b.id].any()
+    memory.forget([a.id])
+    with pytest.raises(MemoryNotFound):
+        memory.vectors_of([a.id])
+
+
+def test_consolidation_keeps_its_watch_on_the_service(open_memory: Any) -> None:
+    # Whether anything changed since the last run is the service's state, one per service: a
+    # run on one service tells nothing about another (and the module holds no state).
+    import desktop_agent.core.consolidation as module
+
+    first = open_memory()
+    first.remember("User likes hiking")
+    consolidate(first)
+    assert consolidate(first).skipped
+
+    second = open_memory()  # the same vault, opened again (as the next session would)
+
+    assert not consolidate(second).skipped
+    assert consolidate(second).skipped
+    assert first.consolidation_watch is not second.consolidation_watch
+    assert not any(isinstance(v, weakref.WeakKeyDictionary) for v in vars(module).values())

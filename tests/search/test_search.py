@@ -138,3 +138,18 @@ def test_scores_between_changes_match_a_fresh_index(ops: list[tuple[str, str, st
         for other in sorted(slots, key=slots.__getitem__):
             fresh.append(final[other])
         assert np.allclose(index.scores("red fox tea whale"), fresh.scores("red fox tea whale"))
+
+
+def test_vectors_of_are_copies_of_the_stored_unit_rows_in_the_order_asked() -> None:
+    index = HybridIndex(EMBED.dim)
+    texts = ["green tea", "black coffee", "red wine"]
+    index.upsert_many(["a", "b", "c"], texts, 3 * EMBED.embed(texts))
+
+    rows = index.vectors_of(["c", "a"])
+
+    assert rows.shape == (2, EMBED.dim)
+    np.testing.assert_allclose(np.linalg.norm(rows, axis=1), 1.0, rtol=1e-6)
+    np.testing.assert_array_equal(rows, index.vectors.matrix[[index.slot("c"), index.slot("a")]])
+    rows[:] = 0  # a copy: the index keeps its vectors
+    assert index.vectors.matrix[index.slot("c")].any()
+    assert index.vectors_of([]).shape == (0, EMBED.dim)
