@@ -230,9 +230,12 @@ class MainWindow(WindowActions, MemoryDocks, WindowLayout, WindowHelp, QMainWind
             self.status.set_speed(None)
             return
         result = reply.result
-        note = (
-            "Stopped" if result.cancelled else f"First token {result.time_to_first_token_s:.2f} s"
-        )
+        if result.cancelled:
+            note = "Stopped"
+        elif result.completion_tokens:
+            note = f"First token {result.time_to_first_token_s:.2f} s"
+        else:
+            note = ""  # composed by the core (a command, an answer from memory): no model timing
         self.status.set_speed(result.tokens_per_second, note)
         if self._pending_settings is not None:
             settings, self._pending_settings = self._pending_settings, None

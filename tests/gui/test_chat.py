@@ -328,3 +328,13 @@ def test_a_turn_that_learns_says_memory_updated_with_a_link(qtbot: Any, make_win
     send(qtbot, window, "How are you?")
     wait_for_reply(qtbot, window)
     assert not hasattr(window.chat.bubbles[-1], "learned_label")  # nothing learned, no note
+
+
+def test_a_reply_the_model_did_not_write_shows_no_model_timing(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window()
+    send(qtbot, window, "/remember I like green tea")
+    wait_for_reply(qtbot, window)
+    assert "remember" in window.chat.last_reply_view().text
+    assert "First token" not in window.status.speed_label.text()
