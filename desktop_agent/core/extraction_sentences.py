@@ -225,4 +225,22 @@ def known_new_work(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"person:{relation}:job", what, text, 0.8, correction=True)
 
 
+# "Favourite film: Amélie." The colon ends a clause, so the clause rules see "Favourite film"
+# and "Amélie" apart.
+_FAVOURITE_LABEL = re.compile(
+    r"^(?i:(?:my\s+)?(?:all-time\s+)?(?:favou?rite|fave))\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
+    r"\s*(?::|\s-|=)\s*(?P<value>[^.!?;:]{1,40}?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+
+@_rule
+def favourite_label(sentence: str) -> Iterator[Match]:
+    found = _FAVOURITE_LABEL.match(sentence.strip())
+    if found:
+        thing, value = found.group("thing").casefold(), found.group("value").strip()
+        text = f"User's favorite {thing} is {value}"
+        yield Match("preference", f"favorite:{thing}", value, text, 0.85)
+
+
 __all__ = ["SENTENCE_RULES"]

@@ -367,3 +367,13 @@ def test_a_pet_that_died_ends() -> None:
 )
 def test_a_new_pet_named(message: str, key: str, name: str) -> None:
     assert facts(message).get(key, "").endswith(name)
+
+
+# --- a sixth batch (2026-11-25, 17:37), written before its rules --------------------------
+
+
+def test_favourites_listed_with_colons() -> None:
+    found = facts("Favourite film: Amélie. Favourite band: Fleetwood Mac. My fave season - autumn.")
+    assert found.get("favorite:film") == "User's favorite film is Amélie"
+    assert found.get("favorite:band") == "User's favorite band is Fleetwood Mac"
+    assert found.get("favorite:season") == "User's favorite season is autumn"
