@@ -180,7 +180,7 @@ _NO_LONGER_ALLERGIC = re.compile(
 @_rule
 def allergy_taken_back(sentence: str) -> Iterator[Match]:
     found = _NO_LONGER_ALLERGIC.search(sentence)
-    if not found or found.start() == sentence.find(found.group(0)) == 0:
+    if not found or found.start() == 0:
         return  # said outright at the start, the clause rules read it
     for obj in _objects(found.group("what")):
         key = f"allergy:{normalise_object(obj)}"

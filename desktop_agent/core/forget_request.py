@@ -14,6 +14,7 @@ import re
 from typing import Final
 
 from desktop_agent.core.grounding import content_words, slot_keys, stems
+from desktop_agent.core.grounding_turn import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.search.tokenize import STOPWORDS
@@ -40,8 +41,6 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     found = memory.search(topic, limit=SEARCH_DEPTH, kinds=(SEMANTIC,))
     have = {r.item.id for r in found}
     if slots:
-        from desktop_agent.core.grounding_turn import listed
-
         found += [
             listed(i)
             for i in memory.active_facts()
@@ -68,8 +67,6 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
         if _fills(r.item.subject_key, slots) and ":" in r.item.subject_key
     } - {""}
     if names:
-        from desktop_agent.core.grounding_turn import listed
-
         for item in memory.active_facts():
             if item.id not in have and any(_says(item.text, n) for n in names):
                 named.append(listed(item))
