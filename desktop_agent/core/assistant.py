@@ -147,6 +147,14 @@ class Assistant:
             self._memory.pin_conversation(conversation_id, pinned)
         return conversation
 
+    def set_instructions(self, conversation_id: str, instructions: str) -> Conversation:
+        """This chat's own instructions ("": the ones in Settings), remembered across restarts."""
+        conversation = self.conversation(conversation_id)
+        conversation.instructions = instructions.strip()
+        if self._remembering() and not conversation.incognito:
+            self._memory.set_conversation_instructions(conversation_id, conversation.instructions)
+        return conversation
+
     def delete_conversation(self, conversation_id: str) -> ForgetReceipt | None:
         """Close a conversation and forget it, with everything learned only from it."""
         conversation = self.conversation(conversation_id)

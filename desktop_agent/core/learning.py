@@ -57,6 +57,7 @@ def reflect(
         reply,
         title=conversation.chosen_title(),
         intent=intent.kind,
+        instructions=conversation.instructions,
         action=action,
         used=[r.item.id for r in injected],
     )
@@ -157,6 +158,7 @@ def remember_explicitly(memory: MemoryService, conversation: Conversation, text:
         "I'll remember that.",
         title=conversation.chosen_title(),
         intent="command",
+        instructions=conversation.instructions,
     )
     found = extract(f"remember that {text}")
     kind_of = found[0] if found else None

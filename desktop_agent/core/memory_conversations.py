@@ -72,6 +72,7 @@ class Conversations:
         intent: str = "",
         action: str = "",
         used: Sequence[str] = (),
+        instructions: str = "",
     ) -> MemoryItem:
         """Store one exchange of a live chat as an episodic memory; ConversationClosed when
         the conversation was deleted meanwhile (the reply was still streaming)."""
@@ -89,6 +90,9 @@ class Conversations:
                 "importance": 0.3,
                 "source": "chat",
                 "question_only": asks_only(user),
+                # The chat's own instructions ride on each exchange, encrypted with it, so a
+                # reopened chat follows them after a restart (the latest exchange says).
+                "instructions": instructions,
             }
             vector = service.embedder.embed([text])[0]
             record = service.vault.add(
@@ -127,6 +131,14 @@ class Conversations:
             episodes = self.service.episodes(conversation_id)
             if episodes:
                 self.writes.set_meta(episodes[-1].id, pinned=pinned)
+
+    def set_instructions(self, conversation_id: str, instructions: str) -> None:
+        """This chat's own instructions ("" for the ones in Settings), said on its latest
+        episode as a title is; a chat with nothing stored yet carries them on its first."""
+        with self.service.lane:
+            episodes = self.service.episodes(conversation_id)
+            if episodes:
+                self.writes.set_meta(episodes[-1].id, instructions=instructions)
 
     def import_history(self, messages: Sequence[HistoryMessage]) -> list[MemoryItem]:
         """Store imported messages as episodes, one vault commit for the whole batch; each

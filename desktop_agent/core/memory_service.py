@@ -363,10 +363,18 @@ class MemoryService:
         intent: str = "",
         action: str = "",
         used: Sequence[str] = (),
+        instructions: str = "",
     ) -> MemoryItem:
         """Store one exchange of a live chat; ConversationClosed when it was deleted meanwhile."""
         return self._conversations.record_episode(
-            conversation_id, user, reply, title=title, intent=intent, action=action, used=used
+            conversation_id,
+            user,
+            reply,
+            title=title,
+            intent=intent,
+            action=action,
+            used=used,
+            instructions=instructions,
         )
 
     def update_reply(self, episode_id: str, change: Change) -> MemoryItem:
@@ -379,6 +387,10 @@ class MemoryService:
     def pin_conversation(self, conversation_id: str, pinned: bool) -> None:
         """Keep a conversation at the top of the list."""
         self._conversations.pin(conversation_id, pinned)
+
+    def set_conversation_instructions(self, conversation_id: str, instructions: str) -> None:
+        """A chat's own instructions, kept across restarts."""
+        self._conversations.set_instructions(conversation_id, instructions)
 
     def import_history(self, messages: Sequence[HistoryMessage]) -> list[MemoryItem]:
         """Store imported messages as episodes, one vault commit for the whole batch."""

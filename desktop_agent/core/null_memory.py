@@ -109,6 +109,9 @@ class NullMemoryService:
     def pin_conversation(self, conversation_id: str, pinned: bool) -> NoReturn:
         self._refuse()
 
+    def set_conversation_instructions(self, conversation_id: str, instructions: str) -> NoReturn:
+        self._refuse()
+
     def record_episode(self, conversation_id: str, user: str, reply: str, **meta: Any) -> NoReturn:
         self._refuse()
 

@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QSizePolicy, QToolBar, QToolButton, QWidget
 
 from desktop_agent.gui.theme import icon
+from desktop_agent.gui.workers import run_in_background
 
 
 class WindowActions:
@@ -110,7 +111,17 @@ class WindowActions:
             conversation.instructions,
         )
         if ok:
-            conversation.instructions = text.strip()
+            conversation.instructions = text.strip()  # followed at once; stored off this thread
+            chosen, chat_id, assistant = text.strip(), conversation.id, self.session.assistant
+            run_in_background(
+                lambda: assistant.set_instructions(chat_id, chosen),
+                on_error=lambda error: self.statusBar().showMessage(
+                    f"Could not keep these instructions: {error}", 8000
+                ),
+                name="chat-instructions",
+                lane="memory",
+                owner=self,
+            )
             shown = (
                 "this chat's own instructions" if text.strip() else "the instructions in Settings"
             )

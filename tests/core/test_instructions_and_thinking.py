@@ -39,3 +39,28 @@ def test_split_thinking_cases() -> None:
     assert split_thinking("Paris.") == ("", "Paris.")
     assert split_thinking("<think>a</think>\n\nParis.") == ("a", "Paris.")
     assert split_thinking("<think>still going") == ("still going", "")
+
+
+def test_a_chats_own_instructions_are_kept_across_restarts(open_memory) -> None:  # noqa: ANN001
+    memory = open_memory()
+    engine = ScriptedEngine(lambda messages: "Bonjour.")
+    assistant = Assistant(engine, GenerationSettings(), instructions="Be brief.", memory=memory)
+    french = assistant.start_conversation()
+    assistant.set_instructions(french.id, "Answer in French.")  # nothing stored yet: kept in RAM
+    chat(assistant, french, "Hello")
+    plain = assistant.start_conversation()
+    chat(assistant, plain, "Hello")
+    chat(assistant, french, "And again")  # the latest exchange carries them too
+
+    engine = ScriptedEngine(lambda messages: "Bonjour.")
+    again = Assistant(engine, GenerationSettings(), instructions="Be brief.", memory=open_memory())
+    reopened = again.conversation(french.id)
+    assert reopened.instructions == "Answer in French."
+    assert again.conversation(plain.id).instructions == ""
+    chat(again, reopened, "Hello once more")
+    system = engine.prompts[-1][0].content
+    assert "Answer in French." in system and "Be brief." not in system
+
+    again.set_instructions(french.id, "")  # back to the ones in Settings, after a restart too
+    third = Assistant(ScriptedEngine(), GenerationSettings(), memory=open_memory())
+    assert third.conversation(french.id).instructions == ""
