@@ -72,7 +72,7 @@ def restore(conversation: Conversation, episodes: Sequence[MemoryItem]) -> None:
     """Fill a remembered conversation's messages from its episodes, with each reply's versions."""
     from desktop_agent.core.reply_versions import versions_of
 
-    said = [e.meta["instructions"] for e in episodes if "instructions" in (e.meta or {})]
+    said = [(e.meta or {})["instructions"] for e in episodes if "instructions" in (e.meta or {})]
     if said:
         conversation.instructions = str(said[-1] or "")
     for episode in episodes:
