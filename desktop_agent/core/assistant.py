@@ -272,9 +272,7 @@ class Assistant:
         """Answer the last message again: the new reply becomes a version of the last one,
         shown and kept, and the earlier versions stay to switch back to
         (``choose_reply_version``)."""
-        last = conversation.last_user_message()
-        if last is None:
-            raise InputError("nothing to regenerate: the conversation has no message yet")
+        last = conversation.message_to_regenerate()
         earlier = conversation.versions.get(conversation.reply_index())
         conversation.drop_last_exchange()
         return self._send(conversation, last, earlier)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from desktop_agent.core.reply_versions import ReplyVersions
+from desktop_agent.errors import InputError
 from desktop_agent.llm import ChatMessage
 
 ConversationId = str
@@ -48,6 +49,17 @@ class Conversation:
 
     def last_user_message(self) -> str | None:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), None)
+
+    def message_to_regenerate(self) -> str:
+        """The last user message, to answer again; InputError when there is none, or when a
+        command answered it (regenerating "/remember ..." or a forget would do it twice)."""
+        last = self.last_user_message()
+        if last is None:
+            raise InputError("nothing to regenerate: the conversation has no message yet")
+        answered = bool(self.messages) and self.messages[-1].role == "assistant"
+        if answered and self.reply_index() not in self.versions:
+            raise InputError("that reply answered a command: type the command again to repeat it")
+        return last
 
     def reply_index(self) -> int:
         """Where the reply to the last message is, or would go, in ``messages``."""

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from desktop_agent.core.assistant import Assistant, Reply, Turn
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.reply_versions import ReplyVersions
-from desktop_agent.errors import UserError
+from desktop_agent.errors import InputError, UserError
 from desktop_agent.gui.chat_view import ChatView
 from desktop_agent.gui.session import MEMORY_LANE
 from desktop_agent.gui.workers import MemoriesUsed, Task, TurnStream, run_in_background
@@ -105,6 +105,11 @@ class ChatController(QObject):
         if self.busy or self.conversation is None:
             return
         conversation = self.conversation
+        try:  # checked before the reply leaves the screen (a command's answer stays)
+            conversation.message_to_regenerate()
+        except InputError as error:
+            self.view.composer.show_error(str(error))
+            return
         self._start(
             conversation, lambda: self.assistant.regenerate(conversation), text=None, drop="reply"
         )

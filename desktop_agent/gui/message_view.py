@@ -322,8 +322,10 @@ class MessageView(QFrame):
     def set_last(self, last: bool, busy: bool) -> None:
         """Only the last exchange can be edited or regenerated, and not while a reply streams."""
         self.edit_button.setVisible(self.role == "user" and last and not busy)
+        # A command's answer ("I'll remember that.") is not regenerated: that would repeat it.
+        command = self.reply is not None and self.reply.versions is None
         self.regenerate_button.setVisible(
-            self.role == "assistant" and last and not busy and not self.streaming
+            self.role == "assistant" and last and not busy and not self.streaming and not command
         )
         self.version_switcher.setEnabled(not busy)
 

@@ -205,6 +205,20 @@ def test_regenerate_and_edit_check_before_dropping(assistant: Assistant) -> None
     assert [m.role for m in conversation.messages] == ["user", "assistant"]
 
 
+def test_a_commands_answer_is_not_regenerated(assistant: Assistant, memory: MemoryService) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "/remember my locker code is 9930")
+    remembered = len(memory.items("semantic"))
+    with pytest.raises(InputError, match="answered a command"):
+        assistant.regenerate(conversation)
+    assert [m.role for m in conversation.messages] == ["user", "assistant"]
+    assert len(memory.items("semantic")) == remembered  # not remembered twice
+    chat(assistant, conversation, "Hello there")  # a model's reply can be, as before
+    turn = assistant.regenerate(conversation)
+    list(turn)
+    assert turn.finish().versions is not None
+
+
 def test_long_conversations_keep_a_summary_of_older_turns(memory: MemoryService) -> None:
     engine = ScriptedEngine(lambda messages: "ok " * 50)
     assistant = Assistant(engine, GenerationSettings(max_tokens=64), memory=memory, n_ctx=600)

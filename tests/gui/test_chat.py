@@ -140,6 +140,18 @@ def test_regenerate_replaces_the_last_reply(qtbot: Any, make_window: Any) -> Non
     assert len(window.chat.bubbles) == 2
 
 
+def test_a_commands_answer_offers_no_regenerate(qtbot: Any, make_window: Any) -> None:
+    window = make_window()
+    send(qtbot, window, "/remember my locker code is 9930")
+    wait_for_reply(qtbot, window)
+    card = window.chat.last_reply_view()
+    assert card.reply is not None and card.reply.versions is None
+    assert card.regenerate_button.isHidden()
+    window.controller.regenerate()  # Ctrl+Shift+R: refused, and the answer stays on screen
+    assert "answered a command" in window.chat.composer.error_label.text()
+    assert window.chat.last_reply_view() is card
+
+
 def test_edit_and_resend_replaces_the_exchange(qtbot: Any, make_window: Any) -> None:
     window = make_window()
     send(qtbot, window, "What is 2 + 2?")
