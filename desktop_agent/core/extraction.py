@@ -86,7 +86,14 @@ _PREFIX = re.compile(
 # "I live in Lisbon and work as a nurse", "I left the startup, joined Shopify and relocated".
 _SUBJECTLESS_VERBS = (
     r"(?:work|worked|live|lived|moved|relocated|joined|started|teach|taught|study|studied|speak|"
-    r"bought|adopted|got)"
+    r"bought|adopted|got|sold|quit|switched)"
+)
+# A diary-style sentence drops its "I": "Moved to Porto last month.", "Sold the Civic and
+# bought a Tesla!". Only past-tense news verbs: a present "Live in the moment" is advice.
+_DIARY_START = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated|joined|started|bought|adopted|"
+    r"sold|quit|switched)\b",
+    re.IGNORECASE,
 )
 # States that, after "and", continue "I'm ...": "I'm vegan and allergic to kiwi".
 _SUBJECTLESS_STATES = (
@@ -264,8 +271,8 @@ def _clauses(message: str) -> Iterator[tuple[int, str, bool]]:
         user_spoke = False
         for index, (c_start, clause) in enumerate(parts):
             stripped = clause.strip()
-            implied_i = user_spoke
-            user_spoke = user_spoke or bool(_USER_OPENS.match(_strip_prefixes(stripped)))
+            implied_i = user_spoke or (index == 0 and bool(_DIARY_START.match(stripped)))
+            user_spoke = implied_i or bool(_USER_OPENS.match(_strip_prefixes(stripped)))
             if not stripped or _WH_START.match(stripped):
                 continue
             if is_question and _AUX_START.match(stripped):
@@ -354,7 +361,8 @@ def _extract_clause(
             yield _fact(match, span, correction)
         return
     if implied_i and _SUBJECTLESS.match(body):
-        body = f"I {body}"  # the rules read "I joined Shopify"; the span stays the user's words
+        # The rules read "I joined Shopify"; the span stays the user's words.
+        body = f"I {body[:1].lower()}{body[1:]}"
     elif implied_i and _SUBJECTLESS_STATE.match(body):
         body = f"I'm {body}"
     for rule in RULES:

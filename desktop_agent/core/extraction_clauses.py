@@ -191,7 +191,15 @@ def _prep_object(verb: Token, *preps: str) -> Token | None:
 
 def _place(token: Token) -> str:
     """A place name with its compounds: "New York", "the Lake District"."""
-    parts = [t for t in token.subtree if t.dep_ in ("compound", "amod") or t.i == token.i]
+    # Only the words just before it that modify it: in "to Denver for Sofia's new job" the
+    # subtree of "Denver" reaches "new", which names the job, not the city.
+    parts = [token]
+    while (
+        parts[0].i > 0
+        and (left := parts[0].doc[parts[0].i - 1]).dep_ in ("compound", "amod")
+        and left.head.i in {p.i for p in parts}
+    ):
+        parts.insert(0, left)
     text = " ".join(t.text for t in parts)
     return " ".join(w if w[:1].isupper() else w.capitalize() for w in text.split())
 

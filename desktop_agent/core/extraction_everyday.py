@@ -156,6 +156,26 @@ def thing_named(clause: str) -> Iterator[Match]:
     yield Match("fact", f"name_of:{thing}", value, text, 0.85)
 
 
+# Details the user keeps to hand: "my gym locker code is 9930", "my shoe size is 42", "my
+# passport number is X1234567". The value must carry a digit (a code, a number, a size), so
+# "my phone is broken" is no detail; favourites are read by ``favourite_label``.
+_DETAIL = re.compile(
+    r"(?i:(?:my|our)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,3}?(?:code|number|pin|passcode|password|"
+    r"combination|size|postcode|zip\s+code|id))\s+is\s+)"
+    r"(?P<value>[\w+#/-]*\d[\w+#/-]*(?:\s\d[\w-]*){0,3})\s*[.!]?$"
+)
+
+
+@_rule
+def detail(clause: str) -> Iterator[Match]:
+    found = _DETAIL.match(clause.strip())
+    if not found or found.group("thing").casefold().startswith(("favourite", "favorite")):
+        return
+    thing, value = found.group("thing"), found.group("value")
+    key = "detail:" + " ".join(thing.casefold().split())
+    yield Match("fact", key, value, f"User's {thing} is {value}", 0.85)
+
+
 # "... with my parrot Kiwi", "... and my brother Anders": a named relation inside a clause that
 # says something else (the rules anchored at the start read only "My brother Anders is ...").
 _INNER_RELATION = re.compile(

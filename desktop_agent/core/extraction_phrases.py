@@ -136,6 +136,9 @@ def _slug(text: str, words: int = 4) -> str:
 def _a(phrase: str) -> str:
     if re.match(r"(?i:teaching|working|doing|running|\w+ing\b)", phrase):
         return phrase
+    first = phrase.split()[0] if phrase.split() else ""
+    if len(first) > 1 and first.isupper():  # said letter by letter: "a UX designer", "an MP"
+        return f"{'an' if first[0] in 'AEFHILMNORSX' else 'a'} {phrase}"
     return f"{'an' if phrase[:1].casefold() in 'aeiou' else 'a'} {phrase}"
 
 

@@ -232,9 +232,7 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         yield _make(who, tokens, "preference", f"likes:{normalise_object(_phrase(into))}",
                     _phrase(into), f"User {verb} {_phrase(into)}", negated=negated)  # fmt: skip
         return
-    named = next(
-        (c for c in children if c.dep_ in ("attr", "acomp") and c.ent_type_ == "PERSON"), None
-    )
+    named = next((c for c in children if c.dep_ in ("attr", "acomp") and _a_name(c)), None)
     if named is not None and not negated and named.pos_ == "PROPN":
         # "I'm Sara, 27, and I live in Cork"; "I'm Dana Whitfield": the whole name
         first = min((c.i for c in named.children if c.dep_ == "compound" and c.pos_ == "PROPN"),
@@ -337,3 +335,11 @@ def _within(token: Token, head: Token) -> bool:
 def _activity_of(agent: str) -> str:
     """ "reader" -> "reading", "runner" -> "running", "dancer" -> "dancing"."""
     return f"{agent[:-2]}ing"
+
+
+def _a_name(token: Token) -> bool:
+    """ "I'm Ahmed" (a PERSON to spaCy), and "I'm Priya", a capitalised proper noun its small
+    model tags as no entity at all (a place or a creed is one: "I'm Canadian" is NORP)."""
+    if token.ent_type_ == "PERSON":
+        return True
+    return token.ent_type_ == "" and token.pos_ == "PROPN" and token.text[:1].isupper()

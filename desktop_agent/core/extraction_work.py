@@ -57,9 +57,9 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 
 
 _JOB = _compile(
-    rf"(?:i\s+(?:now\s+|currently\s+)?work\s+as|my\s+job\s+is|"
+    rf"(?:i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
-    rf"qualified\s+as|requalified\s+as)(?=\s)|{I_AM}\s+(?:now\s+)?(?:working\s+as\s+)?"
+    rf"qualified\s+as|requalified\s+as)(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
     r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )

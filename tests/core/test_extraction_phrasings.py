@@ -377,3 +377,49 @@ def test_favourites_listed_with_colons() -> None:
     assert found.get("favorite:film") == "User's favorite film is Amélie"
     assert found.get("favorite:band") == "User's favorite band is Fleetwood Mac"
     assert found.get("favorite:season") == "User's favorite season is autumn"
+
+
+# The seventh batch of whole-chat scenarios (t75-t82), and variations of each sentence.
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("Hey, I'm Priya. I'm a developer.", "name", "User's name is Priya"),
+        ("I'm Ngozi.", "name", "User's name is Ngozi"),
+        (
+            "Big news: I quit the startup. I'm freelancing as a UX designer now.",
+            "job",
+            "User works as a UX designer",
+        ),
+        ("I freelance as a copywriter.", "job", "User works as a copywriter"),
+        (
+            "Sold the Civic last week and bought a Tesla Model 3!",
+            "vehicle",
+            "User drives a Tesla Model 3",
+        ),
+        ("Just bought a Tesla.", "vehicle", "User drives a Tesla"),
+        ("Moved to Porto last month.", "home_city", "User lives in Porto"),
+        (
+            "We just moved from Austin to Denver for Sofia's new job.",
+            "home_city",
+            "User lives in Denver",
+        ),
+        ("We moved to San Francisco for my new job.", "home_city", "User lives in San Francisco"),
+        ("My gym locker code is 9930.", "detail:gym locker code", "User's gym locker code is 9930"),
+        ("My shoe size is 42.", "detail:shoe size", "User's shoe size is 42"),
+        (
+            "My passport number is X1234567.",
+            "detail:passport number",
+            "User's passport number is X1234567",
+        ),
+    ],
+)
+def test_the_seventh_batch(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I'm Canadian.", "I'm Jewish.", "My phone is broken.", "Live in the moment.", "Got it."],
+)
+def test_no_name_detail_or_move_where_none_was_said(message: str) -> None:
+    assert not {k for k in facts(message) if k in ("name", "home_city") or k.startswith("detail")}

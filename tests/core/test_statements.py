@@ -72,11 +72,11 @@ def test_forgetting_words_no_fact_holds_erases_just_those_words(
     assistant: Assistant, memory: MemoryService
 ) -> None:
     told = assistant.start_conversation()
-    chat(assistant, told, "My phone number is 07700 900123. I work as a designer.")
+    chat(assistant, told, "Here is my phone number: 07700 900123. I work as a designer.")
     conversation = assistant.start_conversation()
 
     offer = chat(assistant, conversation, "Delete my phone number please.")
-    assert "“My phone number is 07700 900123.”" in offer.text and "yes or no" in offer.text
+    assert "“Here is my phone number: 07700 900123.”" in offer.text and "yes or no" in offer.text
     done = chat(assistant, conversation, "yes")
 
     assert done.text.startswith("Forgotten: those words, erased from 1 message")
