@@ -37,6 +37,7 @@ from desktop_agent.core.memory_model import (
     item_from_record,
     strategy_from_record,
 )
+from desktop_agent.core.memory_upkeep import VaultHealth, rekey, vault_health
 from desktop_agent.core.memory_writes import MemoryWrites
 from desktop_agent.core.recall import Recaller
 from desktop_agent.core.recall_facts import RecallFacts
@@ -56,7 +57,8 @@ if TYPE_CHECKING:
     from desktop_agent.embed import Embedder
     from desktop_agent.memory.audit import AuditEntry, AuditReport
     from desktop_agent.memory.backup import ExportSummary, ImportSummary
-    from desktop_agent.memory.model import ForgetReceipt, KeyStatus, MemoryVersion
+    from desktop_agent.memory.model import ForgetReceipt, KeyStatus, MemoryRecord, MemoryVersion
+    from desktop_agent.memory.rekey import Progress, RekeyReceipt
     from desktop_agent.memory.vault import Vault
 
 __all__ = [
@@ -145,6 +147,13 @@ class MemoryService:
         if not include_inactive:
             found = [i for i in found if i.active]
         return sorted(found, key=lambda i: i.created_at, reverse=True)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self.vault
+
+    def record(self, memory_id: str) -> MemoryRecord:
+        """The stored record as written (its version, meta): what `memory show` prints."""
+        return self.vault.get(memory_id)
 
     def history(self, memory_id: str) -> list[MemoryVersion]:
         return self.vault.history(memory_id)
@@ -409,6 +418,14 @@ class MemoryService:
     # --- keys, audit, backup (the vault's own verbs, here so the GUI needs one service) -----
     def key_status(self) -> KeyStatus:
         return self.vault.status()
+
+    def health(self) -> VaultHealth:
+        """Read-only, damaged rows, an interrupted re-encryption (core/memory_upkeep.py)."""
+        return vault_health(self.vault)
+
+    def rekey(self, progress: Progress | None = None) -> RekeyReceipt:
+        """Re-encrypt every row under new data keys, in the write lane (``progress(done, all)``)."""
+        return rekey(self.vault, self.lane, progress)
 
     def rotate_keys(self) -> int:
         """A new key-encryption key; returns the new epoch."""
