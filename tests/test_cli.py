@@ -108,7 +108,7 @@ def test_jsonl_chat_prints_one_json_reply_per_message_in_one_conversation() -> N
 
 def test_jsonl_and_once_do_not_mix() -> None:
     result = run_cli("chat", "--jsonl", "--once", "Hello")
-    assert result.returncode == 2
+    assert result.returncode == 1  # a user error (2 is for usage errors)
     assert "--jsonl reads its messages from standard input" in result.stderr
 
 
@@ -120,7 +120,7 @@ def test_quit_command_leaves_the_chat() -> None:
 
 def test_empty_message_is_a_one_line_error() -> None:
     result = run_cli("chat", "--once", "   ")
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert (
         result.stderr.strip()
         == "desktop-agent: error: the message is empty: type something to send"
@@ -133,7 +133,7 @@ def test_message_longer_than_the_context_is_a_one_line_error(tmp_path: Path) -> 
     # Memory off: this test is about the context limit, not about whether a keyring is reachable.
     (config / "settings.toml").write_text("[model]\nn_ctx = 256\n[memory]\nenabled = false\n")
     result = run_cli("chat", "--once", "word " * 2000)
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "too long for the model's context window" in result.stderr
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
 
@@ -205,8 +205,8 @@ def test_chat_list_and_export_write_a_remembered_conversation(tmp_path: Path) ->
     assert markdown.stdout.startswith("# My name is Ana")
 
     again = run_cli("chat", "export", conversation["id"], "-o", str(out))
-    assert again.returncode == 2 and "add --force" in again.stderr
+    assert again.returncode == 1 and "add --force" in again.stderr
     assert "Traceback" not in again.stderr
     unknown = run_cli("chat", "export", "c_nope")
-    assert unknown.returncode == 2
+    assert unknown.returncode == 1
     assert unknown.stderr.strip() == "desktop-agent: error: no conversation with id c_nope"

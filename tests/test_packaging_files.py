@@ -42,9 +42,10 @@ def test_the_desktop_entry_validates_and_runs_an_existing_command() -> None:
     assert "error" not in result.stdout.lower()
     lines = dict(line.split("=", 1) for line in entry.read_text().splitlines() if "=" in line)
     assert lines["Exec"] == "desktop-agent gui" and lines["Icon"] == APP_ID
-    from desktop_agent.cli import build_parser
+    from desktop_agent.cli import cli
 
-    assert build_parser().parse_args(["gui"]).handler is not None
+    with cli.make_context("desktop-agent", ["gui"]) as ctx:
+        assert cli.get_command(ctx, "gui") is not None
 
 
 def test_the_appstream_metainfo_validates() -> None:

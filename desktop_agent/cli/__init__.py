@@ -1,67 +1,68 @@
-"""The `desktop-agent` command line.
+"""The `desktop-agent` command line, on click (as simonw/llm builds its CLI).
 
-Each command group lives in its own module with ``register(subparsers)``; a command's handler
-takes the parsed arguments and returns the exit code. A ``UserError`` anywhere becomes one line
-on stderr and a non-zero exit, never a traceback.
+Each command group lives in its own module and is imported only when it runs or its help is
+shown. Every command works through the app's services, the same ones the window uses, and
+formats what they return. Exit codes: 0 done; 1 a ``UserError`` (one line on stderr, never a
+traceback) or a failed check; 2 a usage error (click's usage message); 130 Ctrl+C.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
+import click
+
 from desktop_agent import __version__
-from desktop_agent.errors import UserError
+from desktop_agent.cli.base import USAGE_EXIT, Finished, RootGroup, say
+
+COMMANDS = {
+    "chat": "desktop_agent.cli.chat_cmd:chat",
+    "memory": "desktop_agent.cli.memory_cmd:memory",
+    "history": "desktop_agent.cli.history_cmd:history",
+    "models": "desktop_agent.cli.models_cmd:models",
+    "doctor": "desktop_agent.cli.doctor_cmd:doctor",
+    "gui": "desktop_agent.cli.gui_cmd:gui",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from desktop_agent.cli import (
-        chat_cmd,
-        consolidate_cmd,
-        doctor_cmd,
-        gui_cmd,
-        history_cmd,
-        memory_cmd,
-        models_cmd,
-        search_cmd,
-    )
+@click.group(
+    cls=RootGroup,
+    lazy=COMMANDS,
+    invoke_without_command=True,
+    help="A private assistant that runs a local model and remembers, encrypted. With no "
+    "command, open the window (the terminal chat when there is no display).",
+)
+@click.version_option(__version__, "--version", message="desktop-agent %(version)s")
+@click.option("--model", metavar="PATH", help="chat model (.gguf) instead of the configured one")
+@click.pass_context
+def cli(ctx: click.Context, model: str | None) -> int:
+    _start_logging()
+    if ctx.invoked_subcommand is not None:
+        return 0
+    from desktop_agent.cli import gui_cmd
 
-    parser = argparse.ArgumentParser(
-        prog="desktop-agent",
-        description="A private assistant that runs a local model and remembers, encrypted.",
-    )
-    parser.add_argument("--version", action="version", version=f"desktop-agent {__version__}")
-    parser.add_argument(
-        "--model", metavar="PATH", help="chat model (.gguf) instead of the configured one"
-    )
-    parser.set_defaults(handler=gui_cmd.run_default)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    chat_cmd.register(commands)
-    memory_commands = memory_cmd.register(commands)
-    search_cmd.add_to(memory_commands)
-    consolidate_cmd.add_to(memory_commands)
-    history_cmd.register(commands)
-    models_cmd.register(commands)
-    doctor_cmd.register(commands)
-    gui_cmd.register(commands)
-    return parser
+    return gui_cmd.run(model, screenshot=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    _start_logging()
+    """Run one command and return its exit code. ``--help`` and ``--version`` print and raise
+    ``SystemExit(0)``, as argparse did; a usage error prints click's message and returns 2."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        return int(args.handler(args) or 0)
-    except UserError as error:
-        print(f"desktop-agent: error: {error}", file=sys.stderr)
+        with cli.make_context("desktop-agent", args) as ctx:
+            cli.invoke(ctx)
+    except Finished as done:
+        return done.exit_code
+    except click.exceptions.Exit as done:  # --help or --version: printed, nothing else to do
+        raise SystemExit(done.exit_code) from None
+    except click.ClickException as error:
+        error.show()
         return error.exit_code
-    except KeyboardInterrupt:
-        print("desktop-agent: interrupted", file=sys.stderr)
+    except (click.Abort, KeyboardInterrupt):
+        say("desktop-agent: interrupted")
         return 130
-    except BrokenPipeError:
-        return 1
+    return 0
 
 
 def _start_logging() -> None:
@@ -73,4 +74,7 @@ def _start_logging() -> None:
     try:
         start_logging(app_paths())
     except OSError as error:
-        print(f"desktop-agent: warning: no log file ({error.strerror})", file=sys.stderr)
+        say(f"desktop-agent: warning: no log file ({error.strerror})")
+
+
+__all__ = ["USAGE_EXIT", "cli", "main"]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+import click
+
 from desktop_agent.app import App
+from desktop_agent.cli.base import Command, Group, json_option, model_of, say
 from desktop_agent.core.assistant import Assistant, Reply
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.transcript import FORMATS
@@ -18,59 +21,99 @@ from desktop_agent.errors import InputError
 QUIT_COMMANDS = {"/quit", "/exit", "/q"}
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "chat",
-        help="chat in the terminal",
-        description="Chat with the local model in the terminal. Type /quit or press Ctrl+D to "
-        "leave; Ctrl+C stops a reply. Standard input may be piped, one message per line.",
-    )
-    parser.add_argument("--once", metavar="MESSAGE", help="send one message, print the reply, exit")
-    parser.add_argument("--json", action="store_true", help="with --once: print the reply as JSON")
-    parser.add_argument(
-        "--jsonl",
-        action="store_true",
-        help='read messages from standard input, one JSON line each ("text" or '
-        '{"message": "text"}), and print one JSON reply per line, all in one conversation',
-    )
-    parser.add_argument(
-        "--model", metavar="PATH", default=argparse.SUPPRESS, help="chat model (.gguf) to use"
-    )
-    parser.add_argument(
-        "--server",
-        metavar="URL",
-        help="chat through an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) instead of "
-        "the local model; only each prompt is sent, memory stays here",
-    )
-    parser.add_argument(
-        "--gpu-layers",
-        metavar="N",
-        type=gpu_layers_arg,
-        help="layers to offload to the GPU: auto (all if llama.cpp has a GPU backend), 0, or N",
-    )
-    parser.add_argument("--incognito", action="store_true", help="remember nothing of this chat")
-    parser.set_defaults(handler=run)
-    saved = parser.add_subparsers(title="remembered conversations", metavar="COMMAND")
-    listing = saved.add_parser("list", help="list the remembered conversations, newest first")
-    listing.add_argument("--json", action="store_true", help="print JSON")
-    listing.set_defaults(handler=run_list)
-    export = saved.add_parser(
-        "export",
-        help="write a conversation out as Markdown or JSON",
-        description="Write a remembered conversation out as Markdown or JSON. The file is plain "
-        "text, not encrypted: keep it somewhere safe.",
-    )
-    export.add_argument("id", metavar="ID", help="the conversation's id (see `chat list`)")
-    export.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="markdown or json (default: from the output file's name, else markdown)",
-    )
-    export.add_argument(
-        "-o", "--output", metavar="FILE", type=Path, help="write here instead of standard output"
-    )
-    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    export.set_defaults(handler=run_export)
+@dataclass(frozen=True, slots=True)
+class ChatOptions:
+    """What `chat` was asked for (also what the no-display fallback of `gui` starts)."""
+
+    once: str | None = None
+    json: bool = False
+    jsonl: bool = False
+    model: str | None = None
+    server: str | None = None
+    gpu_layers: int | None = None
+    incognito: bool = False
+
+
+class GpuLayers(click.ParamType):
+    """``auto`` (-1: all layers if llama.cpp has a GPU backend), 0, or a number of layers."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        if value == "auto":
+            return -1
+        if str(value).isdigit():
+            return int(value)
+        self.fail(f"--gpu-layers takes auto, 0 or a number of layers, not {value!r}", param, ctx)
+
+
+@click.group(
+    cls=Group,
+    invoke_without_command=True,
+    short_help="chat in the terminal",
+    help="Chat with the local model in the terminal. Type /quit or press Ctrl+D to leave; "
+    "Ctrl+C stops a reply. Standard input may be piped, one message per line.",
+)
+@click.option("--once", metavar="MESSAGE", help="send one message, print the reply, exit")
+@json_option("with --once: print the reply as JSON")
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help='read messages from standard input, one JSON line each ("text" or '
+    '{"message": "text"}), and print one JSON reply per line, all in one conversation',
+)
+@click.option("--model", metavar="PATH", help="chat model (.gguf) to use")
+@click.option(
+    "--server",
+    metavar="URL",
+    help="chat through an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) instead of "
+    "the local model; only each prompt is sent, memory stays here",
+)
+@click.option(
+    "--gpu-layers",
+    type=GpuLayers(),
+    help="layers to offload to the GPU: auto (all if llama.cpp has a GPU backend), 0, or N",
+)
+@click.option("--incognito", is_flag=True, help="remember nothing of this chat")
+@click.pass_context
+def chat(ctx: click.Context, as_json: bool, model: str | None, **options: Any) -> int:
+    if ctx.invoked_subcommand is not None:  # `chat list`, `chat export`
+        return 0
+    return run(ChatOptions(json=as_json, model=model_of(ctx, model), **options))
+
+
+@chat.command("list", cls=Command, short_help="list the remembered conversations, newest first")
+@json_option("print JSON")
+def chat_list(as_json: bool) -> int:
+    return run_list(as_json)
+
+
+@chat.command(
+    "export",
+    cls=Command,
+    short_help="write a conversation out as Markdown or JSON",
+    help="Write a remembered conversation out as Markdown or JSON. The file is plain text, not "
+    "encrypted: keep it somewhere safe.",
+)
+@click.argument("conversation_id", metavar="ID")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="markdown or json (default: from the output file's name, else markdown)",
+)
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="write here instead of standard output",
+)
+@click.option("--force", is_flag=True, help="replace FILE if it exists")
+def chat_export(conversation_id: str, fmt: str | None, output: Path | None, force: bool) -> int:
+    return run_export(conversation_id, fmt=fmt, output=output, force=force)
 
 
 def _remembering_app() -> App:
@@ -82,13 +125,13 @@ def _remembering_app() -> App:
     return app
 
 
-def run_list(args: argparse.Namespace) -> int:
+def run_list(as_json: bool) -> int:
     app = _remembering_app()
     try:
         summaries = app.assistant.memory.conversations()
     finally:
         app.close()
-    if args.json:
+    if as_json:
         print(
             json.dumps(
                 {
@@ -114,20 +157,19 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_export(args: argparse.Namespace) -> int:
+def run_export(conversation_id: str, *, fmt: str | None, output: Path | None, force: bool) -> int:
     from desktop_agent.core.transcript import format_for, render
 
-    output: Path | None = args.output
-    if output is not None and output.exists() and not args.force:
+    if output is not None and output.exists() and not force:
         raise InputError(f"{output} exists: choose another file, or add --force to replace it")
     if output is not None and not output.parent.is_dir():
         raise InputError(f"no such folder: {output.parent}")
-    fmt = args.format or (format_for(output.name) if output is not None else "markdown")
+    fmt = fmt or (format_for(output.name) if output is not None else "markdown")
     app = _remembering_app()
     try:
-        conversation = app.assistant.conversation(args.id)
+        conversation = app.assistant.conversation(conversation_id)
         if not conversation.messages:
-            raise InputError(f"conversation {args.id} has no messages to export")
+            raise InputError(f"conversation {conversation_id} has no messages to export")
         text = render(conversation, fmt)
     finally:
         app.close()
@@ -142,50 +184,39 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def gpu_layers_arg(text: str) -> int:
-    if text == "auto":
-        return -1
-    if text.isdigit():
-        return int(text)
-    raise argparse.ArgumentTypeError(
-        f"--gpu-layers takes auto, 0 or a number of layers, not {text!r}"
-    )
-
-
-def make_app(args: argparse.Namespace) -> App:
-    model = getattr(args, "model", None)
-    if model and getattr(args, "server", None):
+def make_app(options: ChatOptions) -> App:
+    if options.model and options.server:
         raise InputError("--model and --server both choose the chat model: give one")
     app = App(
-        model_override=Path(model) if model else None,
-        server_override=getattr(args, "server", None),
+        model_override=Path(options.model) if options.model else None,
+        server_override=options.server,
     )
-    app.gpu_layers = getattr(args, "gpu_layers", None)
+    app.gpu_layers = options.gpu_layers
     return app
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.json and args.once is None:
+def run(options: ChatOptions) -> int:
+    if options.json and options.once is None:
         raise InputError("--json needs --once MESSAGE")
-    if args.jsonl and args.once is not None:
+    if options.jsonl and options.once is not None:
         raise InputError("--jsonl reads its messages from standard input: drop --once")
-    if args.once is not None and not args.once.strip():
+    if options.once is not None and not options.once.strip():
         raise InputError("the message is empty: type something to send")
-    app = make_app(args)
+    app = make_app(options)
     try:
         app.engine.start()  # a bad model file is reported before memory is unlocked
         if app.model_fallback:
-            print(f"desktop-agent: note: {app.model_fallback}", file=sys.stderr)
+            say(f"desktop-agent: note: {app.model_fallback}")
         assistant = app.assistant
         if app.memory_problem and app.settings.memory.enabled:
-            print(
-                f"desktop-agent: memory is off for this chat: {app.memory_problem}", file=sys.stderr
+            say(f"desktop-agent: memory is off for this chat: {app.memory_problem}")
+        if options.once is not None:
+            return run_once(
+                assistant, options.once, as_json=options.json, incognito=options.incognito
             )
-        if args.once is not None:
-            return run_once(assistant, args.once, as_json=args.json, incognito=args.incognito)
-        if args.jsonl:
-            return run_jsonl(assistant, sys.stdin, sys.stdout, incognito=args.incognito)
-        return run_interactive(assistant, incognito=args.incognito)
+        if options.jsonl:
+            return run_jsonl(assistant, sys.stdin, sys.stdout, incognito=options.incognito)
+        return run_interactive(assistant, incognito=options.incognito)
     finally:
         app.close()
 

@@ -2,41 +2,34 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import Any
 
-from desktop_agent.app import App
+import click
+
+from desktop_agent.cli.base import Command, json_option, memory_service
 from desktop_agent.errors import InputError
 
 
-def add_to(memory_commands: Any) -> None:
-    parser = memory_commands.add_parser(
-        "consolidate",
-        help="merge duplicates, supersede old statements, refresh topics (undoable)",
-        description="Run one consolidation pass and print its run id and changes; "
-        "--undo RUN_ID reverts exactly the changes of that run.",
-    )
-    parser.add_argument("--undo", metavar="RUN_ID", help="revert the changes of this run")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(handler=run)
+@click.command(
+    cls=Command,
+    short_help="merge duplicates, supersede old statements, refresh topics (undoable)",
+    help="Run one consolidation pass and print its run id and changes; "
+    "--undo RUN_ID reverts exactly the changes of that run.",
+)
+@click.option("--undo", metavar="RUN_ID", help="revert the changes of this run")
+@json_option("print one JSON object")
+def consolidate(undo: str | None, as_json: bool) -> int:
+    from desktop_agent.core import consolidation
 
-
-def run(args: argparse.Namespace) -> int:
-    from desktop_agent.core.consolidation import consolidate, undo
-
-    if args.undo is not None and not args.undo.strip():
+    if undo is not None and not undo.strip():
         raise InputError("--undo needs the id of a consolidation run")
-    app = App()
-    try:
-        memory = app.memory
-        if args.undo is not None:
-            report: Any = undo(memory, args.undo.strip())
+    with memory_service() as memory:
+        if undo is not None:
+            report: Any = consolidation.undo(memory, undo.strip())
         else:
-            report = consolidate(memory, force=True)
-    finally:
-        app.close()
-    if args.json:
+            report = consolidation.consolidate(memory, force=True)
+    if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:
         _print(report.to_json())

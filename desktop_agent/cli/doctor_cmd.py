@@ -2,36 +2,33 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from desktop_agent.app import App
-from desktop_agent.health import run_checks
+import click
 
-
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "doctor",
-        help="check that every component is in place",
-        description="Check the model, llama.cpp, the embedder, the keyring and the data dir. "
-        "Exits non-zero when a required part is missing, with the fix in words.",
-    )
-    parser.add_argument("--json", action="store_true", help="print the checks as JSON")
-    parser.add_argument(
-        "--model", metavar="PATH", default=argparse.SUPPRESS, help="check this model file instead"
-    )
-    parser.set_defaults(handler=run)
+from desktop_agent.cli.base import Command, json_option, model_of
 
 
-def run(args: argparse.Namespace) -> int:
-    model = getattr(args, "model", None)
+@click.command(
+    cls=Command,
+    short_help="check that every component is in place",
+    help="Check the model, llama.cpp, the embedder, the keyring and the data dir. "
+    "Exits non-zero when a required part is missing, with the fix in words.",
+)
+@json_option("print the checks as JSON")
+@click.option("--model", metavar="PATH", help="check this model file instead")
+@click.pass_context
+def doctor(ctx: click.Context, as_json: bool, model: str | None) -> int:
+    from desktop_agent.app import App
+    from desktop_agent.health import run_checks
+
+    model = model_of(ctx, model)
     app = App(model_override=Path(model) if model else None)
     checks = run_checks(app)
     healthy = all(c.ok for c in checks if c.required)
-    if args.json:
+    if as_json:
         print(
             json.dumps({"ok": healthy, "checks": [asdict(c) for c in checks]}, ensure_ascii=False)
         )

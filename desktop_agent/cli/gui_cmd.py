@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+
+import click
+
+from desktop_agent.cli.base import Command, model_of, say
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "gui",
-        help="open the desktop window (the default)",
-        description="Open the desktop window. With no display, start the terminal chat instead.",
-    )
-    parser.add_argument(
-        "--model", metavar="PATH", default=argparse.SUPPRESS, help="chat model (.gguf) to use"
-    )
-    parser.add_argument(
-        "--screenshot",
-        metavar="DIR",
-        type=Path,
-        help="render each main view over sample data into DIR as PNG files, then exit",
-    )
-    parser.set_defaults(handler=run)
+@click.command(
+    cls=Command,
+    short_help="open the desktop window (the default)",
+    help="Open the desktop window. With no display, start the terminal chat instead.",
+)
+@click.option("--model", metavar="PATH", help="chat model (.gguf) to use")
+@click.option(
+    "--screenshot",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="render each main view over sample data into DIR as PNG files, then exit",
+)
+@click.pass_context
+def gui(ctx: click.Context, model: str | None, screenshot: Path | None) -> int:
+    return run(model_of(ctx, model), screenshot=screenshot)
 
 
 def has_display() -> bool:
@@ -35,28 +36,15 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def run_default(args: argparse.Namespace) -> int:
-    args.screenshot = None
-    return run(args)
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.screenshot is None and not has_display():
+def run(model: str | None, *, screenshot: Path | None) -> int:
+    if screenshot is None and not has_display():
         from desktop_agent.cli import chat_cmd
 
-        print(
+        say(
             "desktop-agent: no display found (DISPLAY and WAYLAND_DISPLAY are unset), "
-            "so starting the terminal chat instead",
-            file=sys.stderr,
+            "so starting the terminal chat instead"
         )
-        chat_args = argparse.Namespace(
-            once=None,
-            json=False,
-            jsonl=False,
-            model=getattr(args, "model", None),
-            incognito=False,
-        )
-        return chat_cmd.run(chat_args)
+        return chat_cmd.run(chat_cmd.ChatOptions(model=model))
     from desktop_agent.gui.launch import launch
 
-    return launch(model=getattr(args, "model", None), screenshot_dir=args.screenshot)
+    return launch(model=model, screenshot_dir=screenshot)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from desktop_agent.app import App
+import click
+
+from desktop_agent.cli.base import Command, Group, json_option, opened_app, say
 from desktop_agent.cli.progress import Progress
 from desktop_agent.core.history_import import (
     HistoryLineError,
@@ -18,25 +18,32 @@ from desktop_agent.core.history_import import (
 )
 from desktop_agent.errors import InputError
 
+if TYPE_CHECKING:
+    from desktop_agent.core.memory_service import MemoryService
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "history",
-        help="import a chat history into memory",
-        description="Work with conversation history kept as episodic memory.",
-    )
-    actions = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    importer = actions.add_parser(
-        "import",
-        help="import messages from a JSON Lines file",
-        description='Import one message per line: {"conversation": str, "id": str, "speaker": str, '
-        '"text": str, "timestamp": ISO-8601}. Bad lines are reported with their number and skipped; '
-        "messages already imported (same conversation and id) are skipped too.",
-    )
-    importer.add_argument("file", type=Path, metavar="FILE.jsonl")
-    importer.add_argument("--batch-size", type=int, default=512, help="messages per vault commit")
-    importer.add_argument("--json", action="store_true", help="print a JSON summary")
-    importer.set_defaults(handler=run_import)
+
+@click.group(
+    cls=Group,
+    short_help="import a chat history into memory",
+    help="Work with conversation history kept as episodic memory.",
+)
+def history() -> None:
+    pass
+
+
+@history.command(
+    "import",
+    cls=Command,
+    short_help="import messages from a JSON Lines file",
+    help='Import one message per line: {"conversation": str, "id": str, "speaker": str, '
+    '"text": str, "timestamp": ISO-8601}. Bad lines are reported with their number and skipped; '
+    "messages already imported (same conversation and id) are skipped too.",
+)
+@click.argument("file", metavar="FILE.jsonl", type=click.Path(path_type=Path))
+@click.option("--batch-size", type=int, default=512, help="messages per vault commit")
+@json_option("print a JSON summary")
+def history_import(file: Path, batch_size: int, as_json: bool) -> int:
+    return run_import(file, batch_size=batch_size, as_json=as_json)
 
 
 def count_lines(path: Path) -> int:
@@ -44,33 +51,37 @@ def count_lines(path: Path) -> int:
         return sum(1 for _ in handle)
 
 
-def run_import(args: argparse.Namespace) -> int:
-    path: Path = args.file
+def run_import(path: Path, *, batch_size: int, as_json: bool) -> int:
     if not path.is_file():
         raise InputError(f"no such file: {path}")
-    if args.batch_size < 1:
+    if batch_size < 1:
         raise InputError("--batch-size must be at least 1")
-    app = App()
-    app.embedder_threads = 0  # no chat engine in this process: embed on every core
-    try:
-        return import_file(app, path, args)
-    finally:
-        app.close()
+    with opened_app() as app:
+        app.embedder_threads = 0  # no chat engine in this process: embed on every core
+        summary = import_file(app.memory, path, batch_size)
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"imported {summary['imported']} messages from {summary['conversations']} "
+            f"conversations; {summary['duplicates_skipped']} already there, "
+            f"{len(summary['bad_lines'])} bad lines skipped"
+        )
+    return 0
 
 
-def import_file(app: App, path: Path, args: argparse.Namespace) -> int:
-    memory = app.memory
+def import_file(memory: MemoryService, path: Path, batch_size: int) -> dict[str, Any]:
     known = {(e.conversation_id, e.source_id) for e in memory.items("episodic")}
     progress = Progress(f"importing {path.name}", count_lines(path))
     imported = duplicates = 0
     errors: list[HistoryLineError] = []
     conversations: set[str] = set()
-    for batch in batches(iter_history_file(path), args.batch_size):
+    for batch in batches(iter_history_file(path), batch_size):
         fresh: list[HistoryMessage] = []
         for parsed in batch:
             if isinstance(parsed, HistoryLineError):
                 errors.append(parsed)
-                print(f"desktop-agent: skipped {parsed}", file=sys.stderr)
+                say(f"desktop-agent: skipped {parsed}")
             elif (parsed.conversation, parsed.id) in known:
                 duplicates += 1
             else:
@@ -81,17 +92,9 @@ def import_file(app: App, path: Path, args: argparse.Namespace) -> int:
         conversations.update(m.conversation for m in fresh)
         progress.advance(len(batch))
     progress.close()
-    summary = {
+    return {
         "imported": imported,
         "conversations": len(conversations),
         "duplicates_skipped": duplicates,
         "bad_lines": [{"line": e.line_number, "error": e.message} for e in errors],
     }
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        print(
-            f"imported {imported} messages from {len(conversations)} conversations"
-            f"; {duplicates} already there, {len(errors)} bad lines skipped"
-        )
-    return 0

@@ -9,50 +9,27 @@ again finishes the same re-encryption. See docs/SECURITY.md, "Rotating keys".
 
 from __future__ import annotations
 
-import argparse
-import sys
-from typing import Any
+import click
 
-from desktop_agent.cli.memory_cmd import _command, _emit, _usage, _vault
+from desktop_agent.cli.base import Command, Group, emit, json_option, memory_service, say
 
 
-def register(sub: Any) -> None:
-    """Add the ``keys`` group under the ``memory`` group's subparsers ``sub``."""
-    keys = sub.add_parser("keys", help="key status, rotation and re-encryption")
-    keys.set_defaults(handler=lambda _args: _usage(keys))
-    keys_sub = keys.add_subparsers(title="keys commands", metavar="COMMAND")
-    _command(
-        keys_sub,
-        "status",
-        "where the key lives, its epoch, how many data keys",
-        run_keys_status,
-        [],
-    )
-    _command(
-        keys_sub,
-        "rotate",
-        "new key-encryption key and new data keys for what is written from now on "
-        "(old key-encryption key deleted); --rekey also re-encrypts every stored memory",
-        run_keys_rotate,
-        [
-            (
-                ("--rekey",),
-                {
-                    "action": "store_true",
-                    "help": "re-encrypt every stored memory under new data keys and destroy the "
-                    "old ones (progress on stderr; run it again to finish one a crash stopped)",
-                },
-            )
-        ],
-    )
+@click.group(cls=Group, short_help="key status, rotation and re-encryption")
+def keys() -> None:
+    """Key status, rotation and re-encryption (see docs/SECURITY.md, "Rotating keys")."""
 
 
-def run_keys_status(args: argparse.Namespace) -> int:
-    with _vault() as (app, vault):
-        status = app.memory.key_status()
+@keys.command(
+    "status", cls=Command, short_help="where the key lives, its epoch, how many data keys"
+)
+@json_option()
+def keys_status(as_json: bool) -> int:
+    """Where the key lives, its epoch, how many data keys, damaged rows, whether writing is on."""
+    with memory_service() as memory:
+        status = memory.key_status()
         damaged = [
             {"table": d.table, "where": d.where, "reason": d.reason, "memory_id": d.memory_id}
-            for d in vault.damaged
+            for d in memory.health().damaged
         ]
     body = {
         "mode": status.mode,
@@ -89,41 +66,54 @@ def run_keys_status(args: argparse.Namespace) -> int:
         lines.append(
             "re-encryption: interrupted; run `desktop-agent memory keys rotate --rekey` to finish"
         )
-    _emit(args, body, lines)
+    emit(as_json, body, lines)
     return 0
 
 
-def run_keys_rotate(args: argparse.Namespace) -> int:
-    if args.rekey:
-        return _rekey(args)
-    with _vault() as (app, vault):
-        previous = vault.epoch
-        epoch = app.memory.rotate_keys()
-    _emit(
-        args,
+@keys.command(
+    "rotate",
+    cls=Command,
+    short_help="new key-encryption key and new data keys for what is written from now on "
+    "(old key-encryption key deleted); --rekey also re-encrypts every stored memory",
+)
+@click.option(
+    "--rekey",
+    is_flag=True,
+    help="re-encrypt every stored memory under new data keys and destroy the old ones "
+    "(progress on stderr; run it again to finish one a crash stopped)",
+)
+@json_option()
+def keys_rotate(rekey: bool, as_json: bool) -> int:
+    """A new key-encryption key (the old one deleted) and new data keys for what is written from
+    now on; with --rekey, every stored memory is also re-encrypted under new data keys."""
+    if rekey:
+        return _rekey(as_json)
+    with memory_service() as memory:
+        previous = memory.key_status().epoch
+        epoch = memory.rotate_keys()
+    emit(
+        as_json,
         {"epoch": epoch, "previous_epoch": previous},
         [f"new key-encryption key: epoch {previous} -> {epoch}"],
     )
     return 0
 
 
-def _rekey(args: argparse.Namespace) -> int:
-    # Straight to the vault: the CLI process holds the writer lock, and no memory service (no
-    # background writer) is started for this command.
-    with _vault() as (_app, vault):
-        if vault.rekey_unfinished:
-            print("desktop-agent: finishing an interrupted re-encryption", file=sys.stderr)
-        receipt = vault.rekey(progress=_report)
+def _rekey(as_json: bool) -> int:
+    with memory_service() as memory:
+        if memory.health().rekey_unfinished:
+            say("desktop-agent: finishing an interrupted re-encryption")
+        receipt = memory.rekey(progress=_report)
     line = (
         f"re-encrypted {receipt.rows} rows under new data keys; destroyed "
         f"{receipt.keys_destroyed} old keys; key-encryption key: epoch "
         f"{receipt.previous_epoch} -> {receipt.epoch}"
     )
-    _emit(args, receipt.to_json(), [line])
+    emit(as_json, receipt.to_json(), [line])
     return 0
 
 
 def _report(done: int, total: int) -> None:
     """One line per batch on stderr (stdout stays the result, or the JSON)."""
     share = 100 if total == 0 else done * 100 // total
-    print(f"re-encrypting: {done}/{total} rows ({share}%)", file=sys.stderr, flush=True)
+    say(f"re-encrypting: {done}/{total} rows ({share}%)")

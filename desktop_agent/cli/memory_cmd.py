@@ -1,180 +1,87 @@
 """`desktop-agent memory ...`: see, add, edit and forget memories; backups, audit log, keys.
 
-Every command takes ``--json`` and then prints one JSON object whose shape is documented in
-docs/CLI-memory.md (stable: fields are only ever added). More subcommands (such as ``search``)
-attach to the group through ``register``'s return value or ``memory_subcommands(parser)``.
+Every command works through the memory service (``app.memory``, the one the window uses) and
+takes ``--json``, then prints one JSON object whose shape is documented in docs/CLI-memory.md
+(stable: fields are only ever added). More subcommands join the ``memory`` group with
+``memory.add_command(command)`` (as ``search``, ``consolidate`` and ``keys`` do).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from desktop_agent.cli.base import (
+    Command,
+    Group,
+    emit,
+    json_option,
+    memory_service,
+    one_line,
+    say,
+)
+from desktop_agent.cli.consolidate_cmd import consolidate
+from desktop_agent.cli.keys_cmd import keys
+from desktop_agent.cli.search_cmd import search
 from desktop_agent.errors import InputError
 
 if TYPE_CHECKING:
-    from desktop_agent.app import App
-    from desktop_agent.memory import MemoryRecord, MemoryVersion, Vault
+    from desktop_agent.core.memory_service import MemoryService
+    from desktop_agent.core.memory_upkeep import VaultHealth
+    from desktop_agent.memory import ForgetReceipt, MemoryRecord, MemoryVersion
 
 KINDS = ("episodic", "semantic", "procedural", "topic")
 
 
-def register(commands: Any) -> Any:
-    """Add the ``memory`` group to ``commands``; returns the group's own subparsers."""
-    parser = commands.add_parser("memory", help="see, edit and forget what the assistant remembers")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
-    sub = parser.add_subparsers(title="memory commands", metavar="COMMAND")
-    _command(
-        sub,
-        "add",
-        "remember a new memory (prints its id)",
-        run_add,
-        [
-            (("text",), {"help": "what to remember"}),
-            (
-                ("--kind",),
-                {"choices": KINDS, "default": "semantic", "help": "kind (default semantic)"},
-            ),
-        ],
-    )
-    _command(sub, "list", "list memories", run_list, [(("--kind",), {"choices": KINDS})])
-    _command(sub, "show", "show one memory and its history", run_show, [(("id",), {})])
-    _command(
-        sub,
-        "edit",
-        "replace a memory's text (the old text stays in its history)",
-        run_edit,
-        [
-            (("id",), {}),
-            (("text",), {"help": "the new text"}),
-        ],
-    )
-    _command(
-        sub,
-        "forget",
-        "erase memories for good (data keys destroyed, files rewritten)",
-        run_forget,
-        [
-            (("ids",), {"nargs": "*", "metavar": "ID"}),
-            (("--all",), {"action": "store_true", "help": "erase every memory"}),
-            (("--yes",), {"action": "store_true", "help": "confirm --all"}),
-            (
-                ("--dry-run",),
-                {
-                    "action": "store_true",
-                    "help": "say what would be forgotten and what else it touches; change nothing",
-                },
-            ),
-        ],
-    )
-    _command(
-        sub,
-        "export",
-        "write an encrypted backup (asks for a passphrase)",
-        run_export,
-        [(("file",), {"type": Path})],
-    )
-    _command(
-        sub,
-        "import",
-        "add memories from a backup (duplicates skipped)",
-        run_import,
-        [(("file",), {"type": Path})],
-    )
-    _command(
-        sub,
-        "audit",
-        "show the audit log",
-        run_audit,
-        [
-            (
-                ("--verify",),
-                {"action": "store_true", "help": "check the hash chain; exit 1 if broken"},
-            ),
-        ],
-    )
-    from desktop_agent.cli import keys_cmd  # it builds on this module's helpers
-
-    keys_cmd.register(sub)
-    return sub
+@click.group(cls=Group, short_help="see, edit and forget what the assistant remembers")
+def memory() -> None:
+    """See, edit and forget what the assistant remembers; backups, the audit log, keys."""
 
 
-def memory_subcommands(parser: argparse.ArgumentParser) -> Any:
-    """The ``memory`` group's subparsers inside a built top-level parser."""
-    for action in parser._actions:  # argparse offers no public lookup of subparsers
-        if isinstance(action, argparse._SubParsersAction) and "memory" in action.choices:
-            group = action.choices["memory"]
-            for inner in group._actions:
-                if isinstance(inner, argparse._SubParsersAction):
-                    return inner
-    raise LookupError("no memory command group in this parser")
-
-
-def _command(
-    sub: Any,
-    name: str,
-    help_text: str,
-    handler: Callable[[argparse.Namespace], int],
-    arguments: list[tuple[tuple[str, ...], dict[str, Any]]],
-) -> None:
-    parser = sub.add_parser(name, help=help_text, description=help_text)
-    for flags, options in arguments:
-        parser.add_argument(*flags, **options)
-    parser.add_argument("--json", action="store_true", help="print JSON (see docs/CLI-memory.md)")
-    parser.set_defaults(handler=handler)
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 2
-
-
-@contextmanager
-def _vault() -> Iterator[tuple[App, Vault]]:
-    from desktop_agent.app import App
-
-    app = App()
-    try:
-        yield app, app.vault()
-    finally:
-        app.close()
-
-
-# --- handlers ------------------------------------------------------------------------------
-
-
-def run_add(args: argparse.Namespace) -> int:
-    # Through the memory service: it embeds, and a new fact supersedes what it replaces.
-    with _vault() as (app, vault):
-        item = app.memory.remember(args.text, kind=args.kind)
-        record = vault.get(item.id)
-    _emit(args, {"memory": record_json(record)}, [record.id])
+@memory.command("add", cls=Command, short_help="remember a new memory (prints its id)")
+@click.argument("text")
+@click.option(
+    "--kind", type=click.Choice(KINDS), default="semantic", help="kind (default semantic)"
+)
+@json_option()
+def memory_add(text: str, kind: str, as_json: bool) -> int:
+    """Remember TEXT: through the service, which embeds it and lets a new fact supersede the
+    one it replaces."""
+    with memory_service() as service:
+        record = service.record(service.remember(text, kind=kind).id)
+    emit(as_json, {"memory": record_json(record)}, [record.id])
     return 0
 
 
-def run_list(args: argparse.Namespace) -> int:
-    with _vault() as (app, vault):
-        items = list(reversed(app.memory.items(args.kind)))  # oldest first, like the vault
-        records = [vault.get(item.id) for item in items]
-        lines = [line for item in items for line in _describe(app.memory, item)]
-        _warn_damage(vault)
-    _emit(
-        args,
+@memory.command("list", cls=Command, short_help="list memories")
+@click.option("--kind", type=click.Choice(KINDS))
+@json_option()
+def memory_list(kind: str | None, as_json: bool) -> int:
+    """List memories, oldest first, each with where it was learned."""
+    with memory_service() as service:
+        items = list(reversed(service.items(kind)))  # oldest first
+        records = [service.record(item.id) for item in items]
+        lines = [line for item in items for line in _describe(service, item)]
+        _warn_damage(service.health())
+    emit(
+        as_json,
         {"memories": [record_json(r) for r in records], "count": len(records)},
         lines or ["no memories"],
     )
     return 0
 
 
-def run_show(args: argparse.Namespace) -> int:
-    with _vault() as (_app, vault):
-        record = vault.get(args.id)
-        history = vault.history(args.id)
+@memory.command("show", cls=Command, short_help="show one memory and its history")
+@click.argument("memory_id", metavar="ID")
+@json_option()
+def memory_show(memory_id: str, as_json: bool) -> int:
+    """Show one memory and its earlier versions."""
+    with memory_service() as service:
+        record = service.record(memory_id)
+        history = service.history(memory_id)
     lines = [
         f"id:          {record.id}",
         f"kind:        {record.kind}",
@@ -190,59 +97,94 @@ def run_show(args: argparse.Namespace) -> int:
         record.text,
         *(["", "earlier versions:"] if len(history) > 1 else []),
         *(
-            f"  v{v.version} {v.updated_at:%Y-%m-%d %H:%M}  {_one_line(v.text)}"
+            f"  v{v.version} {v.updated_at:%Y-%m-%d %H:%M}  {one_line(v.text)}"
             for v in history
             if not v.current
         ),
     ]
-    _emit(
-        args, {"memory": record_json(record), "history": [version_json(v) for v in history]}, lines
-    )
+    body = {"memory": record_json(record), "history": [version_json(v) for v in history]}
+    emit(as_json, body, lines)
     return 0
 
 
-def run_edit(args: argparse.Namespace) -> int:
-    with _vault() as (app, vault):
-        vault.get(args.id)  # a clear error before paying for the embedder
-        record = vault.get(app.memory.edit(args.id, text=args.text).id)
-    _emit(args, {"memory": record_json(record)}, [f"{record.id} is now version {record.version}"])
+@memory.command(
+    "edit", cls=Command, short_help="replace a memory's text (the old text stays in its history)"
+)
+@click.argument("memory_id", metavar="ID")
+@click.argument("text")
+@json_option()
+def memory_edit(memory_id: str, text: str, as_json: bool) -> int:
+    """Replace a memory's text with TEXT (the old text stays in its history)."""
+    with memory_service() as service:
+        service.record(memory_id)  # a clear error before paying for the embedder
+        record = service.record(service.edit(memory_id, text=text).id)
+    emit(as_json, {"memory": record_json(record)}, [f"{record.id} is now version {record.version}"])
     return 0
 
 
-def run_forget(args: argparse.Namespace) -> int:
-    if args.all and args.ids:
+@memory.command(
+    "forget",
+    cls=Command,
+    short_help="erase memories for good (data keys destroyed, files rewritten)",
+)
+@click.argument("ids", nargs=-1, metavar="[ID]...")
+@click.option("--all", "everything", is_flag=True, help="erase every memory")
+@click.option("--yes", is_flag=True, help="confirm --all")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="say what would be forgotten and what else it touches; change nothing",
+)
+@json_option()
+def memory_forget(
+    ids: tuple[str, ...], everything: bool, yes: bool, dry_run: bool, as_json: bool
+) -> int:
+    """Erase memories for good: their data keys are destroyed and the files rewritten."""
+    if everything and ids:
         raise InputError("give memory ids or --all, not both")
-    if args.all and not args.yes:
+    if everything and not yes:
         raise InputError("forget --all erases every memory for good; add --yes to confirm")
-    if not args.all and not args.ids:
+    if not everything and not ids:
         raise InputError("which memories? give one or more ids, or --all --yes")
+    with memory_service() as service:
+        if dry_run:
+            _forget_preview(service, list(ids), everything=everything, as_json=as_json)
+            return 0
+        if everything:
+            receipt = service.forget_all()
+        else:
+            for memory_id in ids:
+                service.record(memory_id)  # a clear error before paying for the embedder
+            # Topic summaries that quoted a forgotten memory go with it, and so do the words
+            # each forgotten fact was learned from.
+            receipt = service.forget(ids)
+    return _forgotten(receipt, as_json=as_json)
+
+
+def _forget_preview(
+    service: MemoryService, ids: list[str], *, everything: bool, as_json: bool
+) -> None:
+    if everything:
+        count = service.health().records
+        lines = [f"would forget all {count} memories; nothing was changed"]
+        emit(as_json, {"dry_run": True, "count": count}, lines)
+        return
+    for memory_id in ids:
+        service.record(memory_id)  # a clear error for an unknown id
+    preview = service.forget_preview(ids)
+    count = len(preview.ids)
+    also = preview.describe()
+    lines = [
+        f"would forget {count} memor{'y' if count == 1 else 'ies'}"
+        + (f" {also}" if also else "")
+        + "; nothing was changed"
+    ]
+    emit(as_json, {"dry_run": True, **preview.to_json()}, lines)
+
+
+def _forgotten(receipt: ForgetReceipt, *, as_json: bool) -> int:
     from desktop_agent.core.memory_service import also_touched
 
-    with _vault() as (app, vault):
-        if args.all and args.dry_run:
-            count = len(vault)
-            lines = [f"would forget all {count} memories; nothing was changed"]
-            _emit(args, {"dry_run": True, "count": count}, lines)
-            return 0
-        if args.all:
-            receipt = app.memory.forget_all()
-        else:
-            for memory_id in args.ids:
-                vault.get(memory_id)  # a clear error before paying for the embedder
-            # Through the service: topic summaries that quoted a forgotten memory go with it,
-            # and so do the words each forgotten fact was learned from.
-            preview = app.memory.forget_preview(args.ids)
-            if args.dry_run:
-                count = len(preview.ids)
-                also = preview.describe()
-                lines = [
-                    f"would forget {count} memor{'y' if count == 1 else 'ies'}"
-                    + (f" {also}" if also else "")
-                    + "; nothing was changed"
-                ]
-                _emit(args, {"dry_run": True, **preview.to_json()}, lines)
-                return 0
-            receipt = app.memory.forget(args.ids)
     topics = sum(1 for k in receipt.kinds if k == "topic")
     count = len(receipt.ids) - topics - len(receipt.learned) or len(receipt.ids)
     also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
@@ -251,61 +193,74 @@ def run_forget(args: argparse.Namespace) -> int:
         + (f" {also}" if also else "")
         + f"; keys now at epoch {receipt.epoch}"
     ]
-    _emit(args, receipt.to_json(), lines)
+    emit(as_json, receipt.to_json(), lines)
     if receipt.damaged:
         # Forgotten (keys destroyed, rows deleted elsewhere), but not everywhere: say so.
-        print(
+        say(
             f"desktop-agent: error: the memory table's {receipt.damaged[0]} is damaged and was "
             "left as it is: the forgotten memories' keys are destroyed, but rows of theirs in "
-            "that file could not be deleted; see `desktop-agent memory keys status`",
-            file=sys.stderr,
+            "that file could not be deleted; see `desktop-agent memory keys status`"
         )
         return 1
     return 0
 
 
-def run_export(args: argparse.Namespace) -> int:
+@memory.command(
+    "export", cls=Command, short_help="write an encrypted backup (asks for a passphrase)"
+)
+@click.argument("file", type=click.Path(path_type=Path))
+@json_option()
+def memory_export(file: Path, as_json: bool) -> int:
+    """Write an encrypted backup of every memory to FILE (asks for a new passphrase twice)."""
     from desktop_agent.secrets import passphrase_from_env_or_prompt
 
-    with _vault() as (app, _):
+    with memory_service() as service:
         passphrase = passphrase_from_env_or_prompt("Backup passphrase: ", confirm=True)
-        summary = app.memory.export_backup(args.file, passphrase)
+        summary = service.export_backup(file, passphrase)
     lines = [
         f"exported {summary.memories} memories ({summary.versions} versions) to {summary.file}"
     ]
-    _emit(args, summary.to_json(), lines)
+    emit(as_json, summary.to_json(), lines)
     return 0
 
 
-def run_import(args: argparse.Namespace) -> int:
+@memory.command("import", cls=Command, short_help="add memories from a backup (duplicates skipped)")
+@click.argument("file", type=click.Path(path_type=Path))
+@json_option()
+def memory_import(file: Path, as_json: bool) -> int:
+    """Add the memories of the backup FILE; ones already here are skipped and listed."""
     from desktop_agent.secrets import passphrase_from_env_or_prompt
 
-    if not args.file.is_file():
-        raise InputError(f"no such file: {args.file}")
-    with _vault() as (app, _):
+    if not file.is_file():
+        raise InputError(f"no such file: {file}")
+    with memory_service() as service:
         passphrase = passphrase_from_env_or_prompt("Backup passphrase: ")
-        summary = app.memory.import_backup(args.file, passphrase)
+        summary = service.import_backup(file, passphrase)
     lines = [
         f"imported {len(summary.imported)} memories; skipped {len(summary.skipped)} already here"
     ]
     lines += [f"  skipped {memory_id}" for memory_id in summary.skipped]
-    _emit(args, summary.to_json(), lines)
+    emit(as_json, summary.to_json(), lines)
     return 0
 
 
-def run_audit(args: argparse.Namespace) -> int:
-    with _vault() as (app, _):
-        if args.verify:
-            report = app.memory.verify_audit()
+@memory.command("audit", cls=Command, short_help="show the audit log")
+@click.option("--verify", is_flag=True, help="check the hash chain; exit 1 if broken")
+@json_option()
+def memory_audit(verify: bool, as_json: bool) -> int:
+    """Show the audit log; entries after a break in the hash chain are marked unverified."""
+    with memory_service() as service:
+        if verify:
+            report = service.verify_audit()
             lines = (
                 [f"audit log intact: {report.entries} entries"]
                 if report.ok
                 else list(report.problems)
             )
-            _emit(args, report.to_json(), lines)
+            emit(as_json, report.to_json(), lines)
             return 0 if report.ok else 1
-        entries = list(app.memory.audit_entries())
-        problems = list(app.memory.verify_audit().problems)
+        entries = list(service.audit_entries())
+        problems = list(service.verify_audit().problems)
     lines = [
         f"{e.seq:>6}  {e.at:%Y-%m-%d %H:%M:%S}  {e.action:<10} {e.count:>6}  epoch {e.epoch}"
         + ("" if e.verified else "  unverified")
@@ -319,26 +274,31 @@ def run_audit(args: argparse.Namespace) -> int:
             if not all(e.verified for e in entries)
             else ""
         )
-        print(f"desktop-agent: warning: {problems[0]}{after}", file=sys.stderr)
-    _emit(args, {"entries": [e.to_json() for e in entries], "problems": problems}, lines)
+        say(f"desktop-agent: warning: {problems[0]}{after}")
+    emit(as_json, {"entries": [e.to_json() for e in entries], "problems": problems}, lines)
     return 0
+
+
+memory.add_command(keys)
+memory.add_command(search)
+memory.add_command(consolidate)
 
 
 # --- output --------------------------------------------------------------------------------
 
 
-def _describe(memory: Any, item: Any) -> list[str]:
+def _describe(memory: MemoryService, item: Any) -> list[str]:
     """One line per memory, and one per source it was learned from (its provenance)."""
     status = "" if item.status == "active" else f" [{item.status}]"
     kind = f"{item.kind}/{item.type}" if item.type else item.kind
     lines = [
-        f"{item.id}  {kind:<20}  {item.updated_at:%Y-%m-%d %H:%M}  {_one_line(item.text)}{status}"
+        f"{item.id}  {kind:<20}  {item.updated_at:%Y-%m-%d %H:%M}  {one_line(item.text)}{status}"
     ]
     for source in item.provenance:
-        if source.episode_id in memory.vault:
+        if source.episode_id in memory:
             said = memory.item(source.episode_id).user_text[source.start : source.end]
             lines.append(
-                f"    from conversation {source.conversation_id}: \u201c{_one_line(said)}\u201d"
+                f"    from conversation {source.conversation_id}: \u201c{one_line(said)}\u201d"
             )
         else:
             lines.append(f"    from conversation {source.conversation_id} (since forgotten)")
@@ -378,46 +338,19 @@ def _plain(value: Any) -> Any:
     return thaw(value)
 
 
-def _emit(args: argparse.Namespace, body: dict[str, Any], lines: list[str]) -> None:
-    # ensure_ascii keeps lone surrogates printable as \udXXX escapes: the output is always valid.
-    text = json.dumps(body, ensure_ascii=True) if args.json else "\n".join(lines)
-    _write(text + "\n")
-
-
-def _write(text: str) -> None:
-    """Print any string, even one with lone surrogates or on a non-UTF-8 terminal."""
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    data = text.encode(encoding, "backslashreplace")
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:
-        sys.stdout.write(data.decode(encoding))
-    else:
-        sys.stdout.flush()
-        buffer.write(data)
-        buffer.flush()
-
-
-def _one_line(text: str, width: int = 90) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def _warn_damage(vault: Vault) -> None:
-    if vault.read_only:
-        print(
-            f"desktop-agent: warning: memory is read-only because {vault.read_only}: "
-            "it can be read, not changed",
-            file=sys.stderr,
+def _warn_damage(health: VaultHealth) -> None:
+    if health.read_only:
+        say(
+            f"desktop-agent: warning: memory is read-only because {health.read_only}: "
+            "it can be read, not changed"
         )
-    if vault.rekey_unfinished:
-        print(
+    if health.rekey_unfinished:
+        say(
             "desktop-agent: warning: a re-encryption was interrupted; run "
-            "`desktop-agent memory keys rotate --rekey` to finish it",
-            file=sys.stderr,
+            "`desktop-agent memory keys rotate --rekey` to finish it"
         )
-    if vault.damaged:
-        print(
-            f"desktop-agent: warning: {len(vault.damaged)} damaged rows or files could not be read "
-            "(see `desktop-agent memory keys status`)",
-            file=sys.stderr,
+    if health.damaged:
+        say(
+            f"desktop-agent: warning: {len(health.damaged)} damaged rows or files could not be "
+            "read (see `desktop-agent memory keys status`)"
         )

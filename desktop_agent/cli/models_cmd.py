@@ -3,13 +3,15 @@ apps offer them. Nothing is downloaded except by `models download`."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
+import click
+
+from desktop_agent.cli.base import Command, Group, json_option
 from desktop_agent.errors import InputError
 from desktop_agent.llm.model_file import check_model_file, physical_cores, total_memory_bytes
 from desktop_agent.models import catalog as model_catalog
@@ -18,39 +20,88 @@ from desktop_agent.models.download import Progress, download
 from desktop_agent.paths import app_paths
 from desktop_agent.settings import load_settings, save_settings
 
-
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "models",
-        help="list, download, import, remove and choose chat models",
-        description="The reviewed catalog and the models installed in the data folder. "
-        "Downloads happen only here, verified by sha256 before use, resumed after a cut.",
-    )
-    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="the catalog and the installed models")
-    fetch = actions.add_parser("download", help="download a catalog model, or any GGUF by URL")
-    fetch.add_argument("name", nargs="?", help="a catalog name (see `models list`)")
-    fetch.add_argument("--url", help="a GGUF's URL, with --sha256")
-    fetch.add_argument("--sha256", help="the expected sha256 of the file at --url")
-    bring = actions.add_parser("import", help="copy (or link) a GGUF you have")
-    bring.add_argument("path", type=Path)
-    bring.add_argument("--link", action="store_true", help="link to the file instead of copying")
-    drop = actions.add_parser("remove", help="delete an installed model")
-    drop.add_argument("name")
-    use = actions.add_parser("use", help="chat with this model from now on")
-    use.add_argument("name", help="an installed file name, a path, or 'bundled'")
-    for action, handler in (
-        (listing, run_list),
-        (fetch, run_download),
-        (bring, run_import),
-        (drop, run_remove),
-        (use, run_use),
-    ):
-        action.add_argument("--json", action="store_true", help="print one JSON object")
-        action.set_defaults(handler=handler)
+ONE_OBJECT = "print one JSON object"
 
 
-def run_list(args: argparse.Namespace) -> int:
+@click.group(
+    cls=Group,
+    short_help="list, download, import, remove and choose chat models",
+    help="The reviewed catalog and the models installed in the data folder. "
+    "Downloads happen only here, verified by sha256 before use, resumed after a cut.",
+)
+def models() -> None:
+    pass
+
+
+@models.command("list", cls=Command, short_help="the catalog and the installed models")
+@json_option(ONE_OBJECT)
+def models_list(as_json: bool) -> int:
+    return run_list(as_json)
+
+
+@models.command("download", cls=Command, short_help="download a catalog model, or any GGUF by URL")
+@click.argument("name", required=False)
+@click.option("--url", help="a GGUF's URL, with --sha256")
+@click.option("--sha256", help="the expected sha256 of the file at --url")
+@json_option(ONE_OBJECT)
+def models_download(name: str | None, url: str | None, sha256: str | None, as_json: bool) -> int:
+    return run_download(name, url=url, sha256=sha256, as_json=as_json)
+
+
+@models.command("import", cls=Command, short_help="copy (or link) a GGUF you have")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--link", is_flag=True, help="link to the file instead of copying")
+@json_option(ONE_OBJECT)
+def models_import(path: Path, link: bool, as_json: bool) -> int:
+    model = library.import_model(path, app_paths().models_dir, link=link)
+    template = library.chat_template(model.path)
+    summary = {
+        "installed": str(model.path),
+        "size_bytes": model.size_bytes,
+        "chat_template": bool(template),
+    }
+    note = "" if template else " (no chat template inside: a generic one will be used)"
+    _report(as_json, summary, f"installed {model.path}{note}")
+    return 0
+
+
+@models.command("remove", cls=Command, short_help="delete an installed model")
+@click.argument("name")
+@json_option(ONE_OBJECT)
+def models_remove(name: str, as_json: bool) -> int:
+    paths = app_paths()
+    settings = load_settings(paths.settings_file)
+    removed = library.remove(name, paths.models_dir)
+    was_used = bool(settings.model.path) and Path(settings.model.path) == removed
+    if was_used:  # never leave settings pointing at a missing file
+        save_settings(settings.replace("model", path=""), paths.settings_file)
+    note = " (chat goes back to the bundled model)" if was_used else ""
+    _report(as_json, {"removed": str(removed), "was_in_use": was_used}, f"removed {removed}{note}")
+    return 0
+
+
+@models.command("use", cls=Command, short_help="chat with this model from now on")
+@click.argument("name")
+@json_option(ONE_OBJECT)
+def models_use(name: str, as_json: bool) -> int:
+    """NAME: an installed file name, a path, or 'bundled'."""
+    paths = app_paths()
+    settings = load_settings(paths.settings_file)
+    if name == "bundled":
+        chosen = ""
+    else:
+        candidate = paths.models_dir / name
+        if not candidate.exists():
+            entry = next((m for m in model_catalog.catalog() if m.name == name), None)
+            candidate = paths.models_dir / entry.file if entry else Path(name)
+        chosen = str(check_model_file(candidate).resolve())
+    save_settings(settings.replace("model", path=chosen), paths.settings_file)
+    shown = chosen or "the bundled SmolLM2-135M-Instruct"
+    _report(as_json, {"model": chosen or "bundled"}, f"chat now uses {shown}")
+    return 0
+
+
+def run_list(as_json: bool) -> int:
     paths = app_paths()
     ram = total_memory_bytes()
     best = model_catalog.recommended(ram, physical_cores())
@@ -78,7 +129,7 @@ def run_list(args: argparse.Namespace) -> int:
         for m in have.values()
         if m.name not in catalog_files
     ]
-    if args.json:
+    if as_json:
         print(json.dumps({"ram_bytes": ram, "catalog": rows, "other_installed": others}))
         return 0
     for row in rows:
@@ -100,20 +151,20 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_download(args: argparse.Namespace) -> int:
+def run_download(name: str | None, *, url: str | None, sha256: str | None, as_json: bool) -> int:
     paths = app_paths()
-    if args.url or args.sha256:
-        if args.name or not (args.url and args.sha256):
+    if url or sha256:
+        if name or not (url and sha256):
             raise InputError("give a catalog name, or --url URL --sha256 HEX (both)")
-        url, sha, file = args.url, args.sha256, Path(args.url.split("?")[0]).name
+        sha, file = sha256, Path(url.split("?")[0]).name
         if not file.endswith(".gguf"):
-            raise InputError(f"the URL does not name a .gguf file: {args.url}")
-    elif args.name:
-        entry = model_catalog.find(args.name)
+            raise InputError(f"the URL does not name a .gguf file: {url}")
+    elif name:
+        entry = model_catalog.find(name)
         url, sha, file = entry.url, entry.sha256, entry.file
     else:
         raise InputError("give a catalog name (see `models list`) or --url URL --sha256 HEX")
-    bar = _Bar(file) if not args.json else None
+    bar = _Bar(file) if not as_json else None
     cancel = threading.Event()
     try:
         path = download(
@@ -125,54 +176,14 @@ def run_download(args: argparse.Namespace) -> int:
     finally:
         if bar:
             bar.close()
-    _report(args, {"installed": str(path), "size_bytes": path.stat().st_size}, f"installed {path}")
+    _report(
+        as_json, {"installed": str(path), "size_bytes": path.stat().st_size}, f"installed {path}"
+    )
     return 0
 
 
-def run_import(args: argparse.Namespace) -> int:
-    model = library.import_model(args.path, app_paths().models_dir, link=args.link)
-    template = library.chat_template(model.path)
-    summary = {
-        "installed": str(model.path),
-        "size_bytes": model.size_bytes,
-        "chat_template": bool(template),
-    }
-    note = "" if template else " (no chat template inside: a generic one will be used)"
-    _report(args, summary, f"installed {model.path}{note}")
-    return 0
-
-
-def run_remove(args: argparse.Namespace) -> int:
-    paths = app_paths()
-    settings = load_settings(paths.settings_file)
-    removed = library.remove(args.name, paths.models_dir)
-    was_used = bool(settings.model.path) and Path(settings.model.path) == removed
-    if was_used:  # never leave settings pointing at a missing file
-        save_settings(settings.replace("model", path=""), paths.settings_file)
-    note = " (chat goes back to the bundled model)" if was_used else ""
-    _report(args, {"removed": str(removed), "was_in_use": was_used}, f"removed {removed}{note}")
-    return 0
-
-
-def run_use(args: argparse.Namespace) -> int:
-    paths = app_paths()
-    settings = load_settings(paths.settings_file)
-    if args.name == "bundled":
-        chosen = ""
-    else:
-        candidate = paths.models_dir / args.name
-        if not candidate.exists():
-            entry = next((m for m in model_catalog.catalog() if m.name == args.name), None)
-            candidate = paths.models_dir / entry.file if entry else Path(args.name)
-        chosen = str(check_model_file(candidate).resolve())
-    save_settings(settings.replace("model", path=chosen), paths.settings_file)
-    shown = chosen or "the bundled SmolLM2-135M-Instruct"
-    _report(args, {"model": chosen or "bundled"}, f"chat now uses {shown}")
-    return 0
-
-
-def _report(args: argparse.Namespace, summary: dict[str, Any], line: str) -> None:
-    print(json.dumps(summary) if args.json else line)
+def _report(as_json: bool, summary: dict[str, Any], line: str) -> None:
+    print(json.dumps(summary) if as_json else line)
 
 
 class _Bar:

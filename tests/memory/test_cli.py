@@ -1,8 +1,7 @@
-"""`desktop-agent memory ...` end to end through argparse, with the in-memory keyring."""
+"""`desktop-agent memory ...` end to end through the click command line, with the in-memory keyring."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -174,7 +173,7 @@ def test_a_full_disk_leaves_memory_readable_and_says_why_writing_is_off(
     assert code == 0 and "writing:      off: the disk is full" in out
     for argv in (("add", "cannot be saved"), ("keys", "rotate"), ("keys", "rotate", "--rekey")):
         code, out, err = cli(*argv)
-        assert code == 2 and "Traceback" not in err
+        assert code == 1 and "Traceback" not in err
         (line,) = err.strip().splitlines()
         assert line.startswith("desktop-agent: error: memory is read-only because the disk is full")
     monkeypatch.undo()
@@ -212,12 +211,20 @@ def test_odd_text_prints_without_a_traceback(cli) -> None:
     assert json.loads(out)["memory"]["text"] == "lone \ud800 surrogate and NUL \x00"
 
 
-def test_memory_subcommands_can_be_extended() -> None:
-    parser = argparse.ArgumentParser()
-    sub = memory_cmd.register(parser.add_subparsers())
-    assert memory_cmd.memory_subcommands(parser) is sub
-    sub.add_parser("search")
-    assert "search" in sub.choices
+def test_the_memory_group_can_be_extended() -> None:
+    import click
+
+    @click.command("extra")
+    def extra() -> None:
+        click.echo("extra ran")
+
+    memory_cmd.memory.add_command(extra)
+    try:
+        assert main(["memory", "extra"]) == 0
+    finally:
+        memory_cmd.memory.commands.pop("extra")
+    names = memory_cmd.memory.list_commands(click.Context(memory_cmd.memory))
+    assert {"add", "list", "forget", "keys", "search", "consolidate"} <= set(names)
 
 
 @pytest.mark.slow
@@ -225,14 +232,11 @@ def test_memory_add_embeds_with_the_real_model(
     memory_keyring: InMemoryKeyring, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`memory add` goes through App().embedder (all-MiniLM-L6-v2), so meaning finds it."""
-    parser = argparse.ArgumentParser(prog="desktop-agent")
-    memory_cmd.register(parser.add_subparsers())
     for text in (
         "My sister's birthday is on the fourth of May",
         "The printer on floor two is broken",
     ):
-        args = parser.parse_args(["memory", "add", text])
-        assert args.handler(args) == 0
+        assert main(["memory", "add", text]) == 0
     capsys.readouterr()
     app = App()
     try:
@@ -306,7 +310,7 @@ def test_keys_rotate_rekey_errors_are_one_line(cli, agent_home: Path) -> None:
     assert code == 0 and "likes hiking" in out
     assert "warning: a re-encryption was interrupted; run `desktop-agent memory keys" in err
     code, out, err = cli("keys", "rotate", "--rekey")
-    assert code == 2 and out == "" and "Traceback" not in err
+    assert code == 1 and out == "" and "Traceback" not in err
     line = err.strip().splitlines()[-1]
     assert line.startswith("desktop-agent: error: an interrupted re-encryption was found")
     assert [x for x in err.strip().splitlines() if x.startswith("desktop-agent: error")] == [line]

@@ -85,6 +85,6 @@ def test_import_reads_the_chat_template(capsys: pytest.CaptureFixture[str]) -> N
 def test_bad_input_is_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["models", *args]) == 2
+    assert main(["models", *args]) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
