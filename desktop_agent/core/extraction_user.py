@@ -342,4 +342,4 @@ def _a_name(token: Token) -> bool:
     model tags as no entity at all (a place or a creed is one: "I'm Canadian" is NORP)."""
     if token.ent_type_ == "PERSON":
         return True
-    return token.ent_type_ == "" and token.pos_ == "PROPN" and token.text[:1].isupper()
+    return bool(token.ent_type_ == "" and token.pos_ == "PROPN" and token.text[:1].isupper())
