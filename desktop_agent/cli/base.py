@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -90,11 +91,21 @@ class RootGroup(Group):
             say("desktop-agent: interrupted")
             code = 130
         except BrokenPipeError:
-            # The reader went away (`| head`): stop quietly, and keep Python's own flush at exit
-            # from printing about it.
-            sys.stdout = click.utils.PacifyFlushWrapper(sys.stdout)  # type: ignore[assignment]
+            _silence_closed_stdout()
             code = ERROR_EXIT
         raise Finished(int(code or 0))
+
+
+def _silence_closed_stdout() -> None:
+    """The reader went away (`| head`): stop quietly. Python flushes stdout once more at exit,
+    which would print about the broken pipe; point the real stdout at /dev/null first (the
+    recipe of Python's signal docs). Only the process's own stdout: a test's stays as it is."""
+    if sys.stdout is not sys.__stdout__:
+        return
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        logger.info("stdout could not be pointed at %s", os.devnull, exc_info=True)
 
 
 def exit_code_of(error: UserError) -> int:
