@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-import lance
 import numpy as np
 
 from desktop_agent.errors import VaultError
@@ -31,12 +30,12 @@ SCHEMA_VERSION: Final = 2
 
 
 def m002_single_payload(directory: Path, keys: KeyStore, store: Store) -> None:
-    dataset = lance.dataset(store.uri)
-    if "blob" in dataset.schema.names:
+    table = store.table()
+    if "blob" in table.schema.names:
         return  # already migrated: a crash came before the header moved on
     dim = keys.header.dim
     ids, versions, key_ids, blobs = [], [], [], []
-    for row in dataset.to_table().to_pylist():
+    for row in table.to_arrow().to_pylist():
         memory_id, version, key_id = row["memory_id"], row["version"], row["key_id"]
         row_name = f"{memory_id}/{version}"
         try:
@@ -65,12 +64,7 @@ def m002_single_payload(directory: Path, keys: KeyStore, store: Store) -> None:
         key_ids.append(key_id)
         blobs.append(seal_row(keys, memory_id, version, key_id, plain))
     rows = arrow_rows(ids, versions, key_ids, blobs)
-    store._commit(lambda: lance.write_dataset(rows, store.uri, mode="overwrite"))
-    store._commit(
-        lambda: lance.dataset(store.uri).cleanup_old_versions(
-            older_than=timedelta(0), delete_unverified=True
-        )
-    )
+    store.replace_all(rows)  # one commit, then the schema-1 versions are removed
 
 
 MIGRATIONS: Final[dict[int, Callable[[Path, KeyStore, Store], None]]] = {2: m002_single_payload}
