@@ -294,9 +294,10 @@ def _describe(memory: MemoryService, item: Any) -> list[str]:
     lines = [
         f"{item.id}  {kind:<20}  {item.updated_at:%Y-%m-%d %H:%M}  {one_line(item.text)}{status}"
     ]
+    remembered = {episode.id: episode for episode in memory.provenance(item.id)}
     for source in item.provenance:
-        if source.episode_id in memory:
-            said = memory.item(source.episode_id).user_text[source.start : source.end]
+        if source.episode_id in remembered:
+            said = remembered[source.episode_id].user_text[source.start : source.end]
             lines.append(
                 f"    from conversation {source.conversation_id}: \u201c{one_line(said)}\u201d"
             )

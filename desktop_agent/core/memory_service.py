@@ -148,9 +148,6 @@ class MemoryService:
             found = [i for i in found if i.active]
         return sorted(found, key=lambda i: i.created_at, reverse=True)
 
-    def __contains__(self, memory_id: object) -> bool:
-        return memory_id in self.vault
-
     def record(self, memory_id: str) -> MemoryRecord:
         """The stored record as written (its version, meta): what `memory show` prints."""
         return self.vault.get(memory_id)
@@ -431,6 +428,12 @@ class MemoryService:
         """A new key-encryption key; returns the new epoch."""
         with self.lane:
             return self.vault.rotate_keys()
+
+    def accept_missing(self) -> int:
+        """`memory keys accept-missing`: forget the memories the row log names but the store
+        lacks (their data keys are destroyed); returns how many. See ``key_status().extra``."""
+        with self.lane:
+            return self.vault.accept_missing()
 
     def audit_entries(self) -> list[AuditEntry]:
         return self.vault.audit_entries()

@@ -6,17 +6,20 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.memory import rekey_journal
+from desktop_agent.memory.model import MemoryNotFound
 
 
-def test_record_is_the_stored_version_and_contains_follows_forget(memory: MemoryService) -> None:
+def test_record_is_the_stored_version(memory: MemoryService) -> None:
     fact = memory.remember("The user likes tea")
     memory.edit(fact.id, text="The user loves tea")
     assert memory.record(fact.id).version == 2 and memory.record(fact.id).text.endswith("tea")
-    assert fact.id in memory
     memory.forget([fact.id])
-    assert fact.id not in memory
+    with pytest.raises(MemoryNotFound):
+        memory.record(fact.id)
 
 
 def test_health_of_a_fine_store_and_of_an_interrupted_rekey(memory: MemoryService) -> None:
