@@ -26,6 +26,7 @@ from desktop_agent.memory import forget_journal
 from desktop_agent.memory import payload as codec
 from desktop_agent.memory.files import write_blocked
 from desktop_agent.memory.forget_journal import ForgetIntent, key_ids
+from desktop_agent.memory.keystore import ROWS_SCOPE
 from desktop_agent.memory.model import (
     ForgetReceipt,
     MemoryId,
@@ -161,8 +162,9 @@ class Forgetting:
         returns the epoch the forget ends in."""
         if intent.everything:
             self._store.drop()
-            audit_key = self._audit_key()[0]
-            doomed = [k for k in self._keys.ids() if k != audit_key]
+            # The audit key (the log says it happened) and the row log's key (it seals ids only).
+            keep = {self._audit_key()[0], self._keys.scope_key(ROWS_SCOPE)}
+            doomed = [k for k in self._keys.ids() if k not in keep]
         else:
             self._store.delete_rows(list(intent.old_rows))
             self._store.delete(intent.ids)

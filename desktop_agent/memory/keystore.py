@@ -32,6 +32,7 @@ logger = logging.getLogger(__name__)
 _ENTRY: Final = struct.Struct("<16s32sH")
 _LENGTH: Final = struct.Struct("<I")
 AUDIT_SCOPE: Final = "audit"
+ROWS_SCOPE: Final = "rows"  # seals the row log (memory/row_log.py)
 RETIRED: Final = "retired"  # scope prefix of a key a rotation took out of use for new rows
 
 
@@ -247,7 +248,10 @@ class KeyStore:
 
     def new_keys(self, scopes: Iterable[str]) -> list[str]:
         """Make one DEK per scope, sealed and fsynced in one journal record; returns the ids."""
-        keys = [DataKey(new_id(), new_key(), scope) for scope in scopes]
+        return self.add_keys([DataKey(new_id(), new_key(), scope) for scope in scopes])
+
+    def add_keys(self, keys: list[DataKey]) -> list[str]:
+        """Journal keys made by the caller (one record, fsynced); returns their ids."""
         if not keys:
             return []
         self.repair_journal()
@@ -396,8 +400,8 @@ class KeyStore:
 
 def _retired(key: DataKey) -> DataKey:
     """The key with a scope no new row is given: "" -> "retired", "conv:X" -> "retired:conv:X"
-    (still a conversation's key, for forget). The audit key stays as it is: it seals no row."""
-    if key.scope == AUDIT_SCOPE or key.scope.startswith(RETIRED):
+    (still a conversation's key, for forget). The audit and row-log keys stay: they seal no row."""
+    if key.scope in (AUDIT_SCOPE, ROWS_SCOPE) or key.scope.startswith(RETIRED):
         return key
     return key._replace(scope=f"{RETIRED}:{key.scope}" if key.scope else RETIRED)
 

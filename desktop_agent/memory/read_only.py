@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 from desktop_agent.errors import VaultError
 from desktop_agent.memory import snapshot
 from desktop_agent.memory.files import remove_temporaries, write_blocked
+from desktop_agent.memory.keystore import ROWS_SCOPE
 
 if TYPE_CHECKING:
     from desktop_agent.memory.audit import AuditLog
@@ -79,6 +80,8 @@ class ReadOnly:
 
         def _audit_key(self) -> tuple[str, bytes]: ...
         def __len__(self) -> int: ...
+        def _settle_rows(self) -> None: ...
+        def _keys_rows_need(self, orphans: list[str]) -> list[str]: ...
 
     @property
     def read_only(self) -> str | None:
@@ -103,6 +106,7 @@ class ReadOnly:
         try:
             self._keys.repair_journal()
             self._audit.heal()
+            self._settle_rows()  # before the cleanup below: it needs the settled row log
             self._recover_unfinished_forget()
             if not self._unlock_noted:
                 self._audit.append("unlock", count=len(self), epoch=self._keys.epoch)
@@ -129,8 +133,11 @@ class ReadOnly:
             *self._used_keys,
             self._audit_key()[0],
             self._keys.scope_key(snapshot.SNAPSHOT_SCOPE),
+            self._keys.scope_key(ROWS_SCOPE),
         }
         orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
+        # Rows missing from the table (tampering, an old copy) keep their keys: row_set.py.
+        orphans = self._keys_rows_need(orphans)
         if orphans:
             # A snapshot written before the crash may hold what was being forgotten: its key goes too.
             stale = self._keys.scope_key(snapshot.SNAPSHOT_SCOPE)

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from desktop_agent.errors import VaultError, VaultLockedError
 from desktop_agent.memory import payload as codec
 from desktop_agent.memory import snapshot
-from desktop_agent.memory.audit import AuditEntry, AuditLog, AuditReport
+from desktop_agent.memory.audit import AuditEntry, AuditLog
 from desktop_agent.memory.backup import Backups
 from desktop_agent.memory.crypto import new_id
 from desktop_agent.memory.forget import Forgetting
@@ -47,6 +47,7 @@ from desktop_agent.memory.model import (
 from desktop_agent.memory.permissions import narrow, private_umask
 from desktop_agent.memory.read_only import ReadOnly, tidy
 from desktop_agent.memory.rekey import Rekeying
+from desktop_agent.memory.row_set import CommittedStore, RowSets
 from desktop_agent.memory.rows import Loaded, load, open_row
 from desktop_agent.memory.store import Store
 from desktop_agent.memory.writing import Writing
@@ -57,11 +58,11 @@ RRF_K: Final = (
 )
 
 
-class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
+class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
     """Encrypted memories of one data dir. Open with ``Vault.open``; close (or use ``with``).
 
     Writing, forgetting, re-encrypting and backups are verbs of this class too, in writing.py,
-    forget.py, rekey.py and backup.py;
+    forget.py, rekey.py and backup.py; row_set.py checks the rows against the row log;
     read_only.py holds what unlock leaves for the first write when the disk refuses writes.
     """
 
@@ -100,7 +101,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
         lock = WriterLock(directory).acquire()  # on a read-only disk: held on a read-only file
         try:
             header = read_header(directory)
-            store = Store(directory)
+            store = CommittedStore(directory)  # writes recorded in the row log (row_set.py)
             if header is None:
                 keys = cls._create(directory, key_source, store, dim)
             else:
@@ -113,6 +114,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
                 tidy(directory, keys)  # best effort: a full or read-only disk keeps the litter
             vault = cls(directory, keys, store, lock, dim)
             vault._narrowed = len(narrowed)
+            vault._open_rows()
             # A forget a crash interrupted is finished before anything is read.
             vault._finish_journaled_forget()
             vault._load()
@@ -235,6 +237,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
         self._older = loaded.older
         self._used_keys = loaded.used_keys
         self._damage = [*self._keys.damage, *self._store.damage, *loaded.damage]
+        self._damage += self._check_rows(loaded)  # rows missing or rolled back (row_set.py)
         self._index = VaultIndex(self.dim, self._text_of)
         self._index.load(loaded.ids, loaded.vectors, [record[0] for record in loaded.records])
 
@@ -387,6 +390,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
                 # same passphrase opens, so forgetting cannot reach copies made before it.
                 "forget_reaches_copies": header.mode != "passphrase",
                 "rekey_unfinished": self.rekey_unfinished,  # `keys rotate --rekey` finishes it
+                "row_set": self.row_set_note,  # memories missing from the store, or None
                 "key_files": [
                     *self._keys.notes,
                     *(f"{d.where}: {d.reason}" for d in self._keys.damage),
@@ -398,10 +402,6 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly):
         """The audit log, oldest first; entries after a break in the chain are marked unverified."""
         with self._mutex:
             return list(self._audit.entries())
-
-    def verify_audit(self) -> AuditReport:
-        with self._mutex:
-            return self._audit.verify()
 
     def _text_of(self, memory_id: str) -> str:
         return codec.text_of(self._current[MemoryId(memory_id)][2])

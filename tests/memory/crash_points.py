@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from desktop_agent.memory import audit as audit_module
 from desktop_agent.memory import forget_journal, rekey_journal
 from desktop_agent.memory import keystore as keystore_module
+from desktop_agent.memory import row_log as row_log_module
 from desktop_agent.memory.audit import AuditLog
 from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.keystore import KeyStore
+from desktop_agent.memory.row_log import RowLog
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
 
@@ -53,6 +55,11 @@ POINTS: list[tuple[str, Any, str, str]] = [
     ("after compaction", Store, "compact_and_purge", "after"),
     ("before an audit entry", AuditLog, "append", "before"),
     ("after an audit entry", AuditLog, "append", "after"),
+    # The row log (memory/row_log.py): its intent before a Lance commit, "done" after it.
+    ("after a row-log intent", RowLog, "intent", "after"),
+    ("mid row-log intent (torn)", row_log_module, "append_durable", "torn"),
+    ("before a row-log done", RowLog, "done", "before"),
+    ("before a row-log checkpoint", RowLog, "checkpoint", "before"),
 ]
 POINT_NAMES = [p[0] for p in POINTS]
 _WRITE_POINTS = [
@@ -66,6 +73,10 @@ _WRITE_POINTS = [
     "mid audit-line append (torn)",
     "before an audit entry",
     "after an audit entry",
+    "after a row-log intent",
+    "mid row-log intent (torn)",
+    "before a row-log done",
+    "before a row-log checkpoint",
 ]
 _RATCHET_POINTS = [
     "before a keystore file",

@@ -89,7 +89,9 @@ def test_forget_all_destroys_every_key_and_row(
         vault.add("episodic", f"{CANARY} chat", vector=unit(9), conversation_id="c")
         receipt = vault.forget_all()
         assert set(ids) <= set(receipt.ids) and len(receipt.ids) == 4
-        assert len(vault) == 0 and len(vault._keys) == 1  # only the audit key is left
+        # Only the audit key and the row log's key (it seals ids, never words) are left.
+        assert len(vault) == 0
+        assert {vault._keys.scope_of(k) for k in vault._keys.ids()} == {"audit", "rows"}
         again = vault.add("semantic", "life goes on", vector=unit(5))
     assert not any(CANARY.encode() in p for p in decryptable_texts(vault_dir, key_source))
     with Vault.open(vault_dir, key_source) as vault:

@@ -173,11 +173,13 @@ def test_rekey_re_encrypts_every_row_and_no_old_data_key_opens_any(
         assert receipt.rows == 7 and not receipt.resumed
         assert receipt.epoch == epoch + 1 and receipt.previous_epoch == epoch
         assert reports == [(0, 7), (2, 7), (4, 7), (6, 7), (7, 7)]
-        assert not set(rekey_lab["raw"]) & set(vault._keys.ids()) - {vault._audit_key()[0]}
+        # The audit and row-log keys seal no row (and no words): they stay.
+        kept = {vault._audit_key()[0], vault._keys.scope_key("rows")}
+        assert not set(rekey_lab["raw"]) & set(vault._keys.ids()) - kept
         assert vault.status().extra["rekey_unfinished"] is False
         assert "rekey" in [e.action for e in vault.audit_entries()]
-        # A conversation keeps one key, other memories one each: 1 + 3 + the audit key.
-        assert len(vault._keys) == 5
+        # A conversation keeps one key, other memories one each: 1 + 3 + audit + row log.
+        assert len(vault._keys) == 6
     assert_old_keys_open_nothing(vault_dir, rekey_lab)
     with Vault.open(vault_dir, key_source) as vault:
         assert {r.id: [v.text for v in vault.history(r.id)] for r in vault.list()} == rekey_lab[

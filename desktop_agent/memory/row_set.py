@@ -1,0 +1,332 @@
+"""The authenticated row set (issue 13, item 2; a part of ``Vault``).
+
+Every write that adds or removes rows records its intent in the row log (memory/row_log.py)
+before the Lance commit and "done" after it (``CommittedStore``). At every open the rows Lance
+shows are compared with the log: a memory missing, an edit rolled back, a version dropped or a
+row the log never had is reported (``damaged``, ``status().extra["row_set"]``, ``verify_audit``
+and the log), by opaque id and version only.
+
+What this must never do is destroy keys because rows are missing: unlock's cleanup of keys no
+row uses (memory/read_only.py) keeps every key a row of the log still needs, so restoring the
+data folder from a copy brings the rows back, readable. ``accept_missing`` is the other way
+out: the log is rewritten from what is there, and the keys only the missing rows used are
+destroyed in a ratchet.
+
+A vault from before this (no ``rows`` key in its keystore) gets its log at its first open, from
+the rows found then (trust on first use).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import pyarrow as pa
+
+from desktop_agent.errors import VaultError
+from desktop_agent.memory.crypto import new_id, new_key
+from desktop_agent.memory.keystore import ROWS_SCOPE, DataKey
+from desktop_agent.memory.model import Damage, MemoryId
+from desktop_agent.memory.row_log import (
+    LOG_NAME,
+    ROW,
+    Change,
+    RowLog,
+    Rows,
+    as_dict,
+    canonical,
+    changes_of,
+    describe,
+)
+from desktop_agent.memory.store import TABLE, Store
+
+if TYPE_CHECKING:
+    from desktop_agent.memory.audit import AuditLog, AuditReport
+    from desktop_agent.memory.keystore import KeyStore
+    from desktop_agent.memory.rows import Loaded
+
+logger = logging.getLogger(__name__)
+ACCEPT_COMMAND: Final = "desktop-agent memory keys accept-missing"
+_COLUMNS: Final = ["memory_id", "version", "key_id"]
+
+
+class CommittedStore(Store):
+    """The Lance table, with every row-changing write recorded in the row log around it."""
+
+    row_log: RowLog | None = None
+
+    def append(self, rows: pa.Table) -> None:
+        change = Change(adds=_rows_of(rows))
+        self._recorded(change, lambda: super(CommittedStore, self).append(rows))
+
+    def upsert(self, rows: pa.Table) -> None:
+        adds = _rows_of(rows)
+        change = Change(adds=adds, remove_rows=[row[:20] for row in adds])
+        self._recorded(change, lambda: super(CommittedStore, self).upsert(rows))
+
+    def delete(self, memory_ids: Iterable[str]) -> None:
+        ids = [str(i) for i in memory_ids]
+        change = Change(remove_ids=[bytes.fromhex(i) for i in ids])
+        self._recorded(change, lambda: super(CommittedStore, self).delete(ids))
+
+    def delete_rows(self, rows: Sequence[tuple[str, int]]) -> None:
+        change = Change(remove_rows=[_rk(m, v) for m, v in rows])
+        self._recorded(change, lambda: super(CommittedStore, self).delete_rows(rows))
+
+    def drop(self) -> None:
+        self._recorded(Change(everything=True), super().drop)
+        self._checkpoint()  # the log names no forgotten memory any more
+
+    def compact_and_purge(self) -> None:
+        super().compact_and_purge()
+        self._checkpoint()
+
+    def rows_found(self) -> Rows:
+        """Every (id, version, key id) the table shows now (a column read, no ciphertext)."""
+        table = self.read(columns=_COLUMNS)
+        return canonical(*(table.column(name).to_pylist() for name in _COLUMNS))
+
+    def _recorded(self, change: Change, write: Callable[[], None]) -> None:
+        log = self.row_log
+        if log is None or not change:
+            write()
+            return
+        if log.uncertain:  # a write failed earlier: settle it against the table first
+            log.resolve(log.plan(self.rows_found()))
+        log.intent(change)
+        try:
+            write()
+        except BaseException:
+            log.uncertain = True  # it may have committed before it failed
+            raise
+        try:
+            log.done()
+        except VaultError as error:  # committed all the same: settled at the next write or open
+            log.uncertain = True
+            logger.warning("row log: the end of a write is not recorded: %s", error)
+
+    def _checkpoint(self) -> None:
+        log = self.row_log
+        if log is not None and not log.uncertain and log.pending is None:
+            log.checkpoint()
+
+
+class RowSets:
+    """The row log's part of Vault: open, compare at unlock, settle, accept what is missing."""
+
+    _keys: KeyStore
+    _store: Store
+    _audit: AuditLog
+    _mutex: threading.RLock
+    _current: dict[MemoryId, tuple[int, str, bytes]]
+    _older: dict[MemoryId, list[tuple[int, str]]]
+    _damage: list[Damage]
+    directory: Path
+    _row_log: RowLog | None = None
+    _rows_seen: Rows | None = None  # what the table showed at unlock (to settle a write)
+    _row_damage: list[Damage]
+    _row_note: str | None = None
+
+    if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
+
+        def _check_writing(self) -> None: ...
+        def _recover_unfinished_forget(self) -> None: ...
+
+    @property
+    def row_set_note(self) -> str | None:
+        """One line when rows the log names are missing (or the log itself is), else None."""
+        return self._row_note
+
+    def _open_rows(self) -> None:
+        """Read the row log (before a journaled forget is finished: its deletes are recorded)."""
+        self._row_damage = []
+        key_id = self._keys.scope_key(ROWS_SCOPE)
+        if key_id is None:
+            return  # a vault from before the row log (or a crash before its key): made at settle
+        log = RowLog(self.directory, self._keys.header.vault_id, self._keys.raw_key(key_id))
+        self._row_log = log.read()
+        if log.problem is None and isinstance(self._store, CommittedStore):
+            self._store.row_log = log
+
+    def _check_rows(self, loaded: Loaded) -> list[Damage]:
+        """Compare what the table shows with the row log; returns what is wrong, as damage."""
+        found = _found(loaded)
+        self._rows_seen = found
+        log = self._row_log
+        if log is None:
+            return []
+        if log.problem is not None:
+            self._row_note = (
+                f"{log.problem}: cannot check for missing memories, and no data key is "
+                f"destroyed until it is rebuilt with `{ACCEPT_COMMAND}`"
+            )
+            logger.warning("row set: %s", log.problem)
+            self._row_damage = [Damage("vault", LOG_NAME, log.problem)]
+            return self._row_damage
+        expected = log.expected(log.plan(found)) if log.uncertain else log.rows()
+        if expected.tobytes() == found.tobytes():
+            return []
+        self._row_damage = _differences(as_dict(expected), as_dict(found))
+        if self._row_damage:
+            missing = len({d.memory_id for d in self._row_damage if "unexpected" not in d.reason})
+            self._row_note = (
+                f"{missing} memories missing or rolled back in the store (tampering or a restore "
+                "from an older copy): restore the data folder from a backup to get them back, or "
+                f"run `{ACCEPT_COMMAND}` to forget them"
+                if missing
+                else "the store holds rows its record of memories never had (tampering?)"
+            )
+            logger.warning(
+                "row set: %s; %s", self._row_note, "; ".join(d.reason for d in self._row_damage)
+            )
+        return self._row_damage
+
+    def _settle_rows(self) -> None:
+        """Unlock's writes for the row log: make it (first open), or record how a write a crash
+        interrupted ended. Both wait for the first write on a disk that refuses them."""
+        log = self._row_log
+        if log is None and self._rows_seen is not None:
+            if self._keys.damage and (self.directory / LOG_NAME).exists():
+                return  # its key may be in a lost key record: do not overwrite it
+            self._make_log(self._rows_seen)
+            logger.info(
+                "row set: recorded %d rows (first open with a row log)", len(self._rows_seen)
+            )
+        elif (
+            log is not None
+            and log.problem is None
+            and log.uncertain
+            and self._rows_seen is not None
+        ):
+            log.resolve(log.plan(self._rows_seen))
+
+    def _make_log(self, rows: Rows) -> None:
+        """A new key and a log of ``rows`` under it: the file first, then the key (the commit:
+        a crash in between leaves a file no key opens, which the next open makes again)."""
+        key = DataKey(new_id(), new_key(), ROWS_SCOPE)
+        log = RowLog(self.directory, self._keys.header.vault_id, key.key)
+        log.checkpoint(rows)
+        self._keys.add_keys([key])  # a damaged log's old key is now unused: unlock's cleanup
+        self._row_log = log
+        if isinstance(self._store, CommittedStore):
+            self._store.row_log = log
+
+    def _keys_rows_need(self, orphans: list[str]) -> list[str]:
+        """Of keys no row in the table uses, the ones unlock may destroy: none while the log is
+        missing or damaged; else those no row of the log needs (missing rows keep theirs)."""
+        log = self._row_log
+        if not orphans or log is None or log.problem is not None or log.uncertain:
+            return [] if log is None or log.problem is not None else orphans
+        keys = log.rows().tobytes()
+        needed = {keys[i + 20 : i + ROW].hex() for i in range(0, len(keys), ROW)}
+        return [key for key in orphans if key not in needed]
+
+    def accept_missing(self) -> int:
+        """Forget what the row log names but the table lacks: the log is rewritten from the rows
+        there are now, then the keys only missing rows used are destroyed (a ratchet). Returns
+        how many memories were missing or rolled back."""
+        with self._mutex:
+            self._check_writing()
+            accepted = len({d.memory_id for d in self._row_damage if d.memory_id})
+            found = _found_in_ram(self._current, self._older)
+            log = self._row_log
+            if log is None or log.problem is not None:
+                self._make_log(found)
+            else:
+                log.checkpoint(found)
+            self._damage = [d for d in self._damage if d not in self._row_damage]
+            self._row_damage, self._row_note, self._rows_seen = [], None, found
+            self._audit.append("accept missing", count=accepted, epoch=self._keys.epoch)
+            self._recover_unfinished_forget()
+            return accepted
+
+    def verify_audit(self) -> AuditReport:
+        """The audit log's chain, and the row set: missing rows are not "OK"."""
+        with self._mutex:
+            report = self._audit.verify()
+            if not self._row_note:
+                return report
+            problems = (self._row_note, *(f"{d.where}: {d.reason}" for d in self._row_damage))
+            return type(report)(False, report.entries, (*report.problems, *problems))
+
+
+def _rk(memory_id: str, version: int) -> bytes:
+    return bytes.fromhex(memory_id) + int(version).to_bytes(4, "big")
+
+
+def _rows_of(rows: pa.Table) -> list[bytes]:
+    return changes_of(*(rows.column(name).to_pylist() for name in _COLUMNS))
+
+
+def _found(loaded: Loaded) -> Rows:
+    ids, versions, keys = list(loaded.ids), list(loaded.versions), list(loaded.key_ids)
+    for memory_id, history in loaded.older.items():
+        for version, key_id in history:
+            ids.append(memory_id)
+            versions.append(version)
+            keys.append(key_id)
+    return canonical(ids, versions, keys)  # type: ignore[arg-type]
+
+
+def _found_in_ram(
+    current: dict[MemoryId, tuple[int, str, bytes]], older: dict[MemoryId, list[tuple[int, str]]]
+) -> Rows:
+    rows = [(m, v, k) for m, (v, k, _r) in current.items()]
+    rows += [(m, v, k) for m, history in older.items() for v, k in history]
+    return canonical([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+
+
+def _differences(expected: dict[bytes, bytes], found: dict[bytes, bytes]) -> list[Damage]:
+    """One damage entry per memory the table disagrees about (ids and versions only)."""
+    wanted: dict[str, list[int]] = defaultdict(list)
+    have: dict[str, list[int]] = defaultdict(list)
+    for rk in expected:
+        memory_id, version = describe(rk)
+        wanted[memory_id].append(version)
+    for rk in found:
+        memory_id, version = describe(rk)
+        have[memory_id].append(version)
+    swapped: dict[str, list[int]] = defaultdict(list)
+    for rk, key in expected.items():
+        if found.get(rk) not in (None, key):
+            memory_id, version = describe(rk)
+            swapped[memory_id].append(version)
+    out = []
+    for memory_id in sorted(set(wanted) | set(have)):
+        reason = _difference(
+            sorted(wanted.get(memory_id, [])),
+            sorted(have.get(memory_id, [])),
+            sorted(swapped.get(memory_id, [])),
+        )
+        if reason:
+            out.append(Damage(TABLE, f"memory {memory_id}", reason, MemoryId(memory_id)))
+    return out
+
+
+def _difference(wanted: list[int], have: list[int], swapped: list[int]) -> str | None:
+    missing = [v for v in wanted if v not in have]
+    extra = [v for v in have if v not in wanted]
+    if not wanted:
+        return f"unexpected rows (versions {_list(extra)}) that the row log never had"
+    if not have:
+        return f"missing from the store: every row (versions {_list(wanted)}) is gone"
+    if max(wanted) in missing:
+        return (
+            f"rolled back: the newest version in the store is {max(have)}, the row log's is "
+            f"{max(wanted)} (missing versions {_list(missing)}); version {max(have)} is shown"
+        )
+    if missing:
+        return f"older versions {_list(missing)} are missing from the store"
+    if extra:
+        return f"unexpected versions {_list(extra)} that the row log never had"
+    if swapped:
+        return f"versions {_list(swapped)} are under another data key than recorded"
+    return None
+
+
+def _list(versions: list[int]) -> str:
+    return ", ".join(str(v) for v in versions)
