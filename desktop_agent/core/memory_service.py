@@ -429,11 +429,8 @@ class MemoryService:
         with self.lane:
             return self.vault.rotate_keys()
 
-    def accept_missing(self) -> int:
-        """`memory keys accept-missing`: forget the memories the row log names but the store
-        lacks (their data keys are destroyed); returns how many. See ``key_status().extra``."""
-        with self.lane:
-            return self.vault.accept_missing()
+    def accept_missing(self) -> int:  # `memory keys accept-missing`: forget what went missing
+        return self.lane.run(self.vault.accept_missing)
 
     def audit_entries(self) -> list[AuditEntry]:
         return self.vault.audit_entries()
