@@ -387,8 +387,16 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+", text.casefold())
 
 
+_NUMBER_WORDS: Final = (
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred)\b"
+)
+
+
 def _numbers(text: str) -> list[str]:
-    return re.findall(r"\d+", text)
+    """Digits and numbers in words: "she's five" is not "learning to ride a bike" (0.93)."""
+    return re.findall(rf"\d+|{_NUMBER_WORDS}", text.casefold())
 
 
 def _apart(item: MemoryItem) -> set[str]:

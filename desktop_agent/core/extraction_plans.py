@@ -80,11 +80,13 @@ def likes(clause: str) -> Iterator[Match]:
         return  # "I hate to say it", "I'd like to ask"
     for obj in _objects(rest):
         said = f"to {obj}" if infinitive else obj
+        # "I love my coffee black" is said of the user: "User loves their coffee black".
+        theirs = re.sub(r"(?i)\bmy\b", "their", said)
         yield Match(
             "preference",
             f"likes:{normalise_object(obj)}",
             said,
-            f"User {verb} {said}",
+            f"User {verb} {theirs}",
             0.85,
             negated=negated,
             correction=ended,

@@ -103,7 +103,9 @@ def _has_user_subject(token: Token) -> bool:
 
 def _glue(tokens: list[Token], index: int) -> bool:
     nxt = tokens[index + 1].lower_
-    return nxt in ("n't",) or (nxt.startswith("'") and tokens[index + 1].pos_ == "AUX")
+    # Only a contraction this rewrites needs the space ("I'm" -> "User is"); "she's" stays.
+    expanded = nxt.startswith("'") and tokens[index + 1].pos_ == "AUX" and nxt in _AUX_THIRD
+    return nxt in ("n't",) or expanded
 
 
 def _make(

@@ -33,6 +33,8 @@ def second_person(text: str) -> str:
         adverb = re.match(rf"(?:{_ADVERBS})\s+", text[5:], re.IGNORECASE)
         lead = adverb.group(0) if adverb else ""
         verb, _, rest = text[5 + len(lead) :].partition(" ")
+        # With the user as the subject, "their" is the user's: "You visit your parents".
+        rest = re.sub(r"\btheir\b", "your", rest)
         return f"You {lead}{_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
     if re.search(r"\bUser\b", text):  # "Every Sunday User plays cricket with User's cousins"
         said = re.sub(r"\bUser['’]s\b", "your", text)

@@ -77,7 +77,8 @@ _PAST = re.compile(
     r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
     r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
     r"where did i|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
-    r"(?:what|who) (?:was|were) (?:my|our))\b",
+    r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
+    r"did (?:we|i) (?:live|work)|last year|a year ago|back then)\b",
     re.IGNORECASE,
 )
 # Requests that only mention the user ("help me write...", "can you tell me a joke") are not
@@ -85,8 +86,8 @@ _PAST = re.compile(
 _NOT_ABOUT_ME = re.compile(
     r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
     r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
-    r"how (?:do|can|should) i|what should i|what can i|could i|can i|do i need|"
-    r"i (?:could|can|should|might|would|need|want))\b",
+    r"how (?:do|can|should) i(?! (?:take|like|have) my\b)|what should i|what can i|could i|can i|do i need|"
+    r"i (?:could|can|should|might|would|need|want))\b(?!['’]t|not)",
     re.IGNORECASE,
 )
 
@@ -121,11 +122,13 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "role",
         "position",
         "trade",
+        "did i do before",  # "what did I do before freelancing?"
     ),
     "employer": ("work", "company", "employer", "job"),
     "diet": ("eat", "diet", "vegetarian", "vegan", "health", "dietary"),
-    "allergy": ("allergic", "allergy", "allergies", "avoid", "health", "medical"),
-    "condition": ("condition", "conditions", "health", "medical"),
+    # "Is there anything I can't eat?": what the user must keep off the plate.
+    "allergy": ("allergic", "allergy", "allergies", "avoid", "health", "medical", "can't eat"),
+    "condition": ("condition", "conditions", "health", "medical", "can't eat", "intolerant"),
     "medication": (
         "medication",
         "medications",

@@ -174,6 +174,14 @@ def test_guards_keep_apart_what_embeds_alike(memory: MemoryService) -> None:
     assert all(memory.item(i.id).active for i in (a, b, c, d))
 
 
+def test_a_number_in_words_keeps_two_statements_apart() -> None:
+    # MiniLM puts these at 0.93; merged, "she's five" was lost from the answer to "how old?"
+    bike = "User's daughter Mei is learning to ride a bike"
+    assert not same_statement(bike, f"{bike}, she's five", cosine=0.93)
+    assert not same_statement("User has two cats", "User has three cats", cosine=0.97)
+    assert same_statement("User has two cats", "User has two cats now", cosine=0.97)
+
+
 def test_undo_restores_exactly(memory: MemoryService) -> None:
     memory.remember("User likes hiking", importance=0.5, provenance=[source("e1")])
     memory.remember("User likes hiking!", importance=0.9, provenance=[source("e2")])

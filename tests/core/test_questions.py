@@ -48,6 +48,11 @@ def test_messages_that_tell_something(message: str) -> None:
         ("What was my old job?", False, True),
         ("Do you remember my name?", False, False),
         ("What do I do for a living?", False, False),
+        ("Is there anything I can't eat?", False, False),
+        ("How do I take my coffee?", False, False),
+        ("Where were we living last year?", False, True),
+        ("What did I do before freelancing?", False, True),
+        ("Where was I born?", False, False),
     ],
 )
 def test_questions_about_the_user(message: str, everything: bool, past: bool) -> None:
@@ -66,6 +71,8 @@ def test_questions_about_the_user(message: str, everything: bool, past: bool) ->
         "Tell me about living in Lisbon",
         "Do you know where I could buy shoes?",
         "My name is Dana.",
+        "How do I fix my bike?",
+        "What can I cook tonight?",
     ],
 )
 def test_other_messages_are_not_questions_about_the_user(message: str) -> None:
