@@ -3,6 +3,7 @@ and the audit log with its chain verification. Each button acts at once, off the
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -213,6 +214,16 @@ class SecuritySettings(QWidget):
                 if read_only
                 else ""
             )
+            + "".join(
+                f"<br><b>Key file:</b> {html.escape(str(note))}"
+                for note in status.extra.get("key_files", ())  # damaged, repaired from a copy
+            )
+            + (
+                "<br><b>Re-encryption interrupted:</b> run it again to finish (Settings → "
+                "Security, or <code>desktop-agent memory keys rotate --rekey</code>)."
+                if status.extra.get("rekey_unfinished")
+                else ""
+            )
             + (
                 "<br><b>Passphrase mode:</b> forgetting cannot reach copies of the data folder "
                 "made before the forget (a backup, a synced or copied folder): each carries its "
@@ -226,16 +237,24 @@ class SecuritySettings(QWidget):
             ids = ", ".join(entry.ids[:3]) + (
                 f" +{len(entry.ids) - 3}" if len(entry.ids) > 3 else ""
             )
+            # After a break in the chain an entry is shown, but its place is not proven.
+            action = entry.action if entry.verified else f"{entry.action} (unverified)"
             values = (
                 str(entry.seq),
                 entry.at.astimezone().strftime("%d %b %H:%M:%S"),
-                entry.action,
+                action,
                 str(entry.count),
                 str(entry.epoch),
                 ids,
             )
             for column, value in enumerate(values):
-                self.audit_table.setItem(row, column, QTableWidgetItem(value))
+                cell = QTableWidgetItem(value)
+                if not entry.verified:
+                    cell.setToolTip(
+                        "Written by this app, but entries before it were removed or altered, "
+                        "so its place in the chain is not proven."
+                    )
+                self.audit_table.setItem(row, column, cell)
 
     def _run(self, work: Any, done: Any, name: str = "security") -> None:
         self.busy += 1

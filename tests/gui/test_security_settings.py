@@ -195,3 +195,32 @@ def test_passphrase_mode_asks_in_the_window_and_unlocks(
     qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=60_000)
     assert asked == [True, False]
     assert window.session.memory.item(item.id).text == "User lives in Porto"
+
+
+def test_repaired_key_files_an_unfinished_rekey_and_unverified_entries_are_shown(
+    qtbot: Any, make_window: Any
+) -> None:
+    from dataclasses import replace
+
+    window = make_window(load_model=False)
+    remember(window, "User lives in Porto")
+    security = _security(qtbot, window)
+    _idle(qtbot, security)
+    state = security.state
+    status = replace(
+        state.status,
+        extra={
+            **state.status.extra,
+            "key_files": ["keystore-1.bin: one copy was damaged <repaired> from the other"],
+            "rekey_unfinished": True,
+        },
+    )
+    entries = [*state.entries[:-1], replace(state.entries[-1], verified=False)]
+    security._show_state(security_settings.SecurityState(status, entries))
+
+    text = security.status_label.text()
+    assert "keystore-1.bin: one copy was damaged &lt;repaired&gt; from the other" in text
+    assert "Re-encryption interrupted" in text
+    newest = security.audit_table.item(0, 2)
+    assert newest.text().endswith("(unverified)") and "not proven" in newest.toolTip()
+    assert not security.audit_table.item(1, 2).text().endswith("(unverified)")
