@@ -130,7 +130,7 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
         return CommandReply(
             f"Forgotten: {what}, erased from "
             f"{len(receipt.redacted)} message{'s' if len(receipt.redacted) != 1 else ''}"
-            f" (keys destroyed, epoch {receipt.epoch}).",
+            f" (keys destroyed, epoch {receipt.epoch})." + _not_everywhere(receipt),
             receipt,
         )
     receipt = memory.forget(pending.ids)
@@ -140,6 +140,18 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
     return CommandReply(
         f"Forgotten: {asked} memor{'y' if asked == 1 else 'ies'}"
         + (f" {also}" if also else "")
-        + f" (keys destroyed, epoch {receipt.epoch}).",
+        + f" (keys destroyed, epoch {receipt.epoch})."
+        + _not_everywhere(receipt),
         receipt,
+    )
+
+
+def _not_everywhere(receipt: ForgetReceipt) -> str:
+    """A damaged data file kept encrypted rows of what was forgotten: said, not hidden."""
+    if not receipt.damaged:
+        return ""
+    return (
+        f" But {receipt.damaged[0]} of the memory store is damaged and was left as it was: "
+        "the keys are destroyed, so the text cannot be decrypted, yet encrypted rows of it "
+        "stay in that file."
     )

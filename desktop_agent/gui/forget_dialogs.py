@@ -3,6 +3,7 @@ never the forgotten text (the receipt must not undo the forgetting)."""
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
@@ -87,6 +88,24 @@ def forgotten_summary(receipt: ForgetReceipt) -> str:
     return f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}" + (f" {also}" if also else "")
 
 
+_UNREADABLE = (
+    "<br><span style='color:gray'>The text cannot be read from any file, old version or "
+    "backup, even with the current keys. This receipt holds no text.</span>"
+)
+
+
+def _left_in_damaged_files(damaged: tuple[str, ...]) -> str:
+    """A forget that met damaged data files: its keys are gone, but the files could not be
+    rewritten, so the promise above would not be true."""
+    files = ", ".join(html.escape(d) for d in damaged[:3]) + (" …" if len(damaged) > 3 else "")
+    return (
+        f"<br><span style='color:#b42318'><b>Not everywhere:</b> {files} of the memory table "
+        "is damaged and was left as it was. The forgotten memories' keys are destroyed, so "
+        "their text cannot be decrypted, but their encrypted rows in that file could not be "
+        "deleted. Settings › Memory &amp; security shows the damage.</span>"
+    )
+
+
 class ReceiptDialog(QDialog):
     """Shows a ForgetReceipt; non-modal, so the app stays usable while it is open."""
 
@@ -102,8 +121,7 @@ class ReceiptDialog(QDialog):
             f"<b>{forgotten_summary(receipt)}</b><br>"
             f"at {when} · keys destroyed, key epoch now <b>{receipt.epoch}</b>"
             + (f" · {receipt.rekeyed} related memories re-keyed" if receipt.rekeyed else "")
-            + "<br><span style='color:gray'>The text cannot be read from any file, old "
-            "version or backup, even with the current keys. This receipt holds no text.</span>"
+            + (_left_in_damaged_files(receipt.damaged) if receipt.damaged else _UNREADABLE)
         )
         summary.setObjectName("receiptSummary")
         summary.setWordWrap(True)

@@ -73,3 +73,21 @@ def test_the_cli_says_what_else_a_forgotten_message_takes(
         assert SECRET not in capsys.readouterr().out
     finally:
         keyring.set_keyring(previous)
+
+
+def test_a_chat_forget_that_met_a_damaged_file_says_so() -> None:
+    # A stand-in service: damaging a Lance data file on cue is the vault tests' business
+    # (tests/memory); here only what the chat says about such a receipt.
+    from datetime import UTC, datetime
+
+    from desktop_agent.core.chat_commands import PendingForget, _confirmed
+    from desktop_agent.memory.model import ForgetReceipt
+
+    class Damaged:
+        def forget(self, ids: object) -> ForgetReceipt:
+            at = datetime.now(UTC)
+            return ForgetReceipt(("m1",), ("semantic",), at, 4, damaged=("fragment 3",))
+
+    reply = _confirmed(PendingForget(("m1",)), Damaged())  # type: ignore[arg-type]
+    assert reply.text.startswith("Forgotten: 1 memory")
+    assert "fragment 3 of the memory store is damaged" in reply.text

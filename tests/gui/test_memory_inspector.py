@@ -349,6 +349,24 @@ def test_the_receipt_counts_what_was_asked_apart_from_what_went_with_it(qapp: An
     assert label is not None and summary in label.text()
 
 
+def test_a_receipt_says_when_damaged_files_kept_encrypted_rows(qapp: Any) -> None:
+    from datetime import UTC, datetime
+
+    from desktop_agent.memory.model import ForgetReceipt
+
+    at = datetime.now(UTC)
+    clean = forget_dialogs.ReceiptDialog(ForgetReceipt(("m_fact",), ("semantic",), at, 2))
+    damaged = forget_dialogs.ReceiptDialog(
+        ForgetReceipt(("m_fact",), ("semantic",), at, 2, damaged=("fragment 3 (data file x)",))
+    )
+
+    clean_text = clean.findChild(QLabel, "receiptSummary").text()
+    damaged_text = damaged.findChild(QLabel, "receiptSummary").text()
+    assert "cannot be read from any file" in clean_text and "Not everywhere" not in clean_text
+    assert "Not everywhere" in damaged_text and "fragment 3 (data file x)" in damaged_text
+    assert "cannot be read from any file" not in damaged_text
+
+
 def test_forget_everything_clears_the_sidebar_and_the_open_chat(
     qtbot: Any, make_window: Any, monkeypatch: Any
 ) -> None:
