@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desktop_agent.errors import UserError
+from desktop_agent.errors import InputError, UserError
 from desktop_agent.paths import AppPaths, app_paths
 from desktop_agent.settings import Settings, load_settings
 
@@ -69,6 +69,7 @@ class App:
         self._engine: ChatEngine | None = None
         self._embedder = embedder
         self._vault: Vault | None = None
+        self._vault_source: KeySource | None = None
         self._memory: MemoryService | None = None
         self._assistant: Assistant | None = None
 
@@ -282,10 +283,27 @@ class App:
         if self._vault is None:
             from desktop_agent.memory import Vault
 
-            vault = Vault.open(self.paths.vault_dir, self.key_source())
-            self._vault = vault
+            source = self.key_source()
+            vault = Vault.open(self.paths.vault_dir, source)
+            self._vault, self._vault_source = vault, source
             logger.info("memory unlocked: %d memories, %d damaged", len(vault), len(vault.damaged))
         return self._vault
+
+    def change_passphrase(self, old: str, new: str) -> int:
+        """Passphrase mode: a new key-encryption key wrapped under ``new`` (a key rotation,
+        in the memory's write lane); returns the new epoch. Copies of the data folder made
+        before still open with ``old`` (docs/SECURITY.md)."""
+        from desktop_agent.secrets import PassphraseKeySource
+
+        source = self._vault_source if self._vault is not None else None
+        if not isinstance(source, PassphraseKeySource):
+            raise InputError("this memory keeps its key in the OS keyring: it has no passphrase")
+        undo = source.change_passphrase(old, new)
+        try:
+            return self.memory.rotate_keys()
+        except BaseException:
+            undo()  # the header still wraps the old key: the old passphrase still opens it
+            raise
 
     def lock_memory(self) -> None:
         """Lock now: close the vault, so no key or memory stays in this process; the
@@ -303,6 +321,7 @@ class App:
         if self._assistant is not None:
             self._use_memory(self._assistant, NullMemoryService())
         vault, self._vault = self._vault, None
+        self._vault_source = None  # it holds the passphrase's derived key
         if vault is not None:
             vault.close()
         del vault

@@ -108,7 +108,16 @@ class SecuritySettings(QWidget):
         self.unlock_button.clicked.connect(self.unlock)
         self.rotate_button = QPushButton(icon("rotate"), "Rotate keys")
         self.rotate_button.clicked.connect(self.rotate)
-        for button in (self.lock_button, self.unlock_button, self.rotate_button):
+        # Passphrase mode only (shown by _show_state): a new KEK wrapped under a new passphrase.
+        self.passphrase_button = QPushButton(icon("lock"), "Change passphrase…")
+        self.passphrase_button.clicked.connect(self.change_passphrase)
+        self.passphrase_button.hide()
+        for button in (
+            self.lock_button,
+            self.unlock_button,
+            self.rotate_button,
+            self.passphrase_button,
+        ):
             row.addWidget(button)
         row.addStretch(1)
         box.addLayout(row)
@@ -179,6 +188,7 @@ class SecuritySettings(QWidget):
         self.unlock_button.setEnabled(not unlocked and not self.session.memory_opening)
         for button in (
             self.rotate_button,
+            self.passphrase_button,
             self.export_button,
             self.import_button,
             self.verify_button,
@@ -201,6 +211,7 @@ class SecuritySettings(QWidget):
         self.state = state
         status = state.status
         where = "the OS keyring" if status.mode == "keyring" else "a passphrase (Argon2id)"
+        self.passphrase_button.setVisible(status.mode == "passphrase")
         rotated = str(status.extra.get("rotated_at", ""))[:16].replace("T", " ")
         damaged = f" · <b>{status.damaged} damaged</b>" if status.damaged else ""
         read_only = status.extra.get("read_only")
@@ -288,6 +299,28 @@ class SecuritySettings(QWidget):
     @Slot()
     def rotate(self) -> None:
         self._run(lambda m: m.rotate_keys(), lambda e: self._after(f"Keys rotated: epoch {e}"))
+
+    @Slot()
+    def change_passphrase(self) -> None:
+        old = passphrase_dialog.ask_passphrase(
+            self, "Change passphrase", "Type the current passphrase.", confirm=False
+        )
+        if old is None:
+            return
+        new = passphrase_dialog.ask_passphrase(
+            self,
+            "Change passphrase",
+            "Choose the new passphrase. Copies of the data folder made before this still open "
+            "with the old one.",
+            confirm=True,
+        )
+        if new is None:
+            return
+        app = self.session.app
+        self._run(
+            lambda _m: app.change_passphrase(old, new),
+            lambda e: self._after(f"Passphrase changed: a new key-encryption key, epoch {e}"),
+        )
 
     @Slot()
     def verify(self) -> None:

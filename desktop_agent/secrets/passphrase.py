@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import getpass
+import hmac
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -157,6 +158,27 @@ class PassphraseKeySource:
 
     def discard_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> None:
         """Nothing to do: the old wrapped KEK lived only in the header, which was replaced."""
+
+    def change_passphrase(self, old: str, new: str) -> Callable[[], None]:
+        """Wrap the next KEK (``Vault.rotate``) under ``new``, with a fresh salt, once ``old``
+        is shown to be the passphrase this vault was opened with; returns the undo, for a
+        rotation that fails. InputError when ``old`` is wrong or ``new`` too short."""
+        if self._derived is None:
+            raise InputError("the memory vault is not unlocked with a passphrase")
+        salt, params, key = self._derived
+        if not hmac.compare_digest(derive_key(old, salt, params), key):
+            raise InputError("the current passphrase is wrong; nothing was changed")
+        if len(new) < MIN_PASSPHRASE:
+            raise InputError(
+                f"the new passphrase is too short (at least {MIN_PASSPHRASE} characters)"
+            )
+        before = (self._passphrase, self._derived)
+        self._passphrase, self._derived = new, None
+
+        def undo() -> None:
+            self._passphrase, self._derived = before
+
+        return undo
 
 
 def _aad(vault_id: str, epoch: int) -> bytes:

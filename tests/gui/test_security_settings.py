@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from desktop_agent.errors import VaultLockedError
 from desktop_agent.gui import passphrase_dialog, security_settings
 from desktop_agent.gui.passphrase_dialog import PassphraseDialog
 from desktop_agent.gui.settings_dialog import SettingsDialog
@@ -224,3 +227,41 @@ def test_repaired_key_files_an_unfinished_rekey_and_unverified_entries_are_shown
     newest = security.audit_table.item(0, 2)
     assert newest.text().endswith("(unverified)") and "not proven" in newest.toolTip()
     assert not security.audit_table.item(1, 2).text().endswith("(unverified)")
+
+
+def test_a_passphrase_is_changed_and_only_the_new_one_opens(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    from desktop_agent.memory import Vault
+    from desktop_agent.secrets import PassphraseKeySource
+    from desktop_agent.settings import Settings
+    from tests.gui.conftest import fast_settings
+
+    settings: Settings = fast_settings().replace("security", key_mode="passphrase")
+    answers = iter(
+        [PASSPHRASE, "not the passphrase", "never used", PASSPHRASE, "a brand new secret"]
+    )
+    monkeypatch.setattr(passphrase_dialog, "ask_passphrase", lambda *_a, **_k: next(answers))
+    window = make_window(load_model=False, memory=False, settings=settings)
+    window.session.open_memory()
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=60_000)
+    item = remember(window, "User lives in Porto")
+    security = _security(qtbot, window)
+    _idle(qtbot, security)
+    assert not security.passphrase_button.isHidden()  # passphrase mode only
+
+    security.passphrase_button.click()  # a wrong current passphrase: refused, nothing changed
+    _idle(qtbot, security)
+    assert "current passphrase is wrong" in security.message_label.text()
+    security.passphrase_button.click()
+    _idle(qtbot, security)
+    assert "Passphrase changed" in security.message_label.text()
+    assert window.session.memory.key_status().epoch == 2
+
+    directory = window.session.app.paths.vault_dir
+    window.session.lock_memory()
+    drain_memory_lane()
+    with Vault.open(directory, PassphraseKeySource("a brand new secret")) as vault:
+        assert vault.get(item.id).text == "User lives in Porto"
+    with pytest.raises(VaultLockedError, match="wrong passphrase"):
+        Vault.open(directory, PassphraseKeySource(PASSPHRASE))

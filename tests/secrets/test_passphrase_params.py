@@ -28,3 +28,24 @@ def test_out_of_range_costs_are_refused(raw: dict) -> None:
 def test_the_costs_this_app_writes_are_read_back() -> None:
     params = Argon2Params()
     assert Argon2Params.from_json(params.to_json()) == params
+
+
+def test_a_passphrase_change_checks_the_old_one_and_can_be_undone() -> None:
+    from desktop_agent.secrets.passphrase import PassphraseKeySource
+
+    cheap = Argon2Params(time_cost=1, memory_kib=8 * 1024, parallelism=1)
+    source = PassphraseKeySource("old passphrase", cheap)
+    with pytest.raises(InputError, match="not unlocked"):
+        source.change_passphrase("old passphrase", "new passphrase")
+    params = source.create_kek("v1", 1, b"k" * 32)  # as a new vault does
+    with pytest.raises(InputError, match="current passphrase is wrong"):
+        source.change_passphrase("guess", "new passphrase")
+    with pytest.raises(InputError, match="too short"):
+        source.change_passphrase("old passphrase", "short")
+
+    undo = source.change_passphrase("old passphrase", "new passphrase")
+    changed = source.create_kek("v1", 2, b"n" * 32)
+    assert changed["salt"] != params["salt"]  # a fresh salt with the new passphrase
+    assert PassphraseKeySource("new passphrase").load_kek("v1", 2, changed) == b"n" * 32
+    undo()
+    assert source.load_kek("v1", 1, params) == b"k" * 32
