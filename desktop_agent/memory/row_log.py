@@ -24,6 +24,7 @@ else is reported. A row is 36 bytes: memory id (16), version (u32, big-endian), 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import struct
@@ -131,6 +132,7 @@ class RowLog:
         self._records = 0
         self._good_len = 0  # bytes of whole, authentic records (a torn tail is cut before use)
         self.problem: str | None = None  # missing or damaged: nothing to compare with
+        self.digest = ""  # SHA-256 of the file as read at open
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -142,6 +144,7 @@ class RowLog:
             return self
         except OSError as exc:
             raise disk_error(exc, f"cannot read {LOG_NAME}") from None
+        self.digest = hashlib.sha256(data).hexdigest()
         at = 0
         while at + _LENGTH.size <= len(data):
             (size,) = _LENGTH.unpack_from(data, at)
@@ -195,14 +198,34 @@ class RowLog:
             self._changes[row[:20]] = row[20:]
 
     def rows(self) -> Rows:
-        """The committed row set, sorted (pending changes not applied)."""
+        """The committed row set, sorted (pending changes not applied). The base is sorted, so
+        the few rows changed since the checkpoint are found and placed by binary search."""
         base = self._base
-        if self._changes:
-            prefixes = np.ndarray(len(base), "S20", base.tobytes(), 0, (ROW,))
-            base = base[~np.isin(prefixes, list(self._changes))]
-            added = [rk + key for rk, key in self._changes.items() if key is not None]
-            base = np.sort(np.concatenate([base, np.array(added, dtype=f"S{ROW}")]))
-        return base
+        if not self._changes:
+            return base
+        prefixes = np.ndarray(len(base), "S20", base, 0, (ROW,))
+        changed = np.array(sorted(self._changes), dtype="S20")
+        at = np.searchsorted(prefixes, changed)
+        inside = at < len(base)
+        at, changed = at[inside], changed[inside]
+        keep = np.ones(len(base), dtype=bool)
+        keep[at[prefixes[at] == changed]] = False  # replaced or removed
+        base = base[keep]
+        added = [rk + key for rk, key in self._changes.items() if key is not None]
+        added_rows = np.sort(np.array(added, dtype=f"S{ROW}"))
+        return np.insert(base, np.searchsorted(base, added_rows), added_rows)
+
+    def file_digest(self) -> str:
+        """SHA-256 of the file as it is now (for the unlock snapshot)."""
+        try:
+            return hashlib.sha256(self.path.read_bytes()).hexdigest()
+        except OSError:
+            return ""
+
+    def overgrown(self) -> bool:
+        """True when the changes since the checkpoint are many enough to slow unlock (a bulk
+        import): the caller then checkpoints."""
+        return len(self._changes) > max(1024, len(self._base) // 8)
 
     # --- writing ---------------------------------------------------------------------------
 

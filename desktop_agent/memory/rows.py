@@ -65,6 +65,7 @@ class Loaded:
     used_keys: set[str] = field(default_factory=set)
     damage: list[Damage] = field(default_factory=list)
     newest_damaged: list[tuple[str, int, str, str]] = field(default_factory=list)
+    rows_digest: str = ""  # snapshot only: SHA-256 of the row log that matched it (row_set.py)
 
 
 def load(table: pa.Table, keys: KeyStore, dim: int) -> Loaded:

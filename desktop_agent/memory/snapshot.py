@@ -64,6 +64,7 @@ def write(
             "count": n,
             "older": len(older),
             "dim": vectors.shape[1] if n else 0,
+            "rows": loaded.rows_digest,
         }
     ).encode()
     parts = [
@@ -160,6 +161,7 @@ def _parse(arena: bytearray, size: int, dim: int) -> Loaded | None:
         capacity, dim
     )
     out.count = n
+    out.rows_digest = str(meta.get("rows", ""))
     out.used_keys = set(out.key_ids) | {k for rows in out.older.values() for _v, k in rows}
     for history in out.older.values():
         history.sort()

@@ -188,6 +188,7 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
             key_ids=[self._current[i][1] for i in ids],  # type: ignore[index]
             records=[self._current[i][2] for i in ids],  # type: ignore[index]
             older=self._older,
+            rows_digest=self._rows_digest(),  # the row log this state was checked against
         )
         snapshot.write(self.directory, self._keys, version, state, self._index.vectors.matrix)
         self._snapshot_version = version

@@ -7,6 +7,8 @@ manifest files, as the adversarial review did.
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from desktop_agent.errors import VaultError
 from desktop_agent.memory import Vault
 from desktop_agent.memory import snapshot as snapshot_module
 from desktop_agent.memory.model import Rewrite
-from desktop_agent.memory.row_log import LOG_NAME, RowLog
+from desktop_agent.memory.row_log import LOG_NAME, Change, RowLog, from_dict, pack
 from desktop_agent.memory.row_set import RowSets
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
@@ -382,3 +384,62 @@ def test_the_service_accepts_missing_memories_in_its_write_lane(
         assert not memory.verify_audit().ok
         assert memory.accept_missing() == 1
         assert memory.key_status().extra["row_set"] is None and memory.verify_audit().ok
+
+
+def test_the_row_log_replays_to_the_same_set_as_a_plain_model(tmp_path: Path) -> None:
+    """Random intents and dones against a dict model, in RAM and read back from the file."""
+    rng = random.Random(7)
+    ids = [os.urandom(16).hex() for _ in range(8)]
+    for trial in range(100):
+        folder = tmp_path / str(trial)
+        folder.mkdir()
+        key = os.urandom(32)
+        log = RowLog(folder, "vault", key)
+        model: dict[bytes, bytes] = {}
+        for _ in range(rng.randint(0, 12)):
+            row = pack(rng.choice(ids), rng.randint(1, 4), os.urandom(16).hex())
+            model[row[:20]] = row[20:]
+        log.checkpoint(from_dict(model))
+        for _ in range(rng.randint(0, 6)):
+            change = Change(
+                adds=[pack(rng.choice(ids), rng.randint(1, 5), os.urandom(16).hex())],
+                remove_rows=[bytes.fromhex(rng.choice(ids)) + rng.randint(1, 5).to_bytes(4, "big")],
+                remove_ids=[bytes.fromhex(rng.choice(ids))] if rng.random() < 0.2 else [],
+            )
+            log.intent(change)
+            log.done()
+            for memory_id in change.remove_ids:
+                model = {rk: k for rk, k in model.items() if rk[:16] != memory_id}
+            for rk in change.remove_rows:
+                model.pop(rk, None)
+            model.update((row[:20], row[20:]) for row in change.adds)
+            assert log.rows().tobytes() == from_dict(model).tobytes()
+        again = RowLog(folder, "vault", key).read()
+        assert again.problem is None and again.rows().tobytes() == from_dict(model).tobytes()
+        assert RowLog(folder, "another vault", key).read().problem is not None
+
+
+def test_an_unlock_from_the_snapshot_skips_the_comparison_only_for_the_log_it_was_checked_with(
+    vault_dir: Path, key_source: KeyringKeySource, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshot_module, "MIN_ROWS", 1)
+    with Vault.open(vault_dir, key_source) as vault:
+        memory = vault.add("semantic", "v1", vector=unit(1))
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault._snapshot_version is not None and vault._rows_seen is None  # skipped
+        _assert_clean(vault)
+        vault.update(memory.id, text="v2")
+    # The log rolled back to before the edit (the table still has it): compared, and reported.
+    log = vault_dir / LOG_NAME
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault._rows_seen is None
+        before = log.read_bytes()
+        vault.update(memory.id, text="v3")
+    after = log.read_bytes()
+    log.write_bytes(before)
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault._rows_seen is not None
+        assert "never had" in _reported(vault)[memory.id]
+    log.write_bytes(after)
+    with Vault.open(vault_dir, key_source) as vault:
+        _assert_clean(vault)
