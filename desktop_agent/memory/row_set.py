@@ -136,6 +136,7 @@ class RowSets:
     _rows_seen: Rows | None = None  # what the table showed at unlock (to settle a write)
     _row_damage: list[Damage]
     _row_note: str | None = None
+    _missing_keys: frozenset[str] | set[str] = frozenset()  # keys of rows the table lacks
 
     if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
 
@@ -182,7 +183,11 @@ class RowSets:
         expected = log.expected(log.plan(found)) if log.uncertain else log.rows()
         if expected.tobytes() == found.tobytes():
             return []
-        self._row_damage = _differences(as_dict(expected), as_dict(found))
+        expected_rows, found_rows = as_dict(expected), as_dict(found)
+        self._row_damage = _differences(expected_rows, found_rows)
+        self._missing_keys = {
+            key.hex() for rk, key in expected_rows.items() if found_rows.get(rk) != key
+        }
         if self._row_damage:
             missing = len({d.memory_id for d in self._row_damage if "unexpected" not in d.reason})
             self._row_note = (
@@ -247,6 +252,16 @@ class RowSets:
         needed = {keys[i + 20 : i + ROW].hex() for i in range(0, len(keys), ROW)}
         return [key for key in orphans if key not in needed]
 
+    def _refuse_if_rows_missing(self, keys: set[str]) -> None:
+        """Before a forget destroys ``keys``: rows missing from the table (restorable from a
+        copy) may need one of them, and destroying it would lose them for good."""
+        if keys & self._missing_keys:
+            raise VaultError(
+                "cannot forget this now: memories missing from the store share its data key, "
+                "and forgetting would destroy it, so restoring them from a backup would no longer "
+                f"work; nothing was forgotten. Restore the data folder, or run `{ACCEPT_COMMAND}`"
+            )
+
     def accept_missing(self) -> int:
         """Forget what the row log names but the table lacks: the log is rewritten from the rows
         there are now, then the keys only missing rows used are destroyed (a ratchet). Returns
@@ -262,6 +277,7 @@ class RowSets:
                 log.checkpoint(found)
             self._damage = [d for d in self._damage if d not in self._row_damage]
             self._row_damage, self._row_note, self._rows_seen = [], None, found
+            self._missing_keys = frozenset()
             self._audit.append("accept missing", count=accepted, epoch=self._keys.epoch)
             self._recover_unfinished_forget()
             return accepted

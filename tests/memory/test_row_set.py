@@ -443,3 +443,26 @@ def test_an_unlock_from_the_snapshot_skips_the_comparison_only_for_the_log_it_wa
     log.write_bytes(after)
     with Vault.open(vault_dir, key_source) as vault:
         _assert_clean(vault)
+
+
+def test_a_forget_that_would_destroy_a_missing_rows_key_is_refused(
+    vault_dir: Path, key_source: KeyringKeySource, tmp_path: Path
+) -> None:
+    with Vault.open(vault_dir, key_source) as vault:
+        dropped = vault.add("episodic", "first", vector=unit(1), conversation_id="c")
+        sibling = vault.add("episodic", "second", vector=unit(2), conversation_id="c")
+        alone = vault.add("semantic", "fact", vector=unit(3))
+    copy = tmp_path / "copy"
+    shutil.copytree(vault_dir / "db", copy)
+    lance.dataset(_uri(vault_dir)).delete(f"memory_id = '{dropped.id}'")
+    with Vault.open(vault_dir, key_source) as vault:
+        with pytest.raises(VaultError, match="nothing was forgotten"):
+            vault.forget([sibling.id])  # the conversation's key is the dropped episode's too
+        vault.forget([alone.id])  # a key of its own: fine
+    shutil.rmtree(vault_dir / "db")
+    shutil.copytree(copy, vault_dir / "db")
+    with Vault.open(vault_dir, key_source) as vault:
+        assert vault.get(dropped.id).text == "first" and vault.get(sibling.id).text == "second"
+        # The restored copy still has the forgotten fact's row: its key is gone, so it is
+        # reported (a row the log no longer has), never readable.
+        assert alone.id not in vault and "never had" in _reported(vault)[alone.id]
