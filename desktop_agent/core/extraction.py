@@ -23,11 +23,13 @@ later correction supersedes ("home_city", "likes:coffee"); the same slot for "I 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from desktop_agent.core import extraction_appositions as appositions
 from desktop_agent.core import extraction_fallback, extraction_followups, extraction_parse
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
@@ -37,7 +39,7 @@ from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, appositions.relation_named)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
@@ -147,7 +149,14 @@ def extract(message: str) -> list[ExtractedFact]:
     for start, clause, implied_i in _clauses(text):
         found.extend(_extract_clause(clause, start, correction, implied_i))
     found.extend(_across_commas(text, correction))
-    parsed = extraction_parse.read(doc) if (doc := _parse(text)) is not None else []
+    doc = _parse(text)
+    names = appositions.misread(text, doc) if doc is not None else []
+    if names:  # "My sister Ines lives in Madrid": parsed again without the name
+        doc = _parse(appositions.blanked(text, names))
+    parsed = [
+        dataclasses.replace(item, text=appositions.named_back(item.text, names))
+        for item in (extraction_parse.read(doc) if doc is not None else [])
+    ]
     by_patterns = list(found)
     for item in parsed:
         if not any(_covers(fact, item) for fact in by_patterns):

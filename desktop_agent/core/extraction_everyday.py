@@ -157,23 +157,25 @@ def thing_named(clause: str) -> Iterator[Match]:
 
 
 # Details the user keeps to hand: "my gym locker code is 9930", "my shoe size is 42", "my
-# passport number is X1234567". The value must carry a digit (a code, a number, a size), so
-# "my phone is broken" is no detail; favourites are read by ``favourite_label``.
+# work email is lena@example.org and my shoe size is 39". The value must carry a digit or an @
+# (a code, a number, a size, an address), so "my phone is broken" is no detail; favourites are
+# read by ``favourite_label``.
 _DETAIL = re.compile(
-    r"(?i:(?:my|our)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,3}?(?:code|number|pin|passcode|password|"
-    r"combination|size|postcode|zip\s+code|id))\s+is\s+)"
-    r"(?P<value>[\w+#/-]*\d[\w+#/-]*(?:\s\d[\w-]*){0,3})\s*[.!]?$"
+    r"(?i:(?:^|\band\s+)(?:my|our)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,3}?(?:code|number|pin|"
+    r"passcode|password|combination|size|postcode|zip\s+code|id|email|e-mail|email\s+address|"
+    r"username|handle))\s+is\s+)"
+    r"(?P<value>[\w+#/.@-]*[\d@][\w+#/.@-]*(?:\s\d[\w-]*){0,3})(?=[.!,;]*(?:\s|$))"
 )
 
 
 @_rule
 def detail(clause: str) -> Iterator[Match]:
-    found = _DETAIL.match(clause.strip())
-    if not found or found.group("thing").casefold().startswith(("favourite", "favorite")):
-        return
-    thing, value = found.group("thing"), found.group("value")
-    key = "detail:" + " ".join(thing.casefold().split())
-    yield Match("fact", key, value, f"User's {thing} is {value}", 0.85)
+    for found in _DETAIL.finditer(clause.strip()):
+        if found.group("thing").casefold().startswith(("favourite", "favorite")):
+            continue
+        thing, value = found.group("thing"), found.group("value").rstrip(".")
+        key = "detail:" + " ".join(thing.casefold().split())
+        yield Match("fact", key, value, f"User's {thing} is {value}", 0.85)
 
 
 # "... with my parrot Kiwi", "... and my brother Anders": a named relation inside a clause that

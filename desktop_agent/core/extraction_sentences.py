@@ -35,7 +35,7 @@ def _rule(function: SentenceRule) -> SentenceRule:
 _NAME = r"[A-ZÀ-Ý][\w'’-]+"
 _NEW_PARTNER = re.compile(
     rf"(?i:(?:{I_AM}\s+(?:now\s+)?(?:seeing|dating|going\s+out\s+with)\s+(?:someone|somebody|"
-    r"a\s+(?:guy|girl|man|woman|lad|lass))(?:\s+new)?|"
+    r"a\s+(?:guy|girl|man|woman|lad|lass))(?:\s+(?:new|now|else))*|"
     r"i(?:'ve|\s+have)\s+(?:got\s+)?a\s+new\s+(?:boyfriend|girlfriend|partner|fianc[eé]e?)|"
     r"i\s+(?:met|found)\s+someone(?:\s+new)?)"
     r"\s*[,;:-]+\s*(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+)"

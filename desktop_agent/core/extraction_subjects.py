@@ -41,7 +41,9 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if subject.pos_ not in ("NOUN", "PROPN") and subject.tag_ != "VBG":
         return None
     noun, name = subject, ""
-    known = KNOWN_PEOPLE.get().get(lower) if subject.pos_ == "PROPN" else None
+    # A remembered name, even one the parser takes for a noun ("Ines" is an ORG noun to it).
+    capitalised = subject.pos_ == "PROPN" or (subject.pos_ == "NOUN" and subject.text.istitle())
+    known = KNOWN_PEOPLE.get().get(lower) if capitalised else None
     if known and not any(c.dep_ in ("poss", "compound", "det") for c in subject.children):
         context.named.add(known)  # already remembered by name: only the news is new
         who = Who("person", subject, known, subject.text, f"{known} {subject.text}")

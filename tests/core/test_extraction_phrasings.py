@@ -423,3 +423,59 @@ def test_the_seventh_batch(message: str, key: str, text: str) -> None:
 )
 def test_no_name_detail_or_move_where_none_was_said(message: str) -> None:
     assert not {k for k in facts(message) if k in ("name", "home_city") or k.startswith("detail")}
+
+
+# The eighth batch (t83-t90), and variations.
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        (
+            "My sister Ines lives in Madrid and teaches Spanish.",
+            "name_of:sister",
+            "User's sister is named Ines",
+        ),
+        (
+            "My sister Ines lives in Madrid.",
+            "person:sister:home_city",
+            "User's sister Ines lives in Madrid",
+        ),
+        (
+            "My work email is lena.k@example.org and my shoe size is 39.",
+            "detail:work email",
+            "User's work email is lena.k@example.org",
+        ),
+        (
+            "My work email is lena.k@example.org and my shoe size is 39.",
+            "detail:shoe size",
+            "User's shoe size is 39",
+        ),
+        (
+            "Marco and I broke up. I'm seeing someone new now, her name is Jade.",
+            "name_of:partner",
+            "User's partner is named Jade",
+        ),
+        (
+            "I drink about four coffees a day, always a flat white.",
+            "drink",
+            "User drinks about four coffees a day, always a flat white",
+        ),
+        (
+            "I've cut out coffee completely, I only drink green tea now.",
+            "drink",
+            "User drinks green tea",
+        ),
+    ],
+)
+def test_the_eighth_batch(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_news_of_someone_remembered_by_a_name_the_parser_calls_a_noun() -> None:
+    from desktop_agent.core.extraction_subjects import KNOWN_PEOPLE
+
+    token = KNOWN_PEOPLE.set({"ines": "sister"})
+    try:
+        found = facts("Ines has moved to Valencia, she got a job at the university there.")
+    finally:
+        KNOWN_PEOPLE.reset(token)
+    assert found.get("person:sister:home_city") == "User's sister Ines has moved to Valencia"
