@@ -143,7 +143,7 @@ def _render(folder: Path, model: str | None) -> int:
     dialog = SettingsDialog(session.settings, window, session=session)
     dialog.show()
     save(dialog, folder, "settings.png")
-    dialog.tabs.setCurrentIndex(1)
+    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)  # Memory & security, the last tab
     security = dialog.security
     wait_until(lambda: security is not None and security.state is not None, 30)
     security.verify()

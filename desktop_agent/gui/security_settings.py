@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -74,6 +75,9 @@ def _hint(text: str) -> QLabel:
 class SecuritySettings(QWidget):
     """The security tab; it drives the session's memory, never the settings file."""
 
+    # (rows done, rows in all) of a re-encryption, sent from the memory lane's thread.
+    rekey_did_progress = Signal(int, int)
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -108,6 +112,12 @@ class SecuritySettings(QWidget):
         self.unlock_button.clicked.connect(self.unlock)
         self.rotate_button = QPushButton(icon("rotate"), "Rotate keys")
         self.rotate_button.clicked.connect(self.rotate)
+        self.rekey_button = QPushButton(icon("rotate"), "Re-encrypt all…")
+        self.rekey_button.setToolTip(
+            "Re-encrypt every memory under new data keys and destroy the old ones"
+        )
+        self.rekey_button.clicked.connect(self.rekey)
+        self.rekey_did_progress.connect(self._rekey_progressed)
         # Passphrase mode only (shown by _show_state): a new KEK wrapped under a new passphrase.
         self.passphrase_button = QPushButton(icon("lock"), "Change passphrase…")
         self.passphrase_button.clicked.connect(self.change_passphrase)
@@ -116,6 +126,7 @@ class SecuritySettings(QWidget):
             self.lock_button,
             self.unlock_button,
             self.rotate_button,
+            self.rekey_button,
             self.passphrase_button,
         ):
             row.addWidget(button)
@@ -124,7 +135,9 @@ class SecuritySettings(QWidget):
         box.addWidget(
             _hint(
                 "Locking closes the vault: no key or memory stays in this process until you "
-                "unlock it. Rotating makes a new key-encryption key and destroys the old one."
+                "unlock it. Rotating makes a new key-encryption key and destroys the old one; "
+                "re-encrypting also puts every stored memory under new data keys, so a data "
+                "key or an old keystore stolen before it opens nothing."
             )
         )
         return group
@@ -188,6 +201,7 @@ class SecuritySettings(QWidget):
         self.unlock_button.setEnabled(not unlocked and not self.session.memory_opening)
         for button in (
             self.rotate_button,
+            self.rekey_button,
             self.passphrase_button,
             self.export_button,
             self.import_button,
@@ -299,6 +313,32 @@ class SecuritySettings(QWidget):
     @Slot()
     def rotate(self) -> None:
         self._run(lambda m: m.rotate_keys(), lambda e: self._after(f"Keys rotated: epoch {e}"))
+
+    @Slot()
+    def rekey(self) -> None:
+        answer = QMessageBox.question(
+            self,
+            "Re-encrypt all memories",
+            "Re-encrypt every stored memory under new data keys and destroy the old keys? "
+            "Chats wait while it runs; on a large memory it takes a while. If it is "
+            "interrupted, running it again finishes it.",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self.say("Re-encrypting…")
+        report = self.rekey_did_progress.emit  # from the lane's thread, shown on this one
+        self._run(lambda m: m.rekey(report), self._rekeyed, name="rekey")
+
+    @Slot(int, int)
+    def _rekey_progressed(self, done: int, total: int) -> None:
+        share = 100 if total == 0 else done * 100 // total
+        self.say(f"Re-encrypting: {done} of {total} memories ({share}%)…")
+
+    def _rekeyed(self, receipt: Any) -> None:
+        self._after(
+            f"Re-encrypted {receipt.rows} rows under new data keys; {receipt.keys_destroyed} "
+            f"old keys destroyed; key epoch {receipt.previous_epoch} → {receipt.epoch}."
+        )
 
     @Slot()
     def change_passphrase(self) -> None:

@@ -20,7 +20,7 @@ def _security(qtbot: Any, window: Any) -> Any:
     dialog = SettingsDialog(window.session.settings, window, session=window.session)
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog.tabs.setCurrentIndex(1)
+    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)  # Memory & security
     security = dialog.security
     qtbot.waitUntil(lambda: security.state is not None, timeout=10_000)
     return security
@@ -265,3 +265,27 @@ def test_a_passphrase_is_changed_and_only_the_new_one_opens(
         assert vault.get(item.id).text == "User lives in Porto"
     with pytest.raises(VaultLockedError, match="wrong passphrase"):
         Vault.open(directory, PassphraseKeySource(PASSPHRASE))
+
+
+def test_re_encrypt_all_reports_progress_and_new_keys(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window(load_model=False)
+    item = remember(window, "User lives in Porto")
+    epoch_before = window.session.memory.key_status().epoch
+    security = _security(qtbot, window)
+    _idle(qtbot, security)
+    shown: list[tuple[int, int]] = []
+    security.rekey_did_progress.connect(lambda done, total: shown.append((done, total)))
+    monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+
+    security.rekey_button.click()
+    _idle(qtbot, security)
+    _idle(qtbot, security)
+
+    assert "Re-encrypted" in security.message_label.text()
+    assert shown and shown[-1][0] == shown[-1][1]  # ended at all of them
+    assert window.session.memory.key_status().epoch == epoch_before + 1
+    assert window.session.memory.item(item.id).text == "User lives in Porto"
