@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import click
 
-from desktop_agent.cli.base import Command, Group, emit, json_option, memory_service, say
+from desktop_agent.cli.base import (
+    Command,
+    Group,
+    emit,
+    json_option,
+    memory_service,
+    opened_app,
+    say,
+)
 
 
 @click.group(cls=Group, short_help="key status, rotation and re-encryption")
@@ -97,6 +105,56 @@ def keys_rotate(rekey: bool, as_json: bool) -> int:
         [f"new key-encryption key: epoch {previous} -> {epoch}"],
     )
     return 0
+
+
+@keys.command(
+    "passphrase",
+    cls=Command,
+    short_help="change the passphrase (passphrase mode): a new key-encryption key under it",
+)
+@json_option()
+def keys_passphrase(as_json: bool) -> int:
+    """Passphrase mode: choose a new passphrase. The key-encryption key is rotated and wrapped
+    under the new one; copies of the data folder made before still open with the old one. The
+    current passphrase comes from DESKTOP_AGENT_PASSPHRASE or a prompt, the new one from
+    DESKTOP_AGENT_NEW_PASSPHRASE or a prompt (asked twice)."""
+    from desktop_agent.errors import InputError
+    from desktop_agent.secrets.passphrase import PASSPHRASE_ENV, passphrase_from_env_or_prompt
+
+    with opened_app() as app:
+        if app.key_source().mode != "passphrase":
+            raise InputError("this memory keeps its key in the OS keyring: it has no passphrase")
+        old = passphrase_from_env_or_prompt("Current passphrase: ")
+        memory = app.unlock_memory(old)
+        previous = memory.key_status().epoch
+        new = _new_passphrase(PASSPHRASE_ENV)
+        epoch = app.change_passphrase(old, new)
+    emit(
+        as_json,
+        {"epoch": epoch, "previous_epoch": previous},
+        [f"passphrase changed; new key-encryption key: epoch {previous} -> {epoch}"],
+    )
+    return 0
+
+
+NEW_PASSPHRASE_ENV = "DESKTOP_AGENT_NEW_PASSPHRASE"
+
+
+def _new_passphrase(current_env: str) -> str:
+    """The new passphrase: from its own variable (the current one's would give it twice)."""
+    import os
+
+    from desktop_agent.secrets.passphrase import passphrase_from_env_or_prompt
+
+    saved = os.environ.pop(current_env, None)
+    if NEW_PASSPHRASE_ENV in os.environ:
+        os.environ[current_env] = os.environ[NEW_PASSPHRASE_ENV]
+    try:
+        return passphrase_from_env_or_prompt("New passphrase: ", confirm=True)
+    finally:
+        os.environ.pop(current_env, None)
+        if saved is not None:
+            os.environ[current_env] = saved
 
 
 def _rekey(as_json: bool) -> int:

@@ -23,7 +23,7 @@ GROUPS = {
     (): ["chat", "memory", "history", "models", "doctor", "gui"],
     ("chat",): ["list", "export"],
     ("memory",): ["add", "list", "show", "edit", "forget", "export", "import", "audit", "keys"],
-    ("memory", "keys"): ["status", "rotate"],
+    ("memory", "keys"): ["status", "rotate", "passphrase"],
     ("history",): ["import"],
     ("models",): ["list", "download", "import", "remove", "use"],
 }
@@ -181,6 +181,42 @@ def test_keys_rotate_and_rekey_go_through_the_service(run: Run) -> None:
     receipt = json.loads(rekeyed.stdout)
     assert receipt["previous_epoch"] == 2 and receipt["epoch"] == 3
     assert rekeyed.stderr.splitlines()[-1] == "re-encrypting: 1/1 rows (100%)"
+
+
+def test_a_passphrase_is_changed_only_with_the_current_one(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from desktop_agent.paths import app_paths
+
+    settings = app_paths().settings_file
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text('[security]\nkey_mode = "passphrase"\n', encoding="utf-8")
+    monkeypatch.setenv("DESKTOP_AGENT_PASSPHRASE", "first secret")
+    assert run("memory", "add", "The user likes hiking").exit_code == 0
+    no_new = run("memory", "keys", "passphrase")
+    assert no_new.exit_code == 1  # no new passphrase given, and no terminal to ask on
+    assert "a passphrase is needed" in no_new.stderr
+
+    monkeypatch.setenv("DESKTOP_AGENT_NEW_PASSPHRASE", "second secret")
+    changed = run("memory", "keys", "passphrase", "--json")
+    assert changed.exit_code == 0, changed.stderr
+    assert json.loads(changed.stdout) == {"epoch": 2, "previous_epoch": 1}
+    assert os.environ["DESKTOP_AGENT_PASSPHRASE"] == "first secret"  # put back as it was
+    assert "wrong passphrase" in run("memory", "list").stderr
+    monkeypatch.setenv("DESKTOP_AGENT_PASSPHRASE", "second secret")
+    listed = run("memory", "list")
+    assert listed.exit_code == 0 and "The user likes hiking" in listed.stdout
+
+
+def test_the_passphrase_of_a_keyring_vault_cannot_be_changed(run: Run) -> None:
+    run("memory", "add", "The user likes hiking")
+    refused = run("memory", "keys", "passphrase")
+    assert refused.exit_code == 1
+    assert refused.stderr.strip() == (
+        "desktop-agent: error: this memory keeps its key in the OS keyring: it has no passphrase"
+    )
 
 
 def test_undecodable_argument_bytes_give_one_line() -> None:
