@@ -271,7 +271,11 @@ class App:
 
         mode = vault_key_mode(self.paths.vault_dir) or self.settings.security.key_mode
         if mode == "passphrase":
-            return PassphraseKeySource(self._passphrase)
+            from desktop_agent.secrets.outside_secret import outside_secret
+
+            security = self.settings.security
+            outside = outside_secret(security.passphrase_secret, security.passphrase_secret_file)
+            return PassphraseKeySource(self._passphrase, outside=outside)
         if mode != "keyring":
             from desktop_agent.errors import UserError
 

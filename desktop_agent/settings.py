@@ -64,6 +64,10 @@ class MemorySettings:
 class SecuritySettings:
     # "keyring" (the OS keyring holds the KEK) or "passphrase" (Argon2id wraps it).
     key_mode: str = "keyring"
+    # Passphrase mode only, for a new vault: "" (none), "keyring" or "file" keeps a secret
+    # outside the data folder that every forget ratchets, so forgetting reaches copies.
+    passphrase_secret: str = ""
+    passphrase_secret_file: str = ""  # for "file": a path outside the data folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,7 @@ def _checked(section: str, key: str, current: Any, value: Any) -> Any:
 # Settings that take one of a few words.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("memory", "answers"): ("auto", "composed", "model"),
+    ("security", "passphrase_secret"): ("", "keyring", "file"),
 }
 
 

@@ -389,7 +389,9 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
                 "read_only": self._read_only,
                 # Passphrase mode: a copy of the folder carries its own wrapped KEK, which the
                 # same passphrase opens, so forgetting cannot reach copies made before it.
-                "forget_reaches_copies": header.mode != "passphrase",
+                # Not with a secret outside the folder, ratcheted by every forget.
+                "forget_reaches_copies": header.mode != "passphrase"
+                or bool(header.key.get("outside")),
                 "rekey_unfinished": self.rekey_unfinished,  # `keys rotate --rekey` finishes it
                 "row_set": self.row_set_note,  # memories missing from the store, or None
                 "key_files": [

@@ -21,6 +21,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from desktop_agent.errors import InputError, VaultLockedError
+from desktop_agent.secrets.outside_secret import OutsideSecret, combined, outside_secret
 
 PASSPHRASE_ENV: Final = "DESKTOP_AGENT_PASSPHRASE"
 MIN_PASSPHRASE: Final = 8
@@ -100,9 +101,13 @@ class PassphraseKeySource:
         self,
         passphrase: Callable[[bool], str] | str | None = None,
         params: Argon2Params | None = None,
+        outside: OutsideSecret | None = None,
     ) -> None:
         self._passphrase = passphrase
         self.params = params or Argon2Params()
+        # For a new vault: a secret outside the folder, ratcheted on every forget
+        # (outside_secret.py). An existing vault says in its header whether it has one.
+        self.outside = outside
         self._derived: tuple[bytes, Argon2Params, bytes] | None = None  # salt, params, key
 
     def describe(self) -> str:
@@ -128,6 +133,10 @@ class PassphraseKeySource:
             self._wrapping_key(salt, params, confirm=True)
         assert self._derived is not None
         salt, params, key = self._derived
+        extra: dict[str, Any] = {}
+        if self.outside is not None:
+            key = combined(key, self.outside.create(vault_id, epoch), vault_id, epoch)
+            extra = self.outside.params()
         nonce = os.urandom(12)
         wrapped = nonce + AESGCM(key).encrypt(nonce, kek, _aad(vault_id, epoch))
         return {
@@ -135,6 +144,7 @@ class PassphraseKeySource:
             "salt": base64.b64encode(salt).decode(),
             "argon2": params.to_json(),
             "wrapped": base64.b64encode(wrapped).decode(),
+            **extra,
         }
 
     def load_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> bytes:
@@ -146,7 +156,12 @@ class PassphraseKeySource:
             raise VaultLockedError(
                 "the vault header has no usable wrapped key; nothing was changed"
             ) from None
+        outside = self._outside_of(params)
         key = self._wrapping_key(salt, cost, confirm=False)
+        if outside is not None:
+            # The secret first: without it the passphrase cannot be checked, and a copy made
+            # before a forget is told why it cannot open, not that the passphrase is wrong.
+            key = combined(key, outside.load(vault_id, epoch), vault_id, epoch)
         try:
             return AESGCM(key).decrypt(wrapped[:12], wrapped[12:], _aad(vault_id, epoch))
         except InvalidTag:
@@ -157,7 +172,21 @@ class PassphraseKeySource:
             ) from None
 
     def discard_kek(self, vault_id: str, epoch: int, params: Mapping[str, Any]) -> None:
-        """Nothing to do: the old wrapped KEK lived only in the header, which was replaced."""
+        """The old wrapped KEK lived only in the header, which was replaced; an outside
+        secret of that epoch is deleted, so no copy of the folder opens any more."""
+        outside = self._outside_of(params)
+        if outside is not None:
+            outside.discard(vault_id, epoch)
+
+    def _outside_of(self, params: Mapping[str, Any]) -> OutsideSecret | None:
+        """The outside secret a vault's header names (the configured store, if it is the
+        same kind: the user may keep the key file somewhere new)."""
+        kind = str(params.get("outside", "") or "")
+        if not kind:
+            return None
+        if self.outside is not None and self.outside.kind == kind:
+            return self.outside
+        return outside_secret(kind, str(params.get("outside_file", "") or ""))
 
     def change_passphrase(self, old: str, new: str) -> Callable[[], None]:
         """Wrap the next KEK (``Vault.rotate``) under ``new``, with a fresh salt, once ``old``
