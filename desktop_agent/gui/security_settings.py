@@ -253,7 +253,7 @@ class SecuritySettings(QWidget):
                 "<br><b>Passphrase mode:</b> forgetting cannot reach copies of the data folder "
                 "made before the forget (a backup, a synced or copied folder): each carries its "
                 "own wrapped key, which your passphrase opens."
-                if status.mode == "passphrase"
+                if not status.extra.get("forget_reaches_copies", True)
                 else ""
             )
         )
