@@ -31,6 +31,7 @@ from desktop_agent.memory.model import Damage
 
 if TYPE_CHECKING:
     import lancedb
+    from lancedb.table import Table
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class Store:
         self.name = name
         self._commits = 0
         self._db: lancedb.DBConnection | None = None
-        self._table: Any = None  # lancedb.table.LanceTable, opened on first use
+        self._table: Table | None = None  # opened on first use
         self.damage: list[Damage] = []
 
     # --- opening -------------------------------------------------------------------------
@@ -72,21 +73,22 @@ class Store:
         self.root.mkdir(parents=True, exist_ok=True)
         self._table = self._commit(lambda: self._connect().create_table(self.name, schema=SCHEMA))
 
-    def table(self) -> Any:
+    def table(self) -> Table:
         """The LanceDB table at its newest readable version; a torn newest manifest is set aside once."""
         if self._table is None:
             try:
-                self._table = self._connect().open_table(self.name)
-            except Exception as first:
+                self._table = self._open()
+            except VaultError:
                 if not self._set_aside_torn_manifest():
-                    raise VaultError(
-                        f"the memory table cannot be opened: {_short(first)}"
-                    ) from None
-                try:
-                    self._table = self._connect().open_table(self.name)
-                except Exception as exc:
-                    raise VaultError(f"the memory table cannot be opened: {_short(exc)}") from None
+                    raise
+                self._table = self._open()
         return self._table
+
+    def _open(self) -> Table:
+        try:
+            return self._connect().open_table(self.name)
+        except Exception as exc:
+            raise VaultError(f"the memory table cannot be opened: {_short(exc)}") from None
 
     def dataset(self) -> lance.LanceDataset:
         """The Lance dataset under the table, at the table's version (for what LanceDB lacks)."""
@@ -320,7 +322,7 @@ class Store:
     def _table_refreshed(self) -> None:
         """Lance commits made under LanceDB's table: have it read the newest version again."""
         if self._table is not None:
-            self._table.checkout_latest()
+            self._table.checkout_latest()  # type: ignore[no-untyped-call]
 
     def _commit(self, write: Callable[[], _T]) -> _T:
         before = _files(self.uri)
