@@ -135,8 +135,6 @@ class RowSets:
     _row_log: RowLog | None = None
     _rows_seen: Rows | None = None  # what the table showed at unlock (to settle a write)
     _row_damage: list[Damage]
-    _row_note: str | None = None
-    _missing_keys: frozenset[str] | set[str] = frozenset()  # keys of rows the table lacks
 
     if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
 
@@ -146,11 +144,16 @@ class RowSets:
     @property
     def row_set_note(self) -> str | None:
         """One line when rows the log names are missing (or the log itself is), else None."""
-        return self._row_note
+        return _note(self._live_row_damage())
+
+    def _live_row_damage(self) -> list[Damage]:
+        """What is still wrong (a forget of a rolled-back memory takes its entry away)."""
+        return [d for d in self._row_damage if d in self._damage]
 
     def _open_rows(self) -> None:
         """Read the row log (before a journaled forget is finished: its deletes are recorded)."""
         self._row_damage = []
+        self._missing_keys: dict[str, set[str]] = {}  # key id -> memories whose rows are missing
         key_id = self._keys.scope_key(ROWS_SCOPE)
         if key_id is None:
             return  # a vault from before the row log (or a crash before its key): made at settle
@@ -173,10 +176,6 @@ class RowSets:
         if log is None:
             return []
         if log.problem is not None:
-            self._row_note = (
-                f"{log.problem}: cannot check for missing memories, and no data key is "
-                f"destroyed until it is rebuilt with `{ACCEPT_COMMAND}`"
-            )
             logger.warning("row set: %s", log.problem)
             self._row_damage = [Damage("vault", LOG_NAME, log.problem)]
             return self._row_damage
@@ -185,20 +184,14 @@ class RowSets:
             return []
         expected_rows, found_rows = as_dict(expected), as_dict(found)
         self._row_damage = _differences(expected_rows, found_rows)
-        self._missing_keys = {
-            key.hex() for rk, key in expected_rows.items() if found_rows.get(rk) != key
-        }
+        for rk, key in expected_rows.items():
+            if found_rows.get(rk) != key:
+                self._missing_keys.setdefault(key.hex(), set()).add(rk[:16].hex())
         if self._row_damage:
-            missing = len({d.memory_id for d in self._row_damage if "unexpected" not in d.reason})
-            self._row_note = (
-                f"{missing} memories missing or rolled back in the store (tampering or a restore "
-                "from an older copy): restore the data folder from a backup to get them back, or "
-                f"run `{ACCEPT_COMMAND}` to forget them"
-                if missing
-                else "the store holds rows its record of memories never had (tampering?)"
-            )
             logger.warning(
-                "row set: %s; %s", self._row_note, "; ".join(d.reason for d in self._row_damage)
+                "row set: %s; %s",
+                _note(self._row_damage),
+                "; ".join(f"{d.where}: {d.reason}" for d in self._row_damage),
             )
         return self._row_damage
 
@@ -247,15 +240,15 @@ class RowSets:
         missing or damaged; else those no row of the log needs (missing rows keep theirs)."""
         log = self._row_log
         if not orphans or log is None or log.problem is not None or log.uncertain:
-            return [] if log is None or log.problem is not None else orphans
+            return []  # (an unsettled write is settled first: see _settle)
         keys = log.rows().tobytes()
         needed = {keys[i + 20 : i + ROW].hex() for i in range(0, len(keys), ROW)}
         return [key for key in orphans if key not in needed]
 
-    def _refuse_if_rows_missing(self, keys: set[str]) -> None:
-        """Before a forget destroys ``keys``: rows missing from the table (restorable from a
-        copy) may need one of them, and destroying it would lose them for good."""
-        if keys & self._missing_keys:
+    def _refuse_if_rows_missing(self, keys: set[str], ids: set[MemoryId]) -> None:
+        """Before a forget of ``ids`` destroys ``keys``: rows of other memories missing from
+        the table (restorable from a copy) may need one, and destroying it would lose them."""
+        if any(self._missing_keys.get(key, set()) - ids for key in keys):
             raise VaultError(
                 "cannot forget this now: memories missing from the store share its data key, "
                 "and forgetting would destroy it, so restoring them from a backup would no longer "
@@ -276,8 +269,8 @@ class RowSets:
             else:
                 log.checkpoint(found)
             self._damage = [d for d in self._damage if d not in self._row_damage]
-            self._row_damage, self._row_note, self._rows_seen = [], None, found
-            self._missing_keys = frozenset()
+            self._row_damage, self._rows_seen = [], found
+            self._missing_keys = {}
             self._audit.append("accept missing", count=accepted, epoch=self._keys.epoch)
             self._recover_unfinished_forget()
             return accepted
@@ -286,10 +279,29 @@ class RowSets:
         """The audit log's chain, and the row set: missing rows are not "OK"."""
         with self._mutex:
             report = self._audit.verify()
-            if not self._row_note:
+            live = self._live_row_damage()
+            if not live:
                 return report
-            problems = (self._row_note, *(f"{d.where}: {d.reason}" for d in self._row_damage))
+            problems = (str(_note(live)), *(f"{d.where}: {d.reason}" for d in live))
             return type(report)(False, report.entries, (*report.problems, *problems))
+
+
+def _note(damage: list[Damage]) -> str | None:
+    if not damage:
+        return None
+    if damage[0].where == LOG_NAME:
+        return (
+            f"{damage[0].reason}: cannot check for missing memories, and no data key is "
+            f"destroyed until it is rebuilt with `{ACCEPT_COMMAND}`"
+        )
+    missing = len({d.memory_id for d in damage if "never had" not in d.reason})
+    if not missing:
+        return "the store holds rows its record of memories never had (tampering?)"
+    return (
+        f"{missing} memories missing or rolled back in the store (tampering or a restore from "
+        "an older copy): restore the data folder from a backup to get them back, or run "
+        f"`{ACCEPT_COMMAND}` to forget them"
+    )
 
 
 def _rk(memory_id: str, version: int) -> bytes:

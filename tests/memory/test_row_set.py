@@ -466,3 +466,17 @@ def test_a_forget_that_would_destroy_a_missing_rows_key_is_refused(
         # The restored copy still has the forgotten fact's row: its key is gone, so it is
         # reported (a row the log no longer has), never readable.
         assert alone.id not in vault and "never had" in _reported(vault)[alone.id]
+
+
+def test_a_rolled_back_memory_can_be_forgotten_and_the_report_goes_with_it(
+    vault_dir: Path, key_source: KeyringKeySource
+) -> None:
+    memory_id = _allergy_edited(vault_dir, key_source)
+    lance.dataset(_uri(vault_dir)).delete(f"memory_id = '{memory_id}' AND version = 2")
+    with Vault.open(vault_dir, key_source) as vault:
+        assert memory_id in _reported(vault)
+        vault.forget([memory_id])  # its own missing row needs only its own key
+        _assert_clean(vault)
+    with Vault.open(vault_dir, key_source) as vault:
+        _assert_clean(vault)
+        assert memory_id not in vault
