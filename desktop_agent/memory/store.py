@@ -100,11 +100,11 @@ class Store:
 
     def _connect(self) -> lancedb.DBConnection:
         if self._db is None:
-            # Imported here: ``import lancedb`` takes about a second (it loads lance_namespace's
-            # generated REST client), so only a process that opens the table pays for it.
-            import lancedb
+            # Imported here, and without lance_namespace's REST client (lancedb_import.py):
+            # only a process that opens the table pays for it.
+            from desktop_agent.memory.lancedb_import import import_lancedb
 
-            self._db = lancedb.connect(self.root)
+            self._db = import_lancedb().connect(self.root)
         return self._db
 
     def _set_aside_torn_manifest(self) -> bool:

@@ -131,3 +131,23 @@ def test_lancedb_writes_nothing_outside_the_data_folder(
         assert [r.id for r in vault.list()] == [kept.id]
     assert [p for p in elsewhere.rglob("*") if p.is_file()] == []
     assert sorted(p.name for p in (vault_dir / "db").iterdir()) == ["memories.lance"]
+
+
+def test_opening_the_table_leaves_lancedbs_rest_client_unloaded(tmp_path: Path) -> None:
+    # In a fresh interpreter: the generated REST client's API classes cost about 0.7 s at
+    # import and this app never uses a REST namespace (memory/lancedb_import.py).
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from desktop_agent.memory.store import Store\n"
+        f"from pathlib import Path\nstore = Store(Path({str(tmp_path)!r}))\n"
+        "store.create()\n"
+        "print(store.version())\n"
+        "print('lance_namespace_urllib3_client.api' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["1", "False"], done.stderr
