@@ -2,6 +2,7 @@
 
     python bench/recall_quality.py --json            # recall@5/@10 per category, BM25 baseline
     python bench/recall_quality.py --overhead --json # recall_overhead_ms_100k (bench/recall_speed.py)
+    python bench/recall_quality.py --part held --json # only the two conversations never tuned on
 
 Each conversation is its own store: a real encrypted Vault in a temporary folder (in-memory
 keyring). Every turn becomes a history line (conversation, id=dia_id, speaker, text (+ image
@@ -75,7 +76,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -101,6 +102,7 @@ from desktop_agent.core.recall import (  # noqa: E402
     RecallWeights,
     neighbour_map,
 )
+from desktop_agent.core.recall_facts import first_person  # noqa: E402
 from desktop_agent.embed import EMBEDDING_DIM, Embedder, SentenceEmbedder  # noqa: E402
 from desktop_agent.memory import Vault  # noqa: E402
 from desktop_agent.search import HybridIndex, KeywordIndex  # noqa: E402
@@ -127,6 +129,16 @@ class Conversation:
     lines: list[str]  # JSONL history lines, as a user's export would hold them
     questions: list[Question]
     now: datetime
+
+
+# Ideas are tried on the first three conversations of the file and checked on the other two,
+# by position (no conversation is named): what helps only where it was tuned is not kept.
+TUNE_CONVERSATIONS = 3
+PARTS: dict[str, Callable[[list[Conversation]], list[Conversation]]] = {
+    "all": lambda conversations: conversations,
+    "tune": lambda conversations: conversations[:TUNE_CONVERSATIONS],
+    "held": lambda conversations: conversations[TUNE_CONVERSATIONS:],
+}
 
 
 def session_time(value: str) -> datetime:
@@ -245,7 +257,11 @@ def build_store(messages: Sequence[HistoryMessage], embedder: Embedder) -> Store
     around = neighbour_map((m.id, m.conversation, m.timestamp) for m in messages)
     facts = {
         m.id: MemoryFacts(
-            kind="episodic", created_at=m.timestamp, neighbours=around[m.id], speaker=m.speaker
+            kind="episodic",
+            created_at=m.timestamp,
+            neighbours=around[m.id],
+            speaker=m.speaker,
+            discloses=first_person(m.text),
         )
         for m in messages
     }
@@ -342,6 +358,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--overhead", action="store_true", help="time recall at 100k memories")
     parser.add_argument("--embed-cache", type=Path, help="npz cache of embeddings (re-runs)")
+    parser.add_argument(
+        "--part",
+        choices=sorted(PARTS),
+        default="all",
+        help="tune: the file's first three conversations (tried ideas on); held: the rest",
+    )
     args = parser.parse_args()
     if args.overhead:
         from recall_speed import measure  # bench/recall_speed.py: the real vault at 100k
@@ -350,7 +372,8 @@ def main() -> None:
     else:
         embedder = CachedEmbedder(SentenceEmbedder(), args.embed_cache)
         t0 = time.perf_counter()
-        result = evaluate(load(args.data), embedder)
+        result = evaluate(PARTS[args.part](load(args.data)), embedder)
+        result["part"] = args.part
         result["seconds"] = round(time.perf_counter() - t0, 1)
         embedder.save()
     if args.json:

@@ -7,6 +7,7 @@ keep current instead of rebuilding.
 
 from __future__ import annotations
 
+import re
 from bisect import insort
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,6 +22,21 @@ if TYPE_CHECKING:
     from desktop_agent.core.memory_changes import MemoryChange
     from desktop_agent.core.usage_counts import UsageCounts
     from desktop_agent.memory.vault import Vault
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.IGNORECASE)
+
+
+def first_person(text: str) -> bool:
+    """Whether ``text`` speaks in the first person ("I started pottery", "my kids", "we went"):
+    a turn that tells something about its speaker, not only a reaction to the other."""
+    return _FIRST_PERSON.search(text) is not None
+
+
+def discloses(item: MemoryItem) -> bool:
+    """What ``MemoryFacts.discloses`` says: any semantic memory, an episode in the first person
+    (for a chat turn, the user's own message)."""
+    return item.kind != EPISODIC or first_person(item.user_text)
 
 
 class RecallFacts:
@@ -61,6 +77,7 @@ class RecallFacts:
             neighbours=self._neighbours.get(item.id, ()),
             speaker=(item.meta or {}).get("speaker"),
             question=bool((item.meta or {}).get("question_only")),
+            discloses=bool((item.meta or {}).get("discloses")),
         )
 
     def warm(self) -> None:
@@ -84,7 +101,11 @@ class RecallFacts:
         if cached is None or cached[0] != version:
             item = self._item(memory_id)
             meta = item.meta or {}
-            kept = {"speaker": meta.get("speaker"), "question_only": question_only(item)}
+            kept = {
+                "speaker": meta.get("speaker"),
+                "question_only": question_only(item),
+                "discloses": discloses(item),
+            }
             cached = (version, replace(item, text="", meta=kept))
             self._fact_items[memory_id] = cached
         return cached[1]

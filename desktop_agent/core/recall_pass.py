@@ -1,6 +1,6 @@
 """One query's ranking over the recall candidates: the per-memory weighting (recency,
-importance, use, pins, supersession, the time window, the speaker), the neighbours' context,
-and the hit that reports every number."""
+importance, use, pins, supersession, the time window, the speaker, whether it tells something
+about someone), the neighbours' context, and the hit that reports every number."""
 
 from __future__ import annotations
 
@@ -117,6 +117,7 @@ class RecallPass:
             * (w.superseded if facts.superseded else 1.0)
             * (w.time_window if inside else 1.0)
             * (1.0 + (w.speaker if named else 0.0))
+            * (1.0 + (w.disclosure if facts.discloses else 0.0))
         )
         self.weighed[slot] = Weighed(facts, multiplier, recency, use_boost, inside, named)
         return self.weighed[slot]
@@ -147,6 +148,7 @@ class RecallPass:
             kind=facts.kind,
             question=facts.question,
             feedback_score=0.0 if self.feedback is None else float(self.feedback[slot]),
+            discloses=facts.discloses,
         )
 
 

@@ -29,6 +29,9 @@ class MemoryFacts:
     # An episode whose user message only asks something: history, not knowledge. It never
     # outranks a memory that states something (see ``Recaller.rank``).
     question: bool = False
+    # It tells something about someone: a turn in the first person ("I started pottery"), or any
+    # semantic memory. Reactions and remarks to the other ("Wow, nice pic!") do not.
+    discloses: bool = True
 
 
 FactsLookup = Callable[[str], MemoryFacts | None]
@@ -59,6 +62,9 @@ class RecallWeights:
     # first pass are searched too, at this share of the keyword signal (0 turns it off).
     feedback: float = 0.5
     feedback_memories: int = 3
+    # A memory that tells something about someone (``MemoryFacts.discloses``) counts this share
+    # more than a reaction to it: an answer about a person is in what they say of themselves.
+    disclosure: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,7 @@ class RecallHit:
     # BM25 of the words the best first-pass memories hold beyond the question's (0 when none):
     # a memory found only this way shares no word with the question itself.
     feedback_score: float = 0.0
+    discloses: bool = True  # gained the disclosure weight
 
 
 @dataclass(frozen=True, slots=True)

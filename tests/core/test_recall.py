@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.recall import MemoryFacts, Recaller, RecallWeights, neighbour_map
+from desktop_agent.core.recall_facts import discloses, first_person
 from desktop_agent.core.timeparse import parse_time_window
 from desktop_agent.embed import Embedder, HashingEmbedder
 from desktop_agent.search import HybridIndex
@@ -265,3 +267,51 @@ def test_real_embedder_finds_a_paraphrase_that_shares_no_words() -> None:
     assert hits[0].memory_id == "dog"
     assert hits[0].keyword_rank is None  # found by meaning alone
     assert hits[0].vector_score > hits[1].vector_score + 0.1
+
+
+def test_what_a_person_tells_of_themselves_outranks_a_reaction_to_it() -> None:
+    # "What did Ana paint?": Rui's reaction names the painting more briefly than Ana's own turn
+    # (BM25 favours it), but the answer is in what Ana says in the first person.
+    s = Store(FlatEmbedder())
+    s.add(
+        "wow", "Rui: wow Ana, a painted lake!", discloses=first_person("wow Ana, a painted lake!")
+    )
+    said = "I painted a lake at dawn with the kids last weekend"
+    s.add("said", f"Ana: {said}", discloses=first_person(said))
+    for i, topic in enumerate(["jazz", "shoes", "taxes", "trains", "rain", "chess"]):
+        s.add(f"other{i}", f"Rui: I read about {topic}")
+    question = "What did Ana paint?"
+    flat = [
+        h.memory_id for h in s.recaller(disclosure=0, feedback=0).recall(question, now=NOW, limit=2)
+    ]
+    assert flat == ["wow", "said"]
+    hits = s.recaller(feedback=0).recall(question, now=NOW, limit=2)
+    assert [h.memory_id for h in hits] == ["said", "wow"]
+    assert hits[0].discloses and not hits[1].discloses
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I started pottery last week", True),
+        ("We went camping, my kids loved it", True),
+        ("I'm off to go swimming", True),
+        ("Wow, nice pic! You both looked amazing.", False),
+        ("That sounds great, what did you paint?", False),
+        ("Idaho is in the west", False),
+    ],
+)
+def test_first_person(text: str, expected: bool) -> None:
+    assert first_person(text) is expected
+
+
+def test_every_semantic_memory_discloses_and_an_episode_by_its_users_words() -> None:
+    def item(kind: str, text: str, meta: dict[str, Any] | None = None) -> MemoryItem:
+        return MemoryItem(id="m", kind=kind, text=text, created_at=NOW, updated_at=NOW, meta=meta)
+
+    assert discloses(item("semantic", "User lives in Lisbon"))
+    assert discloses(item("episodic", "[8 May 2023] Ana: I live in Lisbon"))
+    assert not discloses(item("episodic", "[8 May 2023] Ana: Wow, that's lovely!"))
+    # A chat turn: the assistant's "I" in its reply does not count, only the user's message.
+    chat = "User: Nice weather today!\nAssistant: I think so too."
+    assert not discloses(item("episodic", chat, {"user_end": len("User: Nice weather today!")}))
