@@ -84,7 +84,11 @@ def risk_checked(
         # Named by the user, or by the reply even to exclude it ("you should not cook
         # shellfish"): the reply says why, or the reminder does.
         spoken = [r for r in risks if r in named or named_risks(reply, [r])]
-        missing = [r for r in spoken if not r.mentioned_in(reply)]
+        # What the user named is answered with the risk itself; what the reply names is
+        # fine when it leaves it out ("peanut-free").
+        missing = [
+            r for r in spoken if not (r.stated_in(reply) if r in named else r.mentioned_in(reply))
+        ]
         return f"{reply.rstrip()}\n\n{reminder(missing)}" if missing else reply
 
     def produce(cancel: threading.Event) -> tuple[str, GenerationResult]:

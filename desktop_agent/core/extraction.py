@@ -167,7 +167,17 @@ def extract(message: str) -> list[ExtractedFact]:
             for match, span in extraction_fallback.statements(doc, found)
         )
         found.extend(extraction_followups.read(text, doc, found))
+    # "a rescue dog instead of a kitten": the kitten is what the user is not getting.
+    passed_over = {
+        form for m in _INSTEAD_OF.finditer(text) for form in (m[1].casefold(), m[1].split()[0])
+    }
+    found = [f for f in found if f.value.casefold() not in passed_over]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
+
+
+_INSTEAD_OF = re.compile(
+    r"\binstead\s+of\s+(?:(?:a|an|the|my|our)\s+)?([\w'’-]+(?:\s+[\w'’-]+)?)\b", re.I
+)
 
 
 # A short label before a colon opens a sentence without being part of it ("Big news: my sister

@@ -117,11 +117,22 @@ _SWITCHED = re.compile(
 )
 
 
+# "My doctor switched me from warfarin to apixaban", "we changed from Sky to Virgin".
+_FROM_TO = re.compile(
+    r"\b(?:switched|changed|moved|swapped)\s+(?:me\s+|us\s+|over\s+)?from\s+"
+    r"(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:to|for)\s+(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"(?=\s+(?:last|this|yesterday|today|instead|recently|a\s|two\s|three\s)|\s*[.!,;]|\s*$)",
+    re.IGNORECASE,
+)
+
+
 def _switched(text: str) -> list[Change]:
-    """ "I gave up on Japanese, switched to Korean instead": one thing replaced by another."""
+    """ "I gave up on Japanese, switched to Korean instead", "switched me from warfarin to
+    apixaban": one thing replaced by another."""
     return [
         Change("replace", m.group("old"), m.group("new"), (m.start(), m.end()))
-        for m in _SWITCHED.finditer(text)
+        for pattern in (_SWITCHED, _FROM_TO)
+        for m in pattern.finditer(text)
         if m.group("old").casefold() not in _VAGUE
     ]
 

@@ -227,10 +227,15 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.7, when=when)
         return
     if when and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
-        if _transient(tokens) and "tomorrow" not in _words(tokens).casefold():
+        # "I'm now flying to Lisbon on the 2nd of April": with a date, "now" says it changed.
+        dated = re.fullmatch(r"\d{4}(?:-\d\d){1,2}", when) is not None
+        changed = dated and any(t.lower_ == "now" for t in tokens)
+        if _transient([t for t in tokens if not (changed and t.lower_ == "now")]) and (
+            "tomorrow" not in _words(tokens).casefold()
+        ):
             return
         yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens),
-                    when=when)  # fmt: skip
+                    when=when, correction=changed)  # fmt: skip
         return
     if progressive and any(c.lemma_ in ("marry",) for c in [head]):
         yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}", _words(tokens))

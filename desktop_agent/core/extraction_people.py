@@ -65,6 +65,12 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             return
         if _is_job(attr):
             yield _make(who, tokens, "fact", f"{slot}:job", _phrase(attr), negated=negated)
+            # "a chef at a restaurant in Lyon": where they are, kept when the job changes
+            city = next((t for t in attr.subtree if t.pos_ == "PROPN" and t.dep_ == "pobj" and t.head.lower_ == "in"), None)  # fmt: skip
+            if city is not None and not negated:
+                where = _place(city)
+                yield _make(who, tokens, "fact", f"{slot}:home_city", where,
+                            f"User's {who.said} is based in {where}", confidence=0.7)  # fmt: skip
             return
     if lemma == "turn" and attr is None:
         number = next((c for c in head.children if c.like_num), None)

@@ -59,6 +59,24 @@ def new_partner(sentence: str) -> Iterator[Match]:
         )
 
 
+# "We're adopting a rescue dog instead of a kitten, a beagle called Toffee": the pet's name
+# said later in the sentence that tells of getting it.
+_PET_NAMED_LATER = re.compile(
+    r"(?i:\b(?:we|i)(?:'re|’re|'m|’m|\s+are|\s+am)?\s+(?:now\s+|just\s+|finally\s+)?"
+    r"(?:have|got|adopted|adopting|getting|rescued|rescuing|bought|buying)\b[^.!?]*?"
+    r"\ban?\s+(?:new\s+|little\s+|rescue\s+)?)(?P<pet>[a-z]+)\s+(?i:named|called)\s+"
+    rf"(?P<name>{_NAME})"
+)
+
+
+@_rule
+def pet_named_later(sentence: str) -> Iterator[Match]:
+    found = _PET_NAMED_LATER.search(sentence)
+    if found and found.group("pet").casefold() in PETS:
+        said, name = found.group("pet").casefold(), found.group("name")
+        yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
+
+
 _MARRIED_TO = re.compile(rf"(?i:\bmarried\s+to)\s+(?P<name>{_NAME})")
 
 

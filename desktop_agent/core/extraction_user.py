@@ -155,7 +155,10 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma == "learn" or (lemma == "study" and head.tag_ not in ("VBP", "VB")):
         thing = _object(head)
         if thing is not None:
-            yield _make(who, tokens, "fact", f"learning:{normalise_object(_phrase(thing))}",
+            # Only this clause: in "I gave up the guitar, I'm learning piano now" the guitar
+            # is ended, and a fact naming it would be ended with it.
+            own = _own_clause(head, tokens)
+            yield _make(who, own, "fact", f"learning:{normalise_object(_phrase(thing))}",
                         _phrase(thing))  # fmt: skip
         return
     if lemma == "study" and _object(head) is not None:
@@ -343,3 +346,17 @@ def _a_name(token: Token) -> bool:
     if token.ent_type_ == "PERSON":
         return True
     return bool(token.ent_type_ == "" and token.pos_ == "PROPN" and token.text[:1].isupper())
+
+
+def _own_clause(head: Token, tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the clauses hanging off ``head`` ("I gave up the guitar, ...")."""
+    other = {
+        t.i
+        for child in head.children
+        if child.dep_ in ("ccomp", "advcl", "parataxis", "conj") and child.pos_ in ("VERB", "AUX")
+        for t in child.subtree
+    }
+    own = [t for t in tokens if t.i not in other]
+    while own and own[0].is_punct:
+        own.pop(0)
+    return own or tokens

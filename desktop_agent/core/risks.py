@@ -184,6 +184,12 @@ _RISK_TEXT = re.compile(
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
     re.IGNORECASE,
 )
+# The word for what the risk is: "allergic" (allerg-), "intolerant", "coeliac", "vegan", ...
+_RISK_KIND = re.compile(
+    r"\ballerg\w*|\bintoleran\w*|\bc[o]?eliac\b|\bvegan\b|\bvegetarian\b|\bpescatarian\b|"
+    r"\bhalal\b|\bkosher\b|\bdiabet\w*|\bpregnan\w*",
+    re.IGNORECASE,
+)
 _TAKEN_BACK = re.compile(
     r"\b(?:does not have|doesn't have|(?:is|are) not (?:allergic|intolerant)|"
     r"isn't (?:allergic|intolerant)|no longer (?:has|is|allergic|intolerant))\b",
@@ -237,6 +243,15 @@ class Risk:
 
     def describe(self) -> str:
         return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
+
+    def stated_in(self, reply: str) -> bool:
+        """Whether a reply says the risk itself (the allergy, the diet), not only "avoid X":
+        asked "can I take ibuprofen?", "avoid taking ibuprofen if your gums bleed" does not
+        tell the user why."""
+        kind = _RISK_KIND.search(self.memory.text)
+        if kind is None:
+            return bool(_RISK_TEXT.search(reply))
+        return re.search(rf"\b{re.escape(kind.group(0)[:6])}", reply, re.IGNORECASE) is not None
 
     def mentioned_in(self, reply: str) -> bool:
         """Whether a reply speaks of this risk: the allergy or diet itself, or plainly leaving

@@ -479,3 +479,53 @@ def test_news_of_someone_remembered_by_a_name_the_parser_calls_a_noun() -> None:
     finally:
         KNOWN_PEOPLE.reset(token)
     assert found.get("person:sister:home_city") == "User's sister Ines has moved to Valencia"
+
+
+# The ninth batch (t91-t98), and variations.
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        (
+            "Change of plan: we're adopting a rescue dog instead of a kitten, a beagle called "
+            "Toffee.",
+            "name_of:dog",
+            "User's beagle is named Toffee",
+        ),
+        (
+            "My brother Felix is a chef at a restaurant in Lyon.",
+            "person:brother:home_city",
+            "User's brother is based in Lyon",
+        ),
+        (
+            "I gave up the guitar, I'm learning piano now.",
+            "learning:piano",
+            "User is learning piano now",
+        ),
+    ],
+)
+def test_the_ninth_batch(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_dated_plan_said_with_now_is_a_correction() -> None:
+    (plan,) = [
+        f
+        for f in extract(
+            "The conference got moved, so I'm now flying to Lisbon on the 2nd of April."
+        )
+        if f.subject_key == "plan:flying lisbon"
+    ]
+    assert plan.text.startswith("User is now flying to Lisbon on the 2nd of April (")
+    assert plan.is_correction
+
+
+def test_what_is_chosen_instead_of_something_is_not_learned_as_had() -> None:
+    found = facts("We're adopting a rescue dog instead of a kitten.")
+    assert "pet:cat" not in found and found.get("pet:dog")
+
+
+def test_switched_from_one_thing_to_another_is_a_replacement() -> None:
+    from desktop_agent.core.extraction_changes import read
+
+    changes = read("My doctor switched me from warfarin to apixaban last week.")
+    assert [(c.kind, c.old, c.new) for c in changes] == [("replace", "warfarin", "apixaban")]

@@ -300,6 +300,23 @@ def test_asking_about_what_a_risk_rules_out_gets_a_reminder(memory: MemoryServic
     assert any("penicillin" in r.item.text for r in reply.memories_used)
 
 
+def test_a_reply_that_only_says_avoid_the_named_thing_still_gets_the_reason(
+    memory: MemoryService,
+) -> None:
+    memory.remember("User is allergic to ibuprofen", type="risk", subject_key="allergy:ibuprofen")
+    said = "It's not a bad idea, but avoid taking ibuprofen if your gums bleed."
+    assistant = Assistant(
+        ScriptedEngine(lambda messages: said), GenerationSettings(), memory=memory
+    )
+    reply = chat(
+        assistant,
+        assistant.start_conversation(),
+        "I have a bad headache, can I take some ibuprofen?",
+    )
+    assert reply.text.startswith(said)
+    assert "User is allergic to ibuprofen" in reply.text.splitlines()[-1]
+
+
 def test_forgetting_a_named_thing_offers_it_and_what_was_said_of_it_by_name_only(
     assistant: Assistant,
 ) -> None:
