@@ -9,6 +9,8 @@ again finishes the same re-encryption. See docs/SECURITY.md, "Rotating keys".
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from desktop_agent.cli.base import (
@@ -54,6 +56,8 @@ def keys_status(as_json: bool) -> int:
         "forget_reaches_copies": bool(status.extra.get("forget_reaches_copies", True)),
         "rekey_unfinished": bool(status.extra.get("rekey_unfinished", False)),
         "key_files": list(status.extra.get("key_files", [])),  # damaged, repaired from a copy
+        # Memories the row log names but the store lacks (deleted or rolled back), or None.
+        "missing": status.extra.get("row_set"),
     }
     writing = f"off: {body['read_only']} (memories can be read, not changed)"
     lines = [
@@ -70,6 +74,8 @@ def keys_status(as_json: bool) -> int:
             "mode: each copy carries its own wrapped key, which your passphrase opens)"
         )
     lines += [f"key file:     {note}" for note in body["key_files"]]
+    if body["missing"]:
+        lines.append(f"missing:      {body['missing']}")
     if body["rekey_unfinished"]:
         lines.append(
             "re-encryption: interrupted; run `desktop-agent memory keys rotate --rekey` to finish"
@@ -155,6 +161,41 @@ def _new_passphrase(current_env: str) -> str:
         os.environ.pop(current_env, None)
         if saved is not None:
             os.environ[current_env] = saved
+
+
+@keys.command(
+    "accept-missing",
+    cls=Command,
+    short_help="forget the memories missing from the store (their keys are kept until then)",
+)
+@click.option("--yes", is_flag=True, help="do not ask: forget them")
+@json_option()
+def keys_accept_missing(yes: bool, as_json: bool) -> int:
+    """Memories deleted or rolled back in the store behind the app's back are reported and
+    their keys kept, so restoring the data folder from a copy brings them back. This accepts
+    the loss instead: the record of memories is rewritten from what the store holds and the
+    keys only the missing rows used are destroyed."""
+    from desktop_agent.errors import InputError
+
+    with memory_service() as memory:
+        note = memory.key_status().extra.get("row_set")
+        if not note:
+            emit(as_json, {"accepted": 0}, ["nothing is missing from the store"])
+            return 0
+        say(f"desktop-agent: {note}")
+        if not yes:
+            asking = sys.stdin.isatty()
+            if not asking or not click.confirm("Forget them for good?", default=False, err=True):
+                raise InputError("nothing was changed (run it with --yes to forget them)")
+        accepted = memory.accept_missing()
+    emit(
+        as_json,
+        {"accepted": accepted},
+        [
+            f"forgot {accepted} missing memor{'y' if accepted == 1 else 'ies'}; their keys are destroyed"
+        ],
+    )
+    return 0
 
 
 def _rekey(as_json: bool) -> int:

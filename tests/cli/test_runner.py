@@ -23,7 +23,7 @@ GROUPS = {
     (): ["chat", "memory", "history", "models", "doctor", "gui"],
     ("chat",): ["list", "export"],
     ("memory",): ["add", "list", "show", "edit", "forget", "export", "import", "audit", "keys"],
-    ("memory", "keys"): ["status", "rotate", "passphrase"],
+    ("memory", "keys"): ["status", "rotate", "passphrase", "accept-missing"],
     ("history",): ["import"],
     ("models",): ["list", "download", "import", "remove", "use"],
 }
@@ -217,6 +217,30 @@ def test_the_passphrase_of_a_keyring_vault_cannot_be_changed(run: Run) -> None:
     assert refused.stderr.strip() == (
         "desktop-agent: error: this memory keeps its key in the OS keyring: it has no passphrase"
     )
+
+
+def test_memories_deleted_behind_the_apps_back_are_shown_then_accepted(run: Run) -> None:
+    import lance
+
+    from desktop_agent.paths import app_paths
+
+    gone = run("memory", "add", "The user likes hiking").stdout.strip()
+    run("memory", "add", "The user lives in Oslo")
+    assert (
+        run("memory", "keys", "accept-missing").stdout.strip()
+        == "nothing is missing from the store"
+    )
+    table = app_paths().vault_dir / "db" / "memories.lance"
+    lance.dataset(table).delete(f"memory_id = '{gone}'")  # an opaque id, as a tamperer would
+
+    status = json.loads(run("memory", "keys", "status", "--json").stdout)
+    assert status["missing"].startswith("1 memories missing or rolled back")
+    refused = run("memory", "keys", "accept-missing")  # no terminal to confirm on: nothing done
+    assert refused.exit_code == 1 and "nothing was changed" in refused.stderr
+    accepted = run("memory", "keys", "accept-missing", "--yes", "--json")
+    assert accepted.exit_code == 0, accepted.stderr
+    assert json.loads(accepted.stdout) == {"accepted": 1}
+    assert json.loads(run("memory", "keys", "status", "--json").stdout)["missing"] is None
 
 
 def test_undecodable_argument_bytes_give_one_line() -> None:
