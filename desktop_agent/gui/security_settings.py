@@ -118,6 +118,10 @@ class SecuritySettings(QWidget):
         )
         self.rekey_button.clicked.connect(self.rekey)
         self.rekey_did_progress.connect(self._rekey_progressed)
+        # Shown only when memories went missing from the store behind the app's back.
+        self.accept_missing_button = QPushButton(icon("delete"), "Forget missing…")
+        self.accept_missing_button.clicked.connect(self.accept_missing)
+        self.accept_missing_button.hide()
         # Passphrase mode only (shown by _show_state): a new KEK wrapped under a new passphrase.
         self.passphrase_button = QPushButton(icon("lock"), "Change passphrase…")
         self.passphrase_button.clicked.connect(self.change_passphrase)
@@ -128,6 +132,7 @@ class SecuritySettings(QWidget):
             self.rotate_button,
             self.rekey_button,
             self.passphrase_button,
+            self.accept_missing_button,
         ):
             row.addWidget(button)
         row.addStretch(1)
@@ -226,6 +231,7 @@ class SecuritySettings(QWidget):
         status = state.status
         where = "the OS keyring" if status.mode == "keyring" else "a passphrase (Argon2id)"
         self.passphrase_button.setVisible(status.mode == "passphrase")
+        self.accept_missing_button.setVisible(bool(status.extra.get("row_set")))
         rotated = str(status.extra.get("rotated_at", ""))[:16].replace("T", " ")
         damaged = f" · <b>{status.damaged} damaged</b>" if status.damaged else ""
         read_only = status.extra.get("read_only")
@@ -237,6 +243,11 @@ class SecuritySettings(QWidget):
                 f"<br><b>Read-only:</b> {read_only}, so nothing can be changed or forgotten "
                 "until it can be written again."
                 if read_only
+                else ""
+            )
+            + (
+                f"<br><b>Missing:</b> {html.escape(str(status.extra['row_set']))}"
+                if status.extra.get("row_set")
                 else ""
             )
             + "".join(
@@ -313,6 +324,22 @@ class SecuritySettings(QWidget):
     @Slot()
     def rotate(self) -> None:
         self._run(lambda m: m.rotate_keys(), lambda e: self._after(f"Keys rotated: epoch {e}"))
+
+    @Slot()
+    def accept_missing(self) -> None:
+        answer = QMessageBox.question(
+            self,
+            "Forget the missing memories",
+            "Some memories are missing from the store (deleted or rolled back outside the app). "
+            "Restoring the data folder from a backup brings them back. Forget them for good "
+            "instead? Their keys are then destroyed.",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self._run(
+            lambda m: m.accept_missing(),
+            lambda n: self._after(f"Forgot {n} missing memories; their keys are destroyed."),
+        )
 
     @Slot()
     def rekey(self) -> None:

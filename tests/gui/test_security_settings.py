@@ -289,3 +289,32 @@ def test_re_encrypt_all_reports_progress_and_new_keys(
     assert shown and shown[-1][0] == shown[-1][1]  # ended at all of them
     assert window.session.memory.key_status().epoch == epoch_before + 1
     assert window.session.memory.item(item.id).text == "User lives in Porto"
+
+
+def test_memories_missing_from_the_store_are_shown_and_can_be_forgotten(
+    qtbot: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    import lance
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window(load_model=False)
+    gone = remember(window, "User lives in Porto")
+    remember(window, "User likes tea")
+    directory = window.session.app.paths.vault_dir
+    window.session.lock_memory()
+    drain_memory_lane()
+    lance.dataset(directory / "db" / "memories.lance").delete(f"memory_id = '{gone.id}'")
+    window.session.open_memory()
+    qtbot.waitUntil(lambda: window.session.memory.is_open, timeout=60_000)
+    security = _security(qtbot, window)
+    _idle(qtbot, security)
+    assert "1 memories missing" in security.status_label.text()
+    assert not security.accept_missing_button.isHidden()
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+    security.accept_missing_button.click()
+    _idle(qtbot, security)
+    _idle(qtbot, security)
+    assert "Forgot 1 missing memories" in security.message_label.text()
+    assert "missing" not in security.status_label.text()
+    assert security.accept_missing_button.isHidden()
