@@ -3,7 +3,6 @@ and the audit log with its chain verification. Each button acts at once, off the
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.errors import UserError
 from desktop_agent.gui import passphrase_dialog
+from desktop_agent.gui.security_status import status_html
 from desktop_agent.gui.session import Session
 from desktop_agent.gui.theme import icon
 
@@ -229,45 +229,9 @@ class SecuritySettings(QWidget):
     def _show_state(self, state: SecurityState) -> None:
         self.state = state
         status = state.status
-        where = "the OS keyring" if status.mode == "keyring" else "a passphrase (Argon2id)"
         self.passphrase_button.setVisible(status.mode == "passphrase")
         self.accept_missing_button.setVisible(bool(status.extra.get("row_set")))
-        rotated = str(status.extra.get("rotated_at", ""))[:16].replace("T", " ")
-        damaged = f" · <b>{status.damaged} damaged</b>" if status.damaged else ""
-        read_only = status.extra.get("read_only")
-        self.status_label.setText(
-            f"<b>Unlocked.</b> The key-encryption key is kept in {where} "
-            f"(<i>{status.backend}</i>).<br>Key epoch <b>{status.epoch}</b> · {status.data_keys} "
-            f"data keys · {status.memories} memories{damaged} · last rotated {rotated} UTC"
-            + (
-                f"<br><b>Read-only:</b> {read_only}, so nothing can be changed or forgotten "
-                "until it can be written again."
-                if read_only
-                else ""
-            )
-            + (
-                f"<br><b>Missing:</b> {html.escape(str(status.extra['row_set']))}"
-                if status.extra.get("row_set")
-                else ""
-            )
-            + "".join(
-                f"<br><b>Key file:</b> {html.escape(str(note))}"
-                for note in status.extra.get("key_files", ())  # damaged, repaired from a copy
-            )
-            + (
-                "<br><b>Re-encryption interrupted:</b> run it again to finish (Settings → "
-                "Security, or <code>desktop-agent memory keys rotate --rekey</code>)."
-                if status.extra.get("rekey_unfinished")
-                else ""
-            )
-            + (
-                "<br><b>Passphrase mode:</b> forgetting cannot reach copies of the data folder "
-                "made before the forget (a backup, a synced or copied folder): each carries its "
-                "own wrapped key, which your passphrase opens."
-                if not status.extra.get("forget_reaches_copies", True)
-                else ""
-            )
-        )
+        self.status_label.setText(status_html(status))
         self.audit_table.setRowCount(len(state.entries))
         for row, entry in enumerate(reversed(state.entries)):  # newest first
             ids = ", ".join(entry.ids[:3]) + (
