@@ -65,6 +65,7 @@ class WindowLayout:
             self.restoreGeometry(geometry)
         else:
             self.resize(1180, 760)
+        self._fit_screen()
         state = self.gui_settings.value("window/state")
         if state:
             self.restoreState(state, LAYOUT_VERSION)
@@ -75,6 +76,18 @@ class WindowLayout:
                 Qt.Orientation.Horizontal,
             )
         self._layout_restored = True
+
+    def _fit_screen(self) -> None:
+        """Never larger than the screen: on an 800x600 display the first window (1180x760)
+        reached past its edges, the composer's Send button and the inspector off-screen."""
+        screen = self.screen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        if self.width() <= room.width() and self.height() <= room.height():
+            return
+        self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
+        self.move(room.topLeft())
 
     def save_layout(self) -> None:
         self.gui_settings.setValue("window/geometry", self.saveGeometry())

@@ -64,3 +64,14 @@ def test_about_names_the_version_and_the_licenses(
     (text,) = shown
     assert f"desktop-agent {__version__}" in text
     assert "MIT" in text and "LGPL" in text and "SmolLM2" in text
+
+
+def test_the_first_window_fits_a_small_screen(qtbot: Any, make_window: Any) -> None:
+    # The offscreen platform's screen is 800x600: the first window (1180x760) used to reach
+    # past it, with the Send button and the inspector off-screen.
+    window = make_window(load_model=False, memory=False)
+    room = window.screen().availableGeometry()
+    assert room.width() < 1180  # the case this is about
+    window._fit_screen()  # as at start-up (the fixture may have sized it since)
+    assert window.width() <= room.width() and window.height() <= room.height()
+    assert room.contains(window.geometry().topLeft())
