@@ -345,7 +345,14 @@ def _a_name(token: Token) -> bool:
     model tags as no entity at all (a place or a creed is one: "I'm Canadian" is NORP)."""
     if token.ent_type_ == "PERSON":
         return True
-    return bool(token.ent_type_ == "" and token.pos_ == "PROPN" and token.text[:1].isupper())
+    # Its small model also calls names places ("I'm Marta" is a GPE to it); a nationality or a
+    # creed is NORP, and a diet said with a capital ("I'm Vegan") is no name either.
+    return bool(
+        token.ent_type_ not in ("NORP", "DATE", "TIME", "CARDINAL")
+        and token.pos_ == "PROPN"
+        and token.text[:1].isupper()
+        and token.lower_ not in words.DIETS
+    )
 
 
 def _own_clause(head: Token, tokens: list[Token]) -> list[Token]:

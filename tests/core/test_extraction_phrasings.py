@@ -385,6 +385,7 @@ def test_favourites_listed_with_colons() -> None:
     [
         ("Hey, I'm Priya. I'm a developer.", "name", "User's name is Priya"),
         ("I'm Ngozi.", "name", "User's name is Ngozi"),
+        ("Hi, I'm Marta. I live in Porto.", "name", "User's name is Marta"),  # a GPE to spaCy
         (
             "Big news: I quit the startup. I'm freelancing as a UX designer now.",
             "job",
@@ -419,7 +420,14 @@ def test_the_seventh_batch(message: str, key: str, text: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["I'm Canadian.", "I'm Jewish.", "My phone is broken.", "Live in the moment.", "Got it."],
+    [
+        "I'm Canadian.",
+        "I'm Jewish.",
+        "I'm Vegan.",
+        "My phone is broken.",
+        "Live in the moment.",
+        "Got it.",
+    ],
 )
 def test_no_name_detail_or_move_where_none_was_said(message: str) -> None:
     assert not {k for k in facts(message) if k in ("name", "home_city") or k.startswith("detail")}
