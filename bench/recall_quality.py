@@ -60,6 +60,23 @@ the question. recall@5 / recall@10 before -> after, all through MemoryService.se
       best memory of each named person first: no change (multi-hop 0.448 -> 0.451)
     turns embedded without their date / text alone (stored vectors): 0.763 / 0.767, with feedback
       0.785 / 0.775: not worth re-embedding a vault
+  Second round (issue 8, item 6), tuned on the file's first three conversations (--part tune)
+  and checked on the other two (--part held); recall@10 all / held, multi-hop, open-domain all:
+    kept: a memory that tells something about someone (a turn in the first person: I, my, we,
+      our...; any semantic memory) x1.2 over one that does not (reactions, remarks to the other:
+      "Wow, nice pic!"): 0.781 -> 0.790 / 0.764 -> 0.772, multi-hop 0.448 -> 0.470, open-domain
+      0.506 -> 0.534. 1.1: 0.785; 1.3: 0.783; 1.4: 0.776 (single-hop falls past 1.2).
+    did not help: entity links (proper nouns, i.e. words capitalised mid-sentence in most of
+      their uses, weighted x2-x3 in feedback): 0.780-0.781 (LoCoMo names few things); the
+      neighbours of the feedback memories as feedback too (x0.25-1): 0.777-0.780; feedback
+      memories from distinct places (no two neighbours): 0.773-0.775; only the best 5-20 feedback
+      words by share x idf (RM3): 0.763-0.778; feedback as the best single memory's words (max
+      instead of the centroid): 0.767-0.775; reciprocal rank fusion of the first and second
+      pass: 0.767-0.777; feedback only from the named speaker's memories: 0.772-0.775; turns
+      that only ask sorted last: 0.780; a penalty on a turn whose neighbour ranks above it
+      (0.1-0.5): multi-hop up to 0.478 but single-hop down to 0.73-0.87, 0.695-0.770; the same
+      only for list questions (a plural noun, "how many"): 0.756-0.777; speaker weight 0.5-3:
+      multi-hop 0.468-0.472 but held 0.746-0.761.
   Multi-hop stays low: its evidence (a person's activities, books, trips across sessions) each
   match the question's words only weakly; a list question needs knowing what counts as an
   "activity", which word and vector signals at this size do not.
