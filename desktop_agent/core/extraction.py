@@ -39,7 +39,7 @@ from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, appositions.relation_named)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
@@ -161,6 +161,8 @@ def extract(message: str) -> list[ExtractedFact]:
     for item in parsed:
         if not any(_covers(fact, item) for fact in by_patterns):
             found.append(_from_parse(item, correction))
+    # The misread names themselves (the parse of the text without them cannot say them).
+    found.extend(_fact(m, span, correction) for m, span in appositions.names_said(names))
     if doc is not None:
         found.extend(
             _fact(match, span, correction)

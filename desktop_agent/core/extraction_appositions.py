@@ -63,17 +63,12 @@ def named_back(sentence: str, names: list[tuple[int, int, str, str]]) -> str:
     return sentence
 
 
-def relation_named(clause: str) -> Iterator[Match]:
-    """ "My sister Ines lives in Madrid": her name, whatever the rest of the clause says."""
-    for found in _NAMED_BEFORE_A_VERB.finditer(clause):
-        name = found.group("name")
-        if name.casefold() in STOPWORDS:
-            continue
-        said = found.group("rel").casefold()
+def names_said(
+    names: list[tuple[int, int, str, str]],
+) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """ "My sister Ines ...": her name, for each name the parse misread, with its span."""
+    for start, end, relation_said, name in names:
+        said = relation_said.casefold()
         relation = RELATIONS.get(said) or PETS.get(said) or said
-        yield Match("fact", f"name_of:{relation}", name, f"User's {said} is named {name}", 0.8)
-
-
-_NAMED_BEFORE_A_VERB: Final = re.compile(
-    rf"\b(?i:my|our)\s+(?P<rel>(?i:{_RELATIONS}))\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)\s+(?=[a-z])"
-)
+        text = f"User's {said} is named {name}"
+        yield Match("fact", f"name_of:{relation}", name, text, 0.8), (start, end)
