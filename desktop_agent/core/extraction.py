@@ -171,7 +171,9 @@ def extract(message: str) -> list[ExtractedFact]:
         found.extend(extraction_followups.read(text, doc, found))
     # "a rescue dog instead of a kitten": the kitten is what the user is not getting.
     passed_over = {
-        form for m in _INSTEAD_OF.finditer(text) for form in (m[1].casefold(), m[1].split()[0])
+        form
+        for m in _INSTEAD_OF.finditer(text)
+        for form in (m[1].casefold(), m[1].split()[0].casefold())
     }
     found = [f for f in found if f.value.casefold() not in passed_over]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)

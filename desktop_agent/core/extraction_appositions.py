@@ -4,8 +4,8 @@ For a name it does not know ("Ines", "Tomasz" sometimes) the parser makes the na
 the sentence and "lives" its object, so nothing about the sister was learned, not even her
 name. Where the parse leaves "my <relation> <Name>" so broken, the name is blanked (same
 length, so spans hold) and the sentence parsed again: "My sister      lives in Madrid" reads
-well. The name goes back into what was learned ("User's sister Ines lives in Madrid"), and the
-rule ``relation_named`` reads the name itself.
+well. The name goes back into what was learned ("User's sister Ines lives in Madrid"), and
+``names_said`` says the name itself.
 """
 
 from __future__ import annotations
