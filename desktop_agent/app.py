@@ -299,7 +299,7 @@ class App:
         before still open with ``old`` (docs/SECURITY.md)."""
         from desktop_agent.secrets import PassphraseKeySource
 
-        source = self._vault_source if self._vault is not None else None
+        source = self._vault_source  # set and cleared with the vault
         if not isinstance(source, PassphraseKeySource):
             raise InputError("this memory keeps its key in the OS keyring: it has no passphrase")
         undo = source.change_passphrase(old, new)

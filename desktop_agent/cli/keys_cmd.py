@@ -125,7 +125,7 @@ def keys_passphrase(as_json: bool) -> int:
     current passphrase comes from DESKTOP_AGENT_PASSPHRASE or a prompt, the new one from
     DESKTOP_AGENT_NEW_PASSPHRASE or a prompt (asked twice)."""
     from desktop_agent.errors import InputError
-    from desktop_agent.secrets.passphrase import PASSPHRASE_ENV, passphrase_from_env_or_prompt
+    from desktop_agent.secrets.passphrase import passphrase_from_env_or_prompt
 
     with opened_app() as app:
         if app.key_source().mode != "passphrase":
@@ -133,7 +133,9 @@ def keys_passphrase(as_json: bool) -> int:
         old = passphrase_from_env_or_prompt("Current passphrase: ")
         memory = app.unlock_memory(old)
         previous = memory.key_status().epoch
-        new = _new_passphrase(PASSPHRASE_ENV)
+        new = passphrase_from_env_or_prompt(
+            "New passphrase: ", confirm=True, env=NEW_PASSPHRASE_ENV
+        )
         epoch = app.change_passphrase(old, new)
     emit(
         as_json,
@@ -144,23 +146,6 @@ def keys_passphrase(as_json: bool) -> int:
 
 
 NEW_PASSPHRASE_ENV = "DESKTOP_AGENT_NEW_PASSPHRASE"
-
-
-def _new_passphrase(current_env: str) -> str:
-    """The new passphrase: from its own variable (the current one's would give it twice)."""
-    import os
-
-    from desktop_agent.secrets.passphrase import passphrase_from_env_or_prompt
-
-    saved = os.environ.pop(current_env, None)
-    if NEW_PASSPHRASE_ENV in os.environ:
-        os.environ[current_env] = os.environ[NEW_PASSPHRASE_ENV]
-    try:
-        return passphrase_from_env_or_prompt("New passphrase: ", confirm=True)
-    finally:
-        os.environ.pop(current_env, None)
-        if saved is not None:
-            os.environ[current_env] = saved
 
 
 @keys.command(

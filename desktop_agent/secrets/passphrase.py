@@ -76,12 +76,15 @@ def derive_key(passphrase: str, salt: bytes, params: Argon2Params) -> bytes:
     )
 
 
-def passphrase_from_env_or_prompt(prompt: str = "Passphrase: ", *, confirm: bool = False) -> str:
-    """The passphrase from the environment, else asked twice (when ``confirm``) on a terminal."""
-    value = os.environ.get(PASSPHRASE_ENV)
+def passphrase_from_env_or_prompt(
+    prompt: str = "Passphrase: ", *, confirm: bool = False, env: str = PASSPHRASE_ENV
+) -> str:
+    """The passphrase from the variable ``env``, else asked twice (when ``confirm``) on a
+    terminal."""
+    value = os.environ.get(env)
     if value is None:
         if not sys.stdin.isatty():
-            raise InputError(f"a passphrase is needed: set {PASSPHRASE_ENV} or run in a terminal")
+            raise InputError(f"a passphrase is needed: set {env} or run in a terminal")
         value = getpass.getpass(prompt)
         if confirm and getpass.getpass("Repeat the passphrase: ") != value:
             raise InputError("the two passphrases differ")
