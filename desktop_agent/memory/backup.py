@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import struct
-import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,10 +36,9 @@ from desktop_agent.secrets.passphrase import Argon2Params, derive_key
 logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from desktop_agent.memory.audit import AuditLog
-    from desktop_agent.memory.index import VaultIndex
-    from desktop_agent.memory.keystore import KeyStore
-    from desktop_agent.memory.store import Store
+    from desktop_agent.memory.read_only import ReadOnlyGuard
+    from desktop_agent.memory.state import VaultState
+    from desktop_agent.memory.writing import Writer
 
 MAGIC: Final = b"DAVBAK1\n"
 CHUNK: Final = 4 * 1024 * 1024
@@ -69,33 +67,20 @@ class ImportSummary:
 
 
 class Backups:
-    """export_backup and import_backup, mixed into Vault."""
+    """export_backup and import_backup: a part of Vault."""
 
-    _keys: KeyStore
-    _store: Store
-    _audit: AuditLog
-    _index: VaultIndex
-    _mutex: threading.RLock
-    _current: dict[MemoryId, tuple[int, str, bytes]]
-    _older: dict[MemoryId, list[tuple[int, str]]]
-    dim: int
-
-    if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
-
-        def _check_open(self) -> None: ...
-        def _check_writing(self) -> None: ...
-        def _keys_for(self, wants: Any, *, reuse: str | None = None) -> list[str]: ...
-        def known(self, memory_id: str) -> bool: ...
-        def _remember(
-            self, memory_id: MemoryId, version: int, key_id: str, record: bytes
-        ) -> None: ...
+    def __init__(self, state: VaultState, guard: ReadOnlyGuard, writer: Writer) -> None:
+        self._state = state
+        self._guard = guard
+        self._writer = writer
 
     def export_backup(
         self, path: Path | str, passphrase: str, params: Argon2Params | None = None
     ) -> ExportSummary:
         """Write every version of every memory to one encrypted file (atomically)."""
-        with self._mutex:
-            self._check_open()
+        state = self._state
+        with state.mutex:
+            self._guard.check_open()
             path = Path(path)
             params = params or Argon2Params()
             salt = os.urandom(16)
@@ -104,7 +89,7 @@ class Backups:
                     {
                         "format": "desktop-agent-backup",
                         "version": 1,
-                        "dim": self.dim,
+                        "dim": state.dim,
                         "salt": base64.b64encode(salt).decode(),
                         "argon2": params.to_json(),
                         "created_at": datetime.now(UTC).isoformat(),
@@ -121,9 +106,9 @@ class Backups:
                     out.write(MAGIC + header)
                     chunk = bytearray()
                     index = 0
-                    for row in self._store.read().to_pylist():
+                    for row in state.store.read().to_pylist():
                         plain = open_row(
-                            self._keys, row["memory_id"], row["version"], row["key_id"], row["blob"]
+                            state.keys, row["memory_id"], row["version"], row["key_id"], row["blob"]
                         )
                         if plain is None:
                             continue  # damaged rows are reported by the vault, not exported
@@ -143,8 +128,8 @@ class Backups:
                 tmp.unlink(missing_ok=True)
                 raise disk_error(exc, f"cannot write the backup {path}") from None
             try:
-                self._audit.append(
-                    "export", count=len(memories), epoch=self._keys.epoch, versions=versions
+                state.audit.append(
+                    "export", count=len(memories), epoch=state.keys.epoch, versions=versions
                 )
             except VaultError as error:
                 # A read-only vault (full disk) can still be rescued to another disk; the log
@@ -156,30 +141,31 @@ class Backups:
 
     def import_backup(self, path: Path | str, passphrase: str) -> ImportSummary:
         """Add the memories of a backup; ones already here (same id, or same kind and text) are skipped."""
-        with self._mutex:
-            self._check_writing()
+        state = self._state
+        with state.mutex:
+            self._guard.check_writing()
             path = Path(path)
             grouped: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
-            for memory_id, version, plain in read_backup(path, passphrase, self.dim):
+            for memory_id, version, plain in read_backup(path, passphrase, state.dim):
                 grouped[memory_id].append((version, plain))
             present = {
                 (record[0], codec.conversation_of(record), codec.text_of(record))
-                for _v, _k, record in self._current.values()
+                for _v, _k, record in state.current.values()
             }
             imported, skipped = [], []
             rows: list[tuple[str, int, bytes]] = []
             for memory_id, versions in grouped.items():
                 versions.sort()
-                record = codec.record_part(versions[-1][1], self.dim)
+                record = codec.record_part(versions[-1][1], state.dim)
                 content = (record[0], codec.conversation_of(record), codec.text_of(record))
-                if self.known(memory_id) or content in present:
+                if state.known(memory_id) or content in present:
                     skipped.append(memory_id)
                     continue
                 present.add(content)
                 imported.append(memory_id)
                 rows.extend((memory_id, version, plain) for version, plain in versions)
             self._write_imported(imported, grouped, rows)
-            self._audit.append("import", ids=imported, epoch=self._keys.epoch, skipped=len(skipped))
+            state.audit.append("import", ids=imported, epoch=state.keys.epoch, skipped=len(skipped))
             return ImportSummary(str(path), tuple(imported), tuple(skipped))
 
     def _write_imported(
@@ -188,15 +174,16 @@ class Backups:
         grouped: dict[str, list[tuple[int, bytes]]],
         rows: list[tuple[str, int, bytes]],
     ) -> None:
+        state = self._state
         if not imported:
             return
         wants = []
         for memory_id in imported:
-            record = codec.record_part(grouped[memory_id][-1][1], self.dim)
+            record = codec.record_part(grouped[memory_id][-1][1], state.dim)
             wants.append((codec.KINDS_BY_CODE[record[0]], codec.conversation_of(record)))
-        key_of = dict(zip(imported, self._keys_for(wants), strict=True))
-        blobs = [seal_row(self._keys, m, v, key_of[m], p) for m, v, p in rows]
-        self._store.append(
+        key_of = dict(zip(imported, self._writer.keys_for(wants), strict=True))
+        blobs = [seal_row(state.keys, m, v, key_of[m], p) for m, v, p in rows]
+        state.store.append(
             arrow_rows(
                 [m for m, _v, _p in rows],
                 [v for _m, v, _p in rows],
@@ -205,19 +192,19 @@ class Backups:
             )
         )
         for memory_id, version, plain in rows:
-            self._remember(
-                MemoryId(memory_id), version, key_of[memory_id], codec.record_part(plain, self.dim)
+            state.remember(
+                MemoryId(memory_id), version, key_of[memory_id], codec.record_part(plain, state.dim)
             )
         currents = [grouped[m][-1] for m in imported]
-        records = [codec.record_part(p, self.dim) for _v, p in currents]
-        vectors = codec.vectors_of([p for _v, p in currents], self.dim)
-        self._index.put(
+        records = [codec.record_part(p, state.dim) for _v, p in currents]
+        vectors = codec.vectors_of([p for _v, p in currents], state.dim)
+        state.index.put(
             [MemoryId(m) for m in imported],
             [codec.text_of(r) for r in records],
             vectors,
             [r[0] for r in records],
         )
-        self._store.maintain()
+        state.store.maintain()
 
 
 def read_backup(path: Path, passphrase: str, dim: int) -> Iterator[tuple[str, int, bytes]]:

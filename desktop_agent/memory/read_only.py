@@ -1,4 +1,4 @@
-"""Read-only when writes cannot (a part of ``Vault``).
+"""Read-only when writes cannot (``ReadOnlyGuard``, a part of ``Vault``).
 
 A full disk, a used-up quota, a read-only medium or a folder that is not ours to write must
 not lock the user out of what they already have. So unlock never needs to write: the work it
@@ -15,7 +15,7 @@ open that cannot finish it fails with one line instead (memory/forget.py).
 from __future__ import annotations
 
 import logging
-import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -25,9 +25,10 @@ from desktop_agent.memory.files import remove_temporaries, write_blocked
 from desktop_agent.memory.keystore import ROWS_SCOPE
 
 if TYPE_CHECKING:
-    from desktop_agent.memory.audit import AuditLog
     from desktop_agent.memory.keystore import KeyStore
-    from desktop_agent.memory.store import Store
+    from desktop_agent.memory.lock import WriterLock
+    from desktop_agent.memory.row_set import RowChecks
+    from desktop_agent.memory.state import VaultState
 
 logger = logging.getLogger(__name__)
 
@@ -62,89 +63,94 @@ def tidy(directory: Path, keys: KeyStore) -> None:
     remove_temporaries(directory)
 
 
-class ReadOnly:
-    """The vault's read-only state and the work unlock leaves for the first write."""
+class ReadOnlyGuard:
+    """Whether the vault may be written now: it is open, the caller is in the write lane, and
+    the disk takes writes; else read-only, with the work unlock leaves for the first write."""
 
-    _keys: KeyStore
-    _store: Store
-    _audit: AuditLog
-    _mutex: threading.RLock
-    _used_keys: set[str]
-    _snapshot_version: int | None
-    directory: Path
-    _read_only: str | None
-    _unlock_noted: bool
-    _narrowed: int
-
-    if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
-
-        def _audit_key(self) -> tuple[str, bytes]: ...
-        def __len__(self) -> int: ...
-        def _settle_rows(self) -> None: ...
-        def _keys_rows_need(self, orphans: list[str]) -> list[str]: ...
+    def __init__(
+        self, state: VaultState, lock: WriterLock, rows: RowChecks, *, narrowed: int = 0
+    ) -> None:
+        self._state = state
+        self._lock = lock
+        self._rows = rows
+        self._why: str | None = lock.read_only  # why writing is off
+        self._unlock_noted = False
+        self._narrowed = narrowed  # files found readable by others at open, now private
+        # Set by the service that owns the vault: raises unless the caller is inside its one
+        # ordered write lane (core/write_lane.py), so a write that skips the lane fails loudly.
+        self.writer_guard: Callable[[], None] | None = None
 
     @property
     def read_only(self) -> str | None:
         """Why writing is off ("the disk is full", ...), or None when the vault can write."""
-        return self._read_only
+        return self._why
 
-    def _settle_at_unlock(self) -> None:
+    def check_open(self) -> None:
+        if not self._lock.held:
+            raise VaultError("the memory vault is closed")
+
+    def check_writing(self) -> None:
+        """Before any write: open, in the lane, and what unlock left is done (raises
+        VaultReadOnlyError if the disk still refuses it)."""
+        self.check_open()
+        if self.writer_guard is not None:
+            self.writer_guard()
+        if self._why is not None:
+            self._settle()
+
+    def settle_at_unlock(self) -> None:
         """Do unlock's writes now if the disk takes them; else open read-only, saying why."""
         try:
             self._settle()
         except VaultReadOnlyError as error:
-            logger.warning("memory opened read-only: %s", self._read_only)
+            logger.warning("memory opened read-only: %s", self._why)
             del error
 
-    def _check_writable(self) -> None:
-        """Before any write: finish what unlock left (raises VaultReadOnlyError if it still
-        cannot write)."""
-        if self._read_only is not None:
-            self._settle()
-
     def _settle(self) -> None:
+        state = self._state
         try:
-            self._keys.repair_journal()
-            self._audit.heal()
-            self._settle_rows()  # before the cleanup below: it needs the settled row log
-            self._recover_unfinished_forget()
+            state.keys.repair_journal()
+            state.audit.heal()
+            self._rows.settle()  # before the cleanup below: it needs the settled row log
+            self.recover_unfinished_forget()
             if not self._unlock_noted:
-                self._audit.append("unlock", count=len(self), epoch=self._keys.epoch)
+                state.audit.append("unlock", count=len(state.current), epoch=state.keys.epoch)
                 self._unlock_noted = True
             if self._narrowed:
                 # Found readable by others (an older version, a restored copy): now private.
-                self._audit.append("permissions narrowed", count=self._narrowed)
+                state.audit.append("permissions narrowed", count=self._narrowed)
                 self._narrowed = 0
         except VaultError as error:
             why = write_blocked(error)
             if why is None:
                 raise
-            self._read_only = why
+            self._why = why
             raise refusal(why) from None
-        self._read_only = None
+        self._why = None
 
-    def _recover_unfinished_forget(self) -> None:
+    def recover_unfinished_forget(self) -> None:
         """Keys no row uses are left by a crash mid-forget (or a failed add): finish the job."""
-        if self._store.damaged_fragments() or self._keys.damage:
+        state, keys = self._state, self._state.keys
+        if state.store.damaged_fragments() or keys.damage:
             # Rows we cannot read may still need their keys, and a lost key record may be
             # restored from a copy of its file while this epoch's KEK lives: destroy nothing.
             return
         used = {
-            *self._used_keys,
-            self._audit_key()[0],
-            self._keys.scope_key(snapshot.SNAPSHOT_SCOPE),
-            self._keys.scope_key(ROWS_SCOPE),
+            *state.used_keys,
+            state.audit_key()[0],
+            keys.scope_key(snapshot.SNAPSHOT_SCOPE),
+            keys.scope_key(ROWS_SCOPE),
         }
-        orphans = [key_id for key_id in self._keys.ids() if key_id not in used]
+        orphans = [key_id for key_id in keys.ids() if key_id not in used]
         # Rows missing from the table (tampering, an old copy) keep their keys: row_set.py.
-        orphans = self._keys_rows_need(orphans)
+        orphans = self._rows.destroyable(orphans)
         if orphans:
             # A snapshot written before the crash may hold what was being forgotten: its key goes too.
-            stale = self._keys.scope_key(snapshot.SNAPSHOT_SCOPE)
-            epoch = self._keys.ratchet([*orphans, *([stale] if stale else [])])
-            snapshot.discard(self.directory)
-            self._snapshot_version = None
-            self._store.compact_and_purge()
-            self._audit.append(
+            stale = keys.scope_key(snapshot.SNAPSHOT_SCOPE)
+            epoch = keys.ratchet([*orphans, *([stale] if stale else [])])
+            snapshot.discard(state.directory)
+            state.snapshot_version = None
+            state.store.compact_and_purge()
+            state.audit.append(
                 "recover", count=len(orphans), epoch=epoch, keys_destroyed=len(orphans)
             )

@@ -17,10 +17,8 @@ orphans; the rerun makes them again.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from desktop_agent.errors import VaultError
@@ -31,10 +29,8 @@ from desktop_agent.memory.rows import open_row, seal_row
 from desktop_agent.memory.store import arrow_rows
 
 if TYPE_CHECKING:
-    from desktop_agent.memory.audit import AuditLog
-    from desktop_agent.memory.keystore import KeyStore
-    from desktop_agent.memory.model import Damage
-    from desktop_agent.memory.store import Store
+    from desktop_agent.memory.read_only import ReadOnlyGuard
+    from desktop_agent.memory.state import VaultState
 
 BATCH: Final = 1000  # rows per Lance commit (and per progress report)
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
@@ -60,38 +56,25 @@ class RekeyReceipt:
         }
 
 
-class Rekeying:
-    """rekey, mixed into Vault."""
+class Rekeyer:
+    """rekey: a part of Vault."""
 
-    _keys: KeyStore
-    _store: Store
-    _audit: AuditLog
-    _mutex: threading.RLock
-    _current: dict[MemoryId, tuple[int, str, bytes]]
-    _older: dict[MemoryId, list[tuple[int, str]]]
-    _used_keys: set[str]
-    _damage: list[Damage]
-    directory: Path
-
-    if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
-
-        def _check_writing(self) -> None: ...
-        def _audit_key(self) -> tuple[str, bytes]: ...
-        def _snapshot_keys(self) -> set[str]: ...
-        def _drop_snapshot(self) -> None: ...
-        def _move_key(self, memory_id: MemoryId, version: int, key_id: str) -> None: ...
+    def __init__(self, state: VaultState, guard: ReadOnlyGuard) -> None:
+        self._state = state
+        self._guard = guard
 
     @property
-    def rekey_unfinished(self) -> bool:
+    def unfinished(self) -> bool:
         """True when a re-encryption was interrupted: run it again to finish."""
-        return rekey_journal.journal_path(self.directory).exists()
+        return rekey_journal.journal_path(self._state.directory).exists()
 
     def rekey(self, progress: Progress | None = None, *, batch: int = BATCH) -> RekeyReceipt:
         """Re-encrypt every row under new data keys, then destroy the old keys (new epoch)."""
-        with self._mutex:
-            self._check_writing()
-            previous = self._keys.epoch
-            table = self._store.read()  # every row, and every damaged file found on the way
+        state = self._state
+        with state.mutex:
+            self._guard.check_writing()
+            previous = state.keys.epoch
+            table = state.store.read()  # every row, and every damaged file found on the way
             self._refuse_unreadable()
             plan, resumed = self._rekey_plan()
             todo = [
@@ -100,23 +83,23 @@ class Rekeying:
                 if row["key_id"] in plan and plan[row["key_id"]] != row["key_id"]
             ]
             done = self._move_rows(todo, plan, progress, batch)
-            doomed = [old for old in plan if old in self._keys] + list(self._snapshot_keys())
-            epoch = self._keys.ratchet(doomed) if doomed or not resumed else self._keys.epoch
-            self._drop_snapshot()
-            self._store.compact_and_purge()  # the old ciphertext, out of every file and version
-            self._used_keys = {k for k in self._used_keys if k not in set(doomed)}
-            self._audit.append(
+            doomed = [old for old in plan if old in state.keys] + list(state.snapshot_keys())
+            epoch = state.keys.ratchet(doomed) if doomed or not resumed else state.keys.epoch
+            state.drop_snapshot()
+            state.store.compact_and_purge()  # the old ciphertext, out of every file and version
+            state.used_keys = {k for k in state.used_keys if k not in set(doomed)}
+            state.audit.append(
                 "rekey", count=done, epoch=epoch, keys_destroyed=len(doomed), resumed=resumed
             )
-            rekey_journal.clear(self.directory)
+            rekey_journal.clear(state.directory)
             return RekeyReceipt(done, len(doomed), epoch, previous, resumed)
 
     def _refuse_unreadable(self) -> None:
         """A row that cannot be read cannot be re-encrypted, and destroying its key would lose
         it for good (even if the file were restored): stop before anything changes."""
-        damaged = self._store.damaged_files() or [
+        damaged = self._state.store.damaged_files() or [
             d.where
-            for d in self._damage
+            for d in self._state.damage
             if not d.where.startswith("manifest")  # set aside: fine
         ]
         if damaged:
@@ -128,27 +111,28 @@ class Rekeying:
 
     def _rekey_plan(self) -> tuple[dict[str, str], bool]:
         """Old key id -> new key id: the journaled plan of an interrupted run, or a new one."""
-        audit_key = self._audit_key()[1]
-        plan = rekey_journal.read(self.directory, audit_key)
+        state = self._state
+        audit_key = state.audit_key()[1]
+        plan = rekey_journal.read(state.directory, audit_key)
         resumed = plan is not None
         if plan is None:
-            used = {k for _v, k, _r in self._current.values()}
-            used.update(k for rows in self._older.values() for _v, k in rows)
-            olds = [k for k in self._keys.ids() if k in used]
+            used = {k for _v, k, _r in state.current.values()}
+            used.update(k for rows in state.older.values() for _v, k in rows)
+            olds = [k for k in state.keys.ids() if k in used]
             plan = self._new_keys_for(olds)
         else:
             # New keys an unlock destroyed as unused (the crash came before any row used them).
-            lost = [old for old, new in plan.items() if new not in self._keys and old in self._keys]
-            plan = {old: new for old, new in plan.items() if old in self._keys}
+            lost = [old for old, new in plan.items() if new not in state.keys and old in state.keys]
+            plan = {old: new for old, new in plan.items() if old in state.keys}
             plan.update(self._new_keys_for(lost))
-        rekey_journal.write(self.directory, audit_key, plan)
+        rekey_journal.write(state.directory, audit_key, plan)
         return plan, resumed
 
     def _new_keys_for(self, olds: list[str]) -> dict[str, str]:
         """One new key per conversation (all its old keys map to it), one per other old key."""
-        scopes = [_live_scope(self._keys.scope_of(old)) for old in olds]
+        scopes = [_live_scope(self._state.keys.scope_of(old)) for old in olds]
         conversations = list(dict.fromkeys(s for s in scopes if s))
-        made = self._keys.new_keys([*conversations, *("" for s in scopes if not s)])
+        made = self._state.keys.new_keys([*conversations, *("" for s in scopes if not s)])
         by_conversation = dict(zip(conversations, made, strict=False))
         own = iter(made[len(conversations) :])
         return {
@@ -160,6 +144,7 @@ class Rekeying:
         self, rows: list[dict[str, Any]], plan: dict[str, str], progress: Progress | None, n: int
     ) -> int:
         """Re-encrypt ``rows`` under their new keys, ``n`` rows per commit; returns the count."""
+        state = self._state
         total = len(rows)
         if progress is not None:
             progress(0, total)
@@ -167,7 +152,7 @@ class Rekeying:
             ids, versions, key_ids, blobs = [], [], [], []
             for row in rows[start : start + n]:
                 memory_id, version, old = row["memory_id"], row["version"], row["key_id"]
-                plain = open_row(self._keys, memory_id, version, old, row["blob"])
+                plain = open_row(state.keys, memory_id, version, old, row["blob"])
                 if plain is None:
                     raise VaultError(
                         f"cannot re-encrypt memory {memory_id}: its row {version} is damaged; "
@@ -177,11 +162,11 @@ class Rekeying:
                 ids.append(memory_id)
                 versions.append(version)
                 key_ids.append(plan[old])
-                blobs.append(seal_row(self._keys, memory_id, version, plan[old], plain))
-            self._store.upsert(arrow_rows(ids, versions, key_ids, blobs))
+                blobs.append(seal_row(state.keys, memory_id, version, plan[old], plain))
+            state.store.upsert(arrow_rows(ids, versions, key_ids, blobs))
             for memory_id, version, key_id in zip(ids, versions, key_ids, strict=True):
-                self._move_key(MemoryId(memory_id), version, key_id)
-            self._used_keys.update(key_ids)
+                state.move_key(MemoryId(memory_id), version, key_id)
+            state.used_keys.update(key_ids)
             if progress is not None:
                 progress(min(start + n, total), total)
         return total

@@ -1,4 +1,4 @@
-"""The authenticated row set (issue 13, item 2; a part of ``Vault``).
+"""The authenticated row set (issue 13, item 2; ``RowChecks``, a part of ``Vault``).
 
 Every write that adds or removes rows records its intent in the row log (memory/row_log.py)
 before the Lance commit and "done" after it (``CommittedStore``). At every open the rows Lance
@@ -7,10 +7,10 @@ row the log never had is reported (``damaged``, ``status().extra["row_set"]``, `
 and the log), by opaque id and version only.
 
 What this must never do is destroy keys because rows are missing: unlock's cleanup of keys no
-row uses (memory/read_only.py) keeps every key a row of the log still needs, so restoring the
-data folder from a copy brings the rows back, readable. ``accept_missing`` is the other way
-out: the log is rewritten from what is there, and the keys only the missing rows used are
-destroyed in a ratchet.
+row uses (``ReadOnlyGuard``, memory/read_only.py) keeps every key a row of the log still needs,
+so restoring the data folder from a copy brings the rows back, readable. ``accept_missing`` is
+the other way out: the log is rewritten from what is there, and the keys only the missing rows
+used are destroyed in a ratchet.
 
 A vault from before this (no ``rows`` key in its keystore) gets its log at its first open, from
 the rows found then (trust on first use).
@@ -19,10 +19,8 @@ the rows found then (trust on first use).
 from __future__ import annotations
 
 import logging
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import pyarrow as pa
@@ -45,9 +43,9 @@ from desktop_agent.memory.row_log import (
 from desktop_agent.memory.store import TABLE, Store
 
 if TYPE_CHECKING:
-    from desktop_agent.memory.audit import AuditLog, AuditReport
-    from desktop_agent.memory.keystore import KeyStore
+    from desktop_agent.memory.audit import AuditReport
     from desktop_agent.memory.rows import Loaded
+    from desktop_agent.memory.state import VaultState
 
 logger = logging.getLogger(__name__)
 ACCEPT_COMMAND: Final = "desktop-agent memory keys accept-missing"
@@ -121,48 +119,38 @@ class CommittedStore(Store):
                 logger.warning("row log: not checkpointed: %s", error)
 
 
-class RowSets:
-    """The row log's part of Vault: open, compare at unlock, settle, accept what is missing."""
+class RowChecks:
+    """The row log's part of Vault: open it, compare it with the rows at unlock, settle it,
+    and accept what is missing."""
 
-    _keys: KeyStore
-    _store: Store
-    _audit: AuditLog
-    _mutex: threading.RLock
-    _current: dict[MemoryId, tuple[int, str, bytes]]
-    _older: dict[MemoryId, list[tuple[int, str]]]
-    _damage: list[Damage]
-    directory: Path
-    _row_log: RowLog | None = None
-    _rows_seen: Rows | None = None  # what the table showed at unlock (to settle a write)
-    _row_damage: list[Damage]
-
-    if TYPE_CHECKING:  # provided by Vault (stubs only for the type checker)
-
-        def _check_writing(self) -> None: ...
-        def _recover_unfinished_forget(self) -> None: ...
+    def __init__(self, state: VaultState) -> None:
+        self._state = state
+        self._row_log: RowLog | None = None
+        self._rows_seen: Rows | None = None  # what the table showed at unlock (to settle a write)
+        self._row_damage: list[Damage] = []
+        self._missing_keys: dict[str, set[str]] = {}  # key id -> memories whose rows are missing
 
     @property
-    def row_set_note(self) -> str | None:
+    def note(self) -> str | None:
         """One line when rows the log names are missing (or the log itself is), else None."""
         return _note(self._live_row_damage())
 
     def _live_row_damage(self) -> list[Damage]:
         """What is still wrong (a forget of a rolled-back memory takes its entry away)."""
-        return [d for d in self._row_damage if d in self._damage]
+        return [d for d in self._row_damage if d in self._state.damage]
 
-    def _open_rows(self) -> None:
+    def open(self) -> None:
         """Read the row log (before a journaled forget is finished: its deletes are recorded)."""
-        self._row_damage = []
-        self._missing_keys: dict[str, set[str]] = {}  # key id -> memories whose rows are missing
-        key_id = self._keys.scope_key(ROWS_SCOPE)
+        keys = self._state.keys
+        key_id = keys.scope_key(ROWS_SCOPE)
         if key_id is None:
             return  # a vault from before the row log (or a crash before its key): made at settle
-        log = RowLog(self.directory, self._keys.header.vault_id, self._keys.raw_key(key_id))
+        log = RowLog(self._state.directory, keys.header.vault_id, keys.raw_key(key_id))
         self._row_log = log.read()
-        if log.problem is None and isinstance(self._store, CommittedStore):
-            self._store.row_log = log
+        if log.problem is None and isinstance(self._state.store, CommittedStore):
+            self._state.store.row_log = log
 
-    def _check_rows(self, loaded: Loaded) -> list[Damage]:
+    def check(self, loaded: Loaded) -> list[Damage]:
         """Compare what the table shows with the row log; returns what is wrong, as damage."""
         log = self._row_log
         if (
@@ -195,22 +183,23 @@ class RowSets:
             )
         return self._row_damage
 
-    def _rows_digest(self) -> str:
+    def digest(self) -> str:
         """For the unlock snapshot written at close: the row log's digest if the state in RAM
         matches it (the next unlock from that snapshot can then skip the comparison)."""
         log = self._row_log
         if log is None or log.problem or log.pending is not None or self._row_damage:
             return ""
-        if log.rows().tobytes() != _found_in_ram(self._current, self._older).tobytes():
+        found = _found_in_ram(self._state.current, self._state.older)
+        if log.rows().tobytes() != found.tobytes():
             return ""
         return log.file_digest()
 
-    def _settle_rows(self) -> None:
+    def settle(self) -> None:
         """Unlock's writes for the row log: make it (first open), or record how a write a crash
         interrupted ended. Both wait for the first write on a disk that refuses them."""
         log = self._row_log
         if log is None and self._rows_seen is not None:
-            if self._keys.damage and (self.directory / LOG_NAME).exists():
+            if self._state.keys.damage and (self._state.directory / LOG_NAME).exists():
                 return  # its key may be in a lost key record: do not overwrite it
             self._make_log(self._rows_seen)
             logger.info(
@@ -227,25 +216,26 @@ class RowSets:
     def _make_log(self, rows: Rows) -> None:
         """A new key and a log of ``rows`` under it: the file first, then the key (the commit:
         a crash in between leaves a file no key opens, which the next open makes again)."""
+        keys = self._state.keys
         key = DataKey(new_id(), new_key(), ROWS_SCOPE)
-        log = RowLog(self.directory, self._keys.header.vault_id, key.key)
+        log = RowLog(self._state.directory, keys.header.vault_id, key.key)
         log.checkpoint(rows)
-        self._keys.add_keys([key])  # a damaged log's old key is now unused: unlock's cleanup
+        keys.add_keys([key])  # a damaged log's old key is now unused: unlock's cleanup
         self._row_log = log
-        if isinstance(self._store, CommittedStore):
-            self._store.row_log = log
+        if isinstance(self._state.store, CommittedStore):
+            self._state.store.row_log = log
 
-    def _keys_rows_need(self, orphans: list[str]) -> list[str]:
+    def destroyable(self, orphans: list[str]) -> list[str]:
         """Of keys no row in the table uses, the ones unlock may destroy: none while the log is
         missing or damaged; else those no row of the log needs (missing rows keep theirs)."""
         log = self._row_log
         if not orphans or log is None or log.problem is not None or log.uncertain:
-            return []  # (an unsettled write is settled first: see _settle)
+            return []  # (an unsettled write is settled first: see ReadOnlyGuard)
         keys = log.rows().tobytes()
         needed = {keys[i + 20 : i + ROW].hex() for i in range(0, len(keys), ROW)}
         return [key for key in orphans if key not in needed]
 
-    def _refuse_if_rows_missing(self, keys: set[str], ids: set[MemoryId]) -> None:
+    def refuse_if_missing(self, keys: set[str], ids: set[MemoryId]) -> None:
         """Before a forget of ``ids`` destroys ``keys``: rows of other memories missing from
         the table (restorable from a copy) may need one, and destroying it would lose them."""
         if any(self._missing_keys.get(key, set()) - ids for key in keys):
@@ -256,29 +246,28 @@ class RowSets:
             )
 
     def accept_missing(self) -> int:
-        """Forget what the row log names but the table lacks: the log is rewritten from the rows
-        there are now, then the keys only missing rows used are destroyed (a ratchet). Returns
-        how many memories were missing or rolled back."""
-        with self._mutex:
-            self._check_writing()
+        """The log rewritten from the rows there are now (the caller checked the vault takes
+        writes, and destroys the keys only missing rows used next); returns how many memories
+        were missing or rolled back."""
+        state = self._state
+        with state.mutex:
             accepted = len({d.memory_id for d in self._row_damage if d.memory_id})
-            found = _found_in_ram(self._current, self._older)
+            found = _found_in_ram(state.current, state.older)
             log = self._row_log
             if log is None or log.problem is not None:
                 self._make_log(found)
             else:
                 log.checkpoint(found)
-            self._damage = [d for d in self._damage if d not in self._row_damage]
+            state.damage = [d for d in state.damage if d not in self._row_damage]
             self._row_damage, self._rows_seen = [], found
             self._missing_keys = {}
-            self._audit.append("accept missing", count=accepted, epoch=self._keys.epoch)
-            self._recover_unfinished_forget()
+            state.audit.append("accept missing", count=accepted, epoch=state.keys.epoch)
             return accepted
 
     def verify_audit(self) -> AuditReport:
         """The audit log's chain, and the row set: missing rows are not "OK"."""
-        with self._mutex:
-            report = self._audit.verify()
+        with self._state.mutex:
+            report = self._state.audit.verify()
             live = self._live_row_damage()
             if not live:
                 return report

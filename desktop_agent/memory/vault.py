@@ -9,85 +9,84 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from desktop_agent.errors import VaultError, VaultLockedError
-from desktop_agent.memory import payload as codec
 from desktop_agent.memory import snapshot
-from desktop_agent.memory.audit import AuditEntry, AuditLog
-from desktop_agent.memory.backup import Backups
+from desktop_agent.memory.audit import AuditEntry, AuditReport
+from desktop_agent.memory.backup import Backups, ExportSummary, ImportSummary
 from desktop_agent.memory.crypto import new_id
-from desktop_agent.memory.forget import Forgetting
+from desktop_agent.memory.forget import Forgetter
 from desktop_agent.memory.header import Header, read_header
 from desktop_agent.memory.index import VaultIndex
-from desktop_agent.memory.keystore import AUDIT_SCOPE, KeySource, KeyStore
+from desktop_agent.memory.keystore import KeySource, KeyStore
+from desktop_agent.memory.loading import Loader
 from desktop_agent.memory.lock import WriterLock
 from desktop_agent.memory.migrations import SCHEMA_VERSION, upgrade
 from desktop_agent.memory.model import (
-    KINDS,
     Damage,
+    ForgetReceipt,
     KeyStatus,
-    MemoryId,
-    MemoryNotFound,
     MemoryRecord,
     MemoryVersion,
+    NewMemory,
+    Rewrite,
     SearchHit,
-    check_kind,
-    check_vector,
 )
 from desktop_agent.memory.permissions import narrow, private_umask
-from desktop_agent.memory.read_only import ReadOnly, tidy
-from desktop_agent.memory.rekey import Rekeying
-from desktop_agent.memory.row_set import CommittedStore, RowSets
-from desktop_agent.memory.rows import Loaded, load, open_row
+from desktop_agent.memory.read_only import ReadOnlyGuard, tidy
+from desktop_agent.memory.reading import Reader
+from desktop_agent.memory.rekey import BATCH, Progress, Rekeyer, RekeyReceipt
+from desktop_agent.memory.row_set import CommittedStore, RowChecks
+from desktop_agent.memory.state import VaultState
 from desktop_agent.memory.store import Store
-from desktop_agent.memory.writing import Writing
+from desktop_agent.memory.writing import Edit, Writer
+from desktop_agent.secrets.passphrase import Argon2Params
 
 logger = logging.getLogger(__name__)
-RRF_K: Final = (
-    60  # reciprocal-rank fusion constant (Cormack et al.); callers may fuse their own way
-)
 
 
-class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
+class Vault:
     """Encrypted memories of one data dir. Open with ``Vault.open``; close (or use ``with``).
 
-    Writing, forgetting, re-encrypting and backups are verbs of this class too, in writing.py,
-    forget.py, rekey.py and backup.py; row_set.py checks the rows against the row log;
-    read_only.py holds what unlock leaves for the first write when the disk refuses writes.
+    Composed of parts that share one ``VaultState`` (state.py: keys, table, audit log, lock,
+    the rows in RAM), each in the module of its noun: ``Writer`` (writing.py), ``Forgetter``
+    (forget.py: forget, rotate), ``Rekeyer`` (rekey.py), ``Backups`` (backup.py), ``Reader``
+    (reading.py: list, history), ``Loader`` (loading.py: unlock, snapshot), ``RowChecks``
+    (row_set.py: the row log) and ``ReadOnlyGuard`` (read_only.py: whether a write may go
+    ahead, and what unlock leaves for the first write). This class opens, closes and searches,
+    and hands every other verb to its part; parts use one another's public methods only.
     """
 
     def __init__(
-        self, directory: Path, keys: KeyStore, store: Store, lock: WriterLock, dim: int
+        self,
+        directory: Path,
+        keys: KeyStore,
+        store: Store,
+        lock: WriterLock,
+        dim: int,
+        *,
+        narrowed: int = 0,  # files found readable by others, now private
     ) -> None:
         self.directory = directory
         self.dim = dim
-        self._keys = keys
-        self._store = store
         self._lock = lock
-        self._mutex = threading.RLock()
-        self._audit = AuditLog(directory, *self._audit_key())
-        self._current: dict[MemoryId, tuple[int, str, bytes]] = {}
-        self._older: dict[MemoryId, list[tuple[int, str]]] = {}  # (version, key id), not current
-        self._used_keys: set[str] = set()
-        self._damage: list[Damage] = []
-        self._index = VaultIndex(dim, self._text_of)
-        self._snapshot_version: int | None = None
-        self._read_only: str | None = lock.read_only  # why writing is off (read_only.py)
-        self._unlock_noted = False
-        self._narrowed = 0
-        # Set by the service that owns this vault: raises unless the caller is inside its one
-        # ordered write lane (core/write_lane.py), so a write that skips the lane fails loudly.
-        self.writer_guard: Callable[[], None] | None = None
+        self._state = state = VaultState(directory, keys, store, dim)
+        self._rows = RowChecks(state)
+        self._guard = ReadOnlyGuard(state, lock, self._rows, narrowed=narrowed)
+        self._writer = Writer(state, self._guard)
+        self._forgetter = Forgetter(state, self._guard, self._writer, self._rows)
+        self._rekeyer = Rekeyer(state, self._guard)
+        self._backups = Backups(state, self._guard, self._writer)
+        self._reader = Reader(state)
+        self._loader = Loader(state, self._rows)
 
     # --- opening and closing -------------------------------------------------------------
 
@@ -112,15 +111,14 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
                     store.create()
                 upgrade(directory, keys, store)
                 tidy(directory, keys)  # best effort: a full or read-only disk keeps the litter
-            vault = cls(directory, keys, store, lock, dim)
-            vault._narrowed = len(narrowed)
-            vault._open_rows()
+            vault = cls(directory, keys, store, lock, dim, narrowed=len(narrowed))
+            vault._rows.open()
             # A forget a crash interrupted is finished before anything is read.
-            vault._finish_journaled_forget()
-            vault._load()
+            vault._forgetter.finish_journaled()
+            vault._loader.load()
             # Recovery, repairs and the unlock entry: now, or at the first write if the disk
             # refuses them (then the vault is read-only until it takes writes again).
-            vault._settle_at_unlock()
+            vault._guard.settle_at_unlock()
             lock.note_holder()
             return vault
         except BaseException:
@@ -156,42 +154,17 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
 
     def close(self) -> None:
         """Write the unlock snapshot if the vault changed, then release the writer lock."""
-        with self._mutex:
+        with self._state.mutex:
             if not self._lock.held:
                 return
             try:
-                if self._read_only is None:
-                    self._save_snapshot()
+                if self._guard.read_only is None:
+                    self._loader.save_snapshot()
             except VaultError:
                 snapshot.discard(self.directory)  # only a speed-up: a full unlock still works
             finally:
                 self._lock.release()
-                self._wipe()
-
-    def _wipe(self) -> None:
-        """Closed means locked: no key and no decrypted memory stays reachable from here, and
-        the index no longer points back at the vault (that cycle kept both alive after Lock
-        once the GUI had frozen the collector)."""
-        self._keys.wipe()
-        self._current.clear()
-        self._older.clear()
-        self._index = VaultIndex(self.dim, _closed)
-
-    def _save_snapshot(self) -> None:
-        version = self._store.dataset().version
-        if version == self._snapshot_version or len(self) < snapshot.MIN_ROWS or self._damage:
-            return
-        ids = list(self._index.ids)
-        state = Loaded(
-            ids=ids,  # type: ignore[arg-type]
-            versions=[self._current[i][0] for i in ids],  # type: ignore[index]
-            key_ids=[self._current[i][1] for i in ids],  # type: ignore[index]
-            records=[self._current[i][2] for i in ids],  # type: ignore[index]
-            older=self._older,
-            rows_digest=self._rows_digest(),  # the row log this state was checked against
-        )
-        snapshot.write(self.directory, self._keys, version, state, self._index.vectors.matrix)
-        self._snapshot_version = version
+                self._state.wipe()
 
     def __enter__(self) -> Vault:
         return self
@@ -204,114 +177,69 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
     ) -> None:
         self.close()
 
-    def _check_open(self) -> None:
-        if not self._lock.held:
-            raise VaultError("the memory vault is closed")
+    @property
+    def writer_guard(self) -> Callable[[], None] | None:
+        """Set by the service that owns this vault: raises unless the caller is inside its one
+        ordered write lane (core/write_lane.py), so a write that skips the lane fails loudly."""
+        return self._guard.writer_guard
 
-    def _check_writing(self) -> None:
-        self._check_open()
-        if self.writer_guard is not None:
-            self.writer_guard()
-        self._check_writable()
-
-    def _audit_key(self) -> tuple[str, bytes]:
-        key_id = self._keys.scope_key(AUDIT_SCOPE)
-        if key_id is None:
-            raise VaultError("the vault's audit key is missing from its keystore")
-        return key_id, self._keys.raw_key(key_id)
-
-    # --- loading -------------------------------------------------------------------------
-
-    def _load(self) -> None:
-        version = self._store.dataset().version
-        loaded = snapshot.load(self.directory, self._keys, version, self.dim)
-        self._snapshot_version = version if loaded is not None else None
-        if loaded is None:
-            snapshot.discard(self.directory)
-            loaded = load(self._store.read(), self._keys, self.dim)
-        self._current = {
-            memory_id: (version, key_id, record)
-            for memory_id, version, key_id, record in zip(
-                loaded.ids, loaded.versions, loaded.key_ids, loaded.records, strict=True
-            )
-        }
-        self._older = loaded.older
-        self._used_keys = loaded.used_keys
-        self._damage = [*self._keys.damage, *self._store.damage, *loaded.damage]
-        self._damage += self._check_rows(loaded)  # rows missing or rolled back (row_set.py)
-        self._index = VaultIndex(self.dim, self._text_of)
-        self._index.load(loaded.ids, loaded.vectors, [record[0] for record in loaded.records])
+    @writer_guard.setter
+    def writer_guard(self, guard: Callable[[], None] | None) -> None:
+        self._guard.writer_guard = guard
 
     # --- reading -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._current)
+        return len(self._state.current)
 
     def __contains__(self, memory_id: object) -> bool:
-        return memory_id in self._current
+        return memory_id in self._state.current
 
     @property
     def index(self) -> VaultIndex:
         """The in-RAM HybridIndex (read it under ``vault.lock`` if another thread writes)."""
-        return self._index
+        return self._state.index
 
     @property
     def lock(self) -> threading.RLock:
-        return self._mutex
+        return self._state.mutex
 
     @property
     def damaged(self) -> tuple[Damage, ...]:
         """Rows and files that could not be read at unlock (the rest of the vault is fine)."""
-        return tuple(self._damage)
+        return tuple(self._state.damage)
+
+    @property
+    def epoch(self) -> int:
+        return self._state.keys.epoch
+
+    @property
+    def read_only(self) -> str | None:
+        """Why writing is off ("the disk is full", ...), or None when the vault can write."""
+        return self._guard.read_only
+
+    @property
+    def rekey_unfinished(self) -> bool:
+        """True when a re-encryption was interrupted: run ``rekey`` again to finish it."""
+        return self._rekeyer.unfinished
+
+    @property
+    def row_set_note(self) -> str | None:
+        """One line when rows the row log names are missing (or the log itself is), else None."""
+        return self._rows.note
 
     def get(self, memory_id: str) -> MemoryRecord:
-        entry = self._current.get(MemoryId(memory_id))
-        if entry is None:
-            raise MemoryNotFound(f"no memory with id {memory_id!r}")
-        return codec.decode_record(memory_id, entry[0], entry[2])
+        return self._state.record(memory_id)
 
     def list(
         self, kind: str | None = None, conversation_id: str | None = None
     ) -> list[MemoryRecord]:
         """Current memories, oldest first, optionally of one kind or one conversation."""
-        code = codec.KIND_CODES[check_kind(kind)] if kind else None
-        records = [
-            codec.decode_record(memory_id, version, record)
-            for memory_id, (version, _key, record) in list(self._current.items())
-            if (code is None or record[0] == code)
-            and (conversation_id is None or codec.conversation_of(record) == conversation_id)
-        ]
-        records.sort(key=lambda r: (r.created_at, r.id))
-        return records
+        return self._reader.memories(kind, conversation_id)
 
     def history(self, memory_id: str) -> builtins.list[MemoryVersion]:
         """Every readable version, oldest first; the last one is the current text."""
-        if not self.known(memory_id):
-            raise MemoryNotFound(f"no memory with id {memory_id!r}")
-        table = self._store.read(ids=[memory_id])
-        current = self._current.get(MemoryId(memory_id), (0, "", b""))[0]
-        versions = []
-        for row in table.to_pylist():
-            plain = open_row(
-                self._keys, row["memory_id"], row["version"], row["key_id"], row["blob"]
-            )
-            if plain is None:
-                continue
-            record = codec.decode_record(
-                memory_id, row["version"], codec.record_part(plain, self.dim)
-            )
-            versions.append(
-                MemoryVersion(
-                    record.id,
-                    row["version"],
-                    record.kind,
-                    record.text,
-                    record.meta,
-                    record.updated_at,
-                    row["version"] == current,
-                )
-            )
-        return sorted(versions, key=lambda v: v.version)
+        return self._reader.history(memory_id)
 
     def search(
         self,
@@ -321,72 +249,29 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
         kind: str | None = None,
     ) -> builtins.list[SearchHit]:
         """Exact cosine and BM25 in RAM, fused by reciprocal rank; both raw scores kept."""
-        with self._mutex:
-            if len(self._index) == 0 or k <= 0:
-                return []
-            mask = self._index.kind_mask(codec.KIND_CODES[check_kind(kind)]) if kind else None
-            lists: list[list[str]] = []
-            vector_scores = keyword_scores = None
-            if query_vector is not None:
-                vector_scores = self._index.vector_scores(check_vector(query_vector, self.dim))
-                lists.append([hit.id for hit in self._index.top(vector_scores, k, mask)])
-            if query_text and query_text.strip():
-                keyword_scores = self._index.keyword_scores(query_text)
-                matched = keyword_scores > 0
-                lists.append(
-                    [
-                        hit.id
-                        for hit in self._index.top(
-                            keyword_scores, k, matched if mask is None else mask & matched
-                        )
-                    ]
-                )
-            fused: dict[str, float] = defaultdict(float)
-            for ranked in lists:
-                for rank, doc_id in enumerate(ranked):
-                    fused[doc_id] += 1.0 / (RRF_K + rank + 1)
-            best = sorted(fused.items(), key=lambda item: -item[1])[:k]
-            return [
-                self._hit(doc_id, score, vector_scores, keyword_scores) for doc_id, score in best
-            ]
-
-    def _hit(
-        self,
-        doc_id: str,
-        score: float,
-        vs: NDArray[np.float32] | None,
-        ks: NDArray[np.float32] | None,
-    ) -> SearchHit:
-        slot = self._index.slot(doc_id)
-        version, _key, record = self._current[MemoryId(doc_id)]
-        return SearchHit(
-            MemoryId(doc_id),
-            score,
-            float(vs[slot]) if vs is not None else 0.0,
-            float(ks[slot]) if ks is not None else 0.0,
-            partial(codec.decode_record, doc_id, version, record),
-        )
+        return self._reader.search(query_vector, query_text, k, kind)
 
     def warm(self) -> None:
         """Build the keyword index now (e.g. on a background thread right after unlock)."""
-        with self._mutex:
-            self._index.warm()
+        with self._state.mutex:
+            self._state.index.warm()
 
     def status(self) -> KeyStatus:
-        header = self._keys.header
+        keys = self._state.keys
+        header = keys.header
         return KeyStatus(
             mode=header.mode,
-            backend=self._keys.describe_source(),
+            backend=keys.describe_source(),
             epoch=header.epoch,
-            data_keys=len(self._keys),
+            data_keys=len(keys),
             memories=len(self),
             vault_id=header.vault_id,
             schema_version=header.schema_version,
-            damaged=len(self._damage),
+            damaged=len(self._state.damage),
             extra={
                 "rotated_at": header.rotated_at,
                 "created_at": header.created_at,
-                "read_only": self._read_only,
+                "read_only": self.read_only,
                 # Passphrase mode: a copy of the folder carries its own wrapped KEK, which the
                 # same passphrase opens, so forgetting cannot reach copies made before it.
                 # Not with a secret outside the folder, ratcheted by every forget.
@@ -395,42 +280,110 @@ class Vault(Writing, Forgetting, Rekeying, Backups, ReadOnly, RowSets):
                 "rekey_unfinished": self.rekey_unfinished,  # `keys rotate --rekey` finishes it
                 "row_set": self.row_set_note,  # memories missing from the store, or None
                 "key_files": [
-                    *self._keys.notes,
-                    *(f"{d.where}: {d.reason}" for d in self._keys.damage),
+                    *keys.notes,
+                    *(f"{d.where}: {d.reason}" for d in keys.damage),
                 ],
             },
         )
 
     def audit_entries(self) -> builtins.list[AuditEntry]:
         """The audit log, oldest first; entries after a break in the chain are marked unverified."""
-        with self._mutex:
-            return list(self._audit.entries())
+        with self._state.mutex:
+            return list(self._state.audit.entries())
 
-    def _text_of(self, memory_id: str) -> str:
-        return codec.text_of(self._current[MemoryId(memory_id)][2])
-
-    def _forget_in_ram(self, ids: Sequence[MemoryId]) -> None:
-        for memory_id in ids:
-            self._older.pop(memory_id, None)
-            self._current.pop(memory_id, None)
-        self._damage = [d for d in self._damage if d.memory_id not in set(ids)]
-        self._index.drop(ids)
+    def verify_audit(self) -> AuditReport:
+        """The audit log's chain, and the row set: missing rows are not "OK"."""
+        return self._rows.verify_audit()
 
     def known(self, memory_id: str) -> bool:
         """True for a current memory, and for one whose newest row is damaged (it can be forgotten)."""
-        return memory_id in self._current or memory_id in self._older
+        return self._state.known(memory_id)
 
     def versions_of(self, memory_id: str) -> builtins.list[tuple[int, str]]:
         """(version, key id) of every stored row of a memory, oldest first."""
-        rows = list(self._older.get(MemoryId(memory_id), []))
-        current = self._current.get(MemoryId(memory_id))
-        if current is not None:
-            rows.append((current[0], current[1]))
-        return rows
+        return self._state.versions_of(memory_id)
 
     def kind_of(self, memory_id: str) -> str:
-        entry = self._current.get(MemoryId(memory_id))
-        return KINDS[entry[2][0]] if entry else "unknown"
+        return self._state.kind_of(memory_id)
+
+    # --- writing (writing.py, forget.py, rekey.py, backup.py, row_set.py) ----------------
+
+    def add(
+        self,
+        kind: str,
+        text: str,
+        *,
+        vector: NDArray[np.float32] | Sequence[float],
+        meta: Mapping[str, Any] | None = None,
+        conversation_id: str | None = None,
+        source_id: str | None = None,
+        created_at: datetime | None = None,
+    ) -> MemoryRecord:
+        item = NewMemory(
+            kind, text, np.asarray(vector, np.float32), meta, conversation_id, source_id, created_at
+        )
+        return self.add_many([item])[0]
+
+    def add_many(self, items: Sequence[NewMemory]) -> builtins.list[MemoryRecord]:
+        """Add memories in one Lance commit (bulk import of 10k+ rows is one call)."""
+        return self._writer.add_many(items)
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        text: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+        vector: NDArray[np.float32] | Sequence[float] | None = None,
+        kind: str | None = None,
+        keep_history: bool = True,
+    ) -> MemoryRecord:
+        """Write a new version; the old one stays in ``history`` until the memory is forgotten,
+        unless ``keep_history`` is False (bookkeeping such as use counts, whose old versions
+        would pile up one per write): then the older versions' rows are deleted."""
+        edit = Edit(text, meta, vector, kind)
+        return self._writer.update(memory_id, edit, keep_history=keep_history)
+
+    def forget(
+        self, ids: Iterable[str], *, rewrite: Mapping[str, Rewrite] | None = None
+    ) -> ForgetReceipt:
+        """Erase these memories, all their versions and their data keys; returns a receipt.
+        ``rewrite`` keeps other memories but replaces their content, erasing their old versions
+        in the same ratchet (see ``Forgetter.forget``)."""
+        return self._forgetter.forget(ids, rewrite=rewrite)
+
+    def forget_all(self) -> ForgetReceipt:
+        """Erase every memory and every data key (the audit key stays: the log says it happened)."""
+        return self._forgetter.forget_all()
+
+    def rotate_keys(self) -> int:
+        """A new KEK (new epoch): every data key retired, the snapshot key destroyed."""
+        return self._forgetter.rotate_keys()
+
+    def rekey(self, progress: Progress | None = None, *, batch: int = BATCH) -> RekeyReceipt:
+        """Re-encrypt every row under new data keys, then destroy the old keys (new epoch)."""
+        return self._rekeyer.rekey(progress, batch=batch)
+
+    def export_backup(
+        self, path: Path | str, passphrase: str, params: Argon2Params | None = None
+    ) -> ExportSummary:
+        """Write every version of every memory to one encrypted file (atomically)."""
+        return self._backups.export_backup(path, passphrase, params)
+
+    def import_backup(self, path: Path | str, passphrase: str) -> ImportSummary:
+        """Add the memories of a backup; ones already here (same id, or same kind and text) are skipped."""
+        return self._backups.import_backup(path, passphrase)
+
+    def accept_missing(self) -> int:
+        """Forget what the row log names but the table lacks: the log is rewritten from the rows
+        there are now, then the keys only missing rows used are destroyed (a ratchet). Returns
+        how many memories were missing or rolled back."""
+        with self._state.mutex:
+            self._guard.check_writing()
+            accepted = self._rows.accept_missing()
+            # RowChecks sits below the guard (the guard uses it), so the vault calls both.
+            self._guard.recover_unfinished_forget()
+            return accepted
 
 
 def _narrow(directory: Path) -> list[Path]:
@@ -439,7 +392,3 @@ def _narrow(directory: Path) -> list[Path]:
     except OSError as exc:  # a read-only disk: the modes stay as they are
         logger.warning("cannot narrow the vault's permissions: %s", exc.__class__.__name__)
         return []
-
-
-def _closed(memory_id: str) -> str:
-    raise VaultError("the vault is locked: unlock it to read memories")

@@ -20,9 +20,9 @@ from desktop_agent.memory import forget_journal, rekey_journal
 from desktop_agent.memory import keystore as keystore_module
 from desktop_agent.memory import row_log as row_log_module
 from desktop_agent.memory.audit import AuditLog
-from desktop_agent.memory.forget import Forgetting
 from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.row_log import RowLog
+from desktop_agent.memory.state import VaultState
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
 
@@ -50,7 +50,7 @@ POINTS: list[tuple[str, Any, str, str]] = [
     ("mid audit-line append (torn)", audit_module, "append_durable", "torn"),
     ("after the forget journal", forget_journal, "write", "after"),
     ("after the re-encryption journal", rekey_journal, "write", "after"),
-    ("after the snapshot is dropped", Forgetting, "_drop_snapshot", "after"),
+    ("after the snapshot is dropped", VaultState, "drop_snapshot", "after"),
     ("before old Lance versions are cleaned", lance.LanceDataset, "cleanup_old_versions", "before"),
     ("after compaction", Store, "compact_and_purge", "after"),
     ("before an audit entry", AuditLog, "append", "before"),

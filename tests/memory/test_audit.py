@@ -207,7 +207,7 @@ def test_a_log_in_the_old_format_stays_readable_and_grows_in_the_new_one(
     vault_dir: Path, key_source: KeyringKeySource
 ) -> None:
     with Vault.open(vault_dir, key_source) as vault:
-        key_id, key = vault._audit_key()
+        key_id, key = vault._state.audit_key()
     _write_format_1_log(vault_dir, key_id, key, ["unlock", "add", "edit", "add", "forget"])
     with Vault.open(vault_dir, key_source) as vault:
         vault.add("semantic", "new", vector=unit(1))
@@ -297,7 +297,7 @@ def test_an_old_format_log_with_a_removed_line_shows_the_new_entries_after_it(
     vault_dir: Path, key_source: KeyringKeySource
 ) -> None:
     with Vault.open(vault_dir, key_source) as vault:
-        key_id, key = vault._audit_key()
+        key_id, key = vault._state.audit_key()
     _write_format_1_log(vault_dir, key_id, key, ["unlock", "add", "edit", "add", "forget", "add"])
     path = vault_dir / "audit.log"
     lines = path.read_bytes().splitlines(keepends=True)

@@ -57,7 +57,7 @@ def test_forget_leaves_no_trace_in_files_versions_or_old_copies(
         assert vault.get(sibling.id).text == "a sibling in the same chat"
         with pytest.raises(MemoryNotFound):
             vault.get(doomed.id)
-        assert len(vault._store.versions()) == 1  # every old version cleaned up
+        assert len(vault._state.store.versions()) == 1  # every old version cleaned up
     assert CANARY.encode() not in all_bytes(vault_dir)
     assert not any(CANARY.encode() in p for p in decryptable_texts(vault_dir, key_source))
     # The old KEK is gone from the keyring...
@@ -91,7 +91,7 @@ def test_forget_all_destroys_every_key_and_row(
         assert set(ids) <= set(receipt.ids) and len(receipt.ids) == 4
         # Only the audit key and the row log's key (it seals ids, never words) are left.
         assert len(vault) == 0
-        assert {vault._keys.scope_of(k) for k in vault._keys.ids()} == {"audit", "rows"}
+        assert {vault._state.keys.scope_of(k) for k in vault._state.keys.ids()} == {"audit", "rows"}
         again = vault.add("semantic", "life goes on", vector=unit(5))
     assert not any(CANARY.encode() in p for p in decryptable_texts(vault_dir, key_source))
     with Vault.open(vault_dir, key_source) as vault:
@@ -104,13 +104,15 @@ def test_a_crash_mid_forget_is_finished_on_the_next_unlock(
     with Vault.open(vault_dir, key_source) as vault:
         doomed = vault.add("semantic", CANARY, vector=unit(1))
         keeper = vault.add("semantic", "stays", vector=unit(2))
-        vault._store.delete([doomed.id])  # the crash: rows gone, key and old versions still there
+        vault._state.store.delete(
+            [doomed.id]
+        )  # the crash: rows gone, key and old versions still there
         epoch = vault.epoch
     with Vault.open(vault_dir, key_source) as vault:
         assert vault.epoch == epoch + 1  # the orphaned key was destroyed by a ratchet
         assert [r.id for r in vault.list()] == [keeper.id]
         assert vault.audit_entries()[-2].action == "recover"
-        assert len(vault._store.versions()) == 1
+        assert len(vault._state.store.versions()) == 1
     assert not any(CANARY.encode() in p for p in decryptable_texts(vault_dir, key_source))
 
 
@@ -138,7 +140,7 @@ def test_a_rewrite_erases_every_old_version_of_the_memory_it_keeps(
         assert vault.get(kept.id).text == "I said [forgotten] here"
         assert [v.text for v in vault.history(kept.id)] == ["I said [forgotten] here"]
         assert vault.get(sibling.id).text == "another turn of the chat"
-        assert len(vault._store.versions()) == 1
+        assert len(vault._state.store.versions()) == 1
     assert CANARY.encode() not in all_bytes(vault_dir)
     assert all(CANARY.encode() not in p for p in decryptable_texts(vault_dir, key_source))
     # a copy taken before the forget opens with nothing we hold

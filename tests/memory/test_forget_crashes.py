@@ -20,9 +20,10 @@ import pytest
 from desktop_agent.memory import Vault, forget_journal
 from desktop_agent.memory import keystore as keystore_module
 from desktop_agent.memory.audit import AuditLog
-from desktop_agent.memory.forget import Forgetting
+from desktop_agent.memory.forget import Forgetter
 from desktop_agent.memory.keystore import KeyStore
 from desktop_agent.memory.model import MemoryNotFound, Rewrite
+from desktop_agent.memory.state import VaultState
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
 from tests.memory.conftest import all_bytes, unit
@@ -83,7 +84,7 @@ CRASH_POINTS: dict[str, Callable[[pytest.MonkeyPatch, KeyringKeySource], None]] 
         s, "discard_kek", before(s, "discard_kek")
     ),
     "after the snapshot is dropped": lambda mp, _s: mp.setattr(
-        Forgetting, "_drop_snapshot", after(Forgetting, "_drop_snapshot")
+        VaultState, "drop_snapshot", after(VaultState, "drop_snapshot")
     ),
     "mid compaction (files rewritten, old versions not cleaned)": lambda mp, _s: mp.setattr(
         lance.LanceDataset,
@@ -117,7 +118,7 @@ def crash_lab(
             "episodic", f"keep this. {SECRET}", vector=unit(3), conversation_id="c2"
         )
         keeper = vault.add("semantic", "an unrelated fact", vector=unit(4))
-        rows = vault._store.read(ids=[doomed.id, redacted.id]).to_pylist()
+        rows = vault._state.store.read(ids=[doomed.id, redacted.id]).to_pylist()
     doomed_blobs = [bytes(r["blob"]) for r in rows]
     yield {
         "sibling": sibling.id,
@@ -162,7 +163,7 @@ def test_a_crash_at_any_step_of_a_forget_is_finished_at_the_next_open(
         assert vault.get(crash_lab["sibling"]).text == "a sibling in the chat"
         assert vault.get(crash_lab["keeper"]).text == "an unrelated fact"
         assert [v.text for v in vault.history(crash_lab["redacted"])] == ["keep this. [forgotten]"]
-        assert len(vault._store.versions()) == 1  # every old Lance version cleaned up
+        assert len(vault._state.store.versions()) == 1  # every old Lance version cleaned up
         actions = [e.action for e in vault.audit_entries()]
         assert "forget" in actions
         assert vault.verify_audit().ok
@@ -181,7 +182,7 @@ def test_a_crash_before_the_journal_forgets_nothing_and_loses_nothing(
     _crash(
         vault_dir,
         key_source,
-        lambda patch, _s: patch.setattr(Forgetting, "_rewrite", after(Forgetting, "_rewrite")),
+        lambda patch, _s: patch.setattr(Forgetter, "_rewrite", after(Forgetter, "_rewrite")),
         _forget(crash_lab),
     )
     with Vault.open(vault_dir, key_source) as vault:

@@ -52,7 +52,7 @@ def _readable_texts(directory: Path, source: KeyringKeySource) -> list[bytes]:
 
 
 def _blobs(vault: Vault, memory_id: str) -> list[bytes]:
-    return [bytes(r["blob"]) for r in vault._store.read(ids=[memory_id]).to_pylist()]
+    return [bytes(r["blob"]) for r in vault._state.store.read(ids=[memory_id]).to_pylist()]
 
 
 def test_a_forget_goes_on_past_a_damaged_file_and_says_what_it_left(
@@ -65,7 +65,7 @@ def test_a_forget_goes_on_past_a_damaged_file_and_says_what_it_left(
         blobs = _blobs(vault, doomed.id)
     _damage_oldest_file(vault_dir)
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._store.damaged_fragments() == [0]
+        assert vault._state.store.damaged_fragments() == [0]
         receipt = vault.forget([doomed.id])
         assert receipt.ids == (doomed.id,)
         assert len(receipt.damaged) == 1 and "fragment 0" in receipt.damaged[0]
@@ -77,7 +77,7 @@ def test_a_forget_goes_on_past_a_damaged_file_and_says_what_it_left(
             vault.get(doomed.id)
         assert vault.get(keeper.id).text == "kept in a healthy file"
         assert "forget" in [e.action for e in vault.audit_entries()]
-        assert len(vault._store.versions()) == 1
+        assert len(vault._state.store.versions()) == 1
     on_disk = all_bytes(vault_dir)
     assert not any(blob[20:60] in on_disk for blob in blobs)
     assert not any(b"FORGET-ME-7c1" in t for t in _readable_texts(vault_dir, key_source))
@@ -119,7 +119,7 @@ def test_damage_found_only_by_the_forget_itself(
     _damage_oldest_file(vault_dir)
     victim = records[5]
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._snapshot_version is not None and vault.damaged == ()
+        assert vault._state.snapshot_version is not None and vault.damaged == ()
         receipt = vault.forget([victim.id])
         assert receipt.damaged and "fragment 0" in receipt.damaged[0]
     with Vault.open(vault_dir, key_source) as vault:

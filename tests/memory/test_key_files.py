@@ -47,7 +47,7 @@ def two_epochs(vault_dir: Path, key_source: KeyringKeySource) -> dict[str, str]:
         first = [vault.add("semantic", f"old fact {i}", vector=unit(i)) for i in range(3)]
         vault.rotate_keys()
         later = [vault.add("semantic", f"new fact {i}", vector=unit(10 + i)) for i in range(2)]
-        assert vault._keys.epoch == 2
+        assert vault._state.keys.epoch == 2
     return {record.text: record.id for record in [*first, *later]}
 
 
@@ -189,15 +189,15 @@ def test_forget_leaves_no_copy_of_a_destroyed_key(
     with Vault.open(vault_dir, key_source) as vault:
         kept = vault.add("semantic", "kept", vector=unit(1))
         doomed = vault.add("semantic", "doomed", vector=unit(2))
-        keks = {1: vault._keys._kek}
+        keks = {1: vault._state.keys._kek}
         vault.rotate_keys()  # the doomed key is now in keystore-2.bin and its copy
         vault.add("semantic", "in the journal", vector=unit(3))
-        keks[2] = vault._keys._kek
-        vault_id = vault._keys.header.vault_id
+        keks[2] = vault._state.keys._kek
+        vault_id = vault._state.keys.header.vault_id
         (doomed_key,) = {key for _v, key in vault.versions_of(doomed.id)}
         assert doomed_key in key_ids_in(vault_dir, keks, vault_id)
         vault.forget([doomed.id])
-        keks[3] = vault._keys._kek
+        keks[3] = vault._state.keys._kek
     names = sorted(path.name for path in keys_dir(vault_dir).iterdir())
     assert names == ["keystore-3.bin", "keystore-3.bin.copy"]
     left = key_ids_in(vault_dir, keks, vault_id)

@@ -81,7 +81,7 @@ def test_rotate_ratchets_the_epoch_and_deletes_the_old_kek(
     with Vault.open(vault_dir, key_source) as vault:
         assert vault.rotate_keys() == 2
     assert [account for _s, account in memory_keyring.entries] == [
-        f"vault-{vault._keys.header.vault_id}-kek-2"
+        f"vault-{vault._state.keys.header.vault_id}-kek-2"
     ]
     assert sorted(p.name for p in (vault_dir / "keys").iterdir()) == [
         "keystore-2.bin",

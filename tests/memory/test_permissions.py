@@ -52,7 +52,7 @@ def test_lock_leaves_no_vault_or_key_reachable(memory_keyring) -> None:  # noqa:
     vault = app.vault()  # opened with the test's in-memory keyring, kept by the app
     vault.add("semantic", "User's PIN is 4921", vector=[0.1] * 384)
     ours = vault.directory
-    keys = vault._keys
+    keys = vault._state.keys
     gone_vault, gone_keys = weakref.ref(vault), weakref.ref(keys)
     del vault
     gc.freeze()  # as the window does after an unlock: frozen objects are never collected

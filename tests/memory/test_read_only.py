@@ -41,7 +41,7 @@ def _with_an_orphan_key(vault_dir: Path, source: KeyringKeySource) -> str:
             patch.setattr(store_module.lance, "write_dataset", full)
             with pytest.raises(VaultError, match="disk is full"):
                 vault.add("semantic", "lost to the full disk", vector=unit(2))
-        assert len(vault._keys) == 4  # audit and row-log keys, kept's key, and the orphan
+        assert len(vault._state.keys) == 4  # audit and row-log keys, kept's key, and the orphan
     return kept.id
 
 
@@ -88,7 +88,7 @@ def test_writes_resume_once_the_disk_takes_them_with_the_deferred_recovery_first
         monkeypatch.undo()  # space was freed
         later = vault.add("semantic", "after space was freed", vector=unit(4))
         assert vault.read_only is None
-        assert len(vault._keys) == 4  # the orphan is gone; later's key came in its place
+        assert len(vault._state.keys) == 4  # the orphan is gone; later's key came in its place
         actions = [e.action for e in vault.audit_entries()]
     assert actions[-3:] == ["recover", "unlock", "add"]
     with Vault.open(vault_dir, key_source) as vault:

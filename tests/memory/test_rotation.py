@@ -138,7 +138,7 @@ def rekey_lab(
         vault.rotate_keys()
         vault.add("episodic", "chat three", vector=unit(5), conversation_id="c1")
         vault.add("semantic", "a later fact", vector=unit(6))
-        raw = {k: vault._keys.raw_key(k) for k in vault._keys.ids()}
+        raw = {k: vault._state.keys.raw_key(k) for k in vault._state.keys.ids()}
         texts = {r.id: [v.text for v in vault.history(r.id)] for r in vault.list()}
     return {
         "raw": raw,
@@ -174,12 +174,12 @@ def test_rekey_re_encrypts_every_row_and_no_old_data_key_opens_any(
         assert receipt.epoch == epoch + 1 and receipt.previous_epoch == epoch
         assert reports == [(0, 7), (2, 7), (4, 7), (6, 7), (7, 7)]
         # The audit and row-log keys seal no row (and no words): they stay.
-        kept = {vault._audit_key()[0], vault._keys.scope_key("rows")}
-        assert not set(rekey_lab["raw"]) & set(vault._keys.ids()) - kept
+        kept = {vault._state.audit_key()[0], vault._state.keys.scope_key("rows")}
+        assert not set(rekey_lab["raw"]) & set(vault._state.keys.ids()) - kept
         assert vault.status().extra["rekey_unfinished"] is False
         assert "rekey" in [e.action for e in vault.audit_entries()]
         # A conversation keeps one key, other memories one each: 1 + 3 + audit + row log.
-        assert len(vault._keys) == 6
+        assert len(vault._state.keys) == 6
     assert_old_keys_open_nothing(vault_dir, rekey_lab)
     with Vault.open(vault_dir, key_source) as vault:
         assert {r.id: [v.text for v in vault.history(r.id)] for r in vault.list()} == rekey_lab[
@@ -282,7 +282,7 @@ def test_rekey_refuses_a_damaged_row_and_changes_nothing(
     with Vault.open(vault_dir, key_source) as vault:
         vault.add("semantic", "fine", vector=unit(1))
         vault.rekey()
-        vault._damage.append(_row_damage())  # as an unlock that found one reports it
+        vault._state.damage.append(_row_damage())  # as an unlock that found one reports it
         with pytest.raises(VaultError, match="cannot re-encrypt the memories now: row .* damaged"):
             vault.rekey()
         assert not rekey_journal.journal_path(vault_dir).exists()
@@ -300,7 +300,7 @@ def test_rekey_in_passphrase_mode(vault_dir: Path) -> None:
 
     with Vault.open(vault_dir, PassphraseKeySource("rekey passphrase", FAST_ARGON2)) as vault:
         kept = vault.add("episodic", "in passphrase mode", vector=unit(1), conversation_id="c")
-        raw = {k: vault._keys.raw_key(k) for k in vault._keys.ids()}
+        raw = {k: vault._state.keys.raw_key(k) for k in vault._state.keys.ids()}
         assert vault.rekey().epoch == 2
     with Vault.open(vault_dir, PassphraseKeySource("rekey passphrase", FAST_ARGON2)) as vault:
         assert vault.get(kept.id).text == "in passphrase mode"

@@ -20,7 +20,7 @@ from desktop_agent.memory import Vault
 from desktop_agent.memory import snapshot as snapshot_module
 from desktop_agent.memory.model import Rewrite
 from desktop_agent.memory.row_log import LOG_NAME, Change, RowLog, from_dict, pack
-from desktop_agent.memory.row_set import RowSets
+from desktop_agent.memory.row_set import RowChecks
 from desktop_agent.memory.store import Store
 from desktop_agent.secrets import KeyringKeySource
 from tests.memory.conftest import unit
@@ -83,7 +83,7 @@ def test_a_deleted_memory_is_reported_its_key_kept_and_a_restore_brings_it_back(
             assert note is not None and note.startswith("1 memories missing") and ACCEPT in note
             report = vault.verify_audit()
             assert not report.ok and any(allergy.id in p for p in report.problems)
-            assert key_id in vault._keys  # quarantined, not destroyed as an orphan
+            assert key_id in vault._state.keys  # quarantined, not destroyed as an orphan
             assert "allergy" not in note and "PENICILLIN" not in str(vault.damaged)
 
     shutil.rmtree(vault_dir / "db")
@@ -309,7 +309,7 @@ def test_accept_missing_forgets_the_missing_and_destroys_their_keys(
     with Vault.open(vault_dir, key_source) as vault:
         assert vault.accept_missing() == 1
         _assert_clean(vault)
-        assert key_id not in vault._keys and vault.epoch == epoch + 1
+        assert key_id not in vault._state.keys and vault.epoch == epoch + 1
         assert "accept missing" in [e.action for e in vault.audit_entries()]
     with Vault.open(vault_dir, key_source) as vault:
         _assert_clean(vault)
@@ -326,15 +326,15 @@ def test_a_missing_row_log_is_reported_and_no_key_is_destroyed_until_accepted(
         vault.add("semantic", "kept", vector=unit(1))
     (vault_dir / LOG_NAME).unlink()
     with Vault.open(vault_dir, key_source) as vault:
-        keys = set(vault._keys.ids())
-        vault._keys.new_keys([""])  # an orphan (as a failed add leaves)
+        keys = set(vault._state.keys.ids())
+        vault._state.keys.new_keys([""])  # an orphan (as a failed add leaves)
         assert "is missing" in str(vault.status().extra["row_set"])
         assert not vault.verify_audit().ok
     with Vault.open(vault_dir, key_source) as vault:
-        assert keys < set(vault._keys.ids())  # nothing destroyed while the log is missing
+        assert keys < set(vault._state.keys.ids())  # nothing destroyed while the log is missing
         vault.accept_missing()
         _assert_clean(vault)
-        assert set(vault._keys.ids()) - keys == {vault._keys.scope_key("rows")}
+        assert set(vault._state.keys.ids()) - keys == {vault._state.keys.scope_key("rows")}
     with Vault.open(vault_dir, key_source) as vault:
         _assert_clean(vault)
 
@@ -355,14 +355,14 @@ def test_a_vault_from_before_the_row_log_gets_one_at_first_open(
     vault_dir: Path, key_source: KeyringKeySource, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:  # a vault written by a version without the row log
-        patch.setattr(RowSets, "_settle_rows", lambda self: None)
+        patch.setattr(RowChecks, "settle", lambda self: None)
         with Vault.open(vault_dir, key_source) as vault:
             memory = vault.add("semantic", "old", vector=unit(1))
             vault.update(memory.id, text="old 2")
         assert not (vault_dir / LOG_NAME).exists()
     with Vault.open(vault_dir, key_source) as vault:  # trust on first use
         _assert_clean(vault)
-        assert vault._keys.scope_key("rows") is not None
+        assert vault._state.keys.scope_key("rows") is not None
     lance.dataset(_uri(vault_dir)).delete(f"memory_id = '{memory.id}' AND version = 2")
     with Vault.open(vault_dir, key_source) as vault:
         assert _reported(vault)[memory.id].startswith("rolled back")
@@ -426,19 +426,21 @@ def test_an_unlock_from_the_snapshot_skips_the_comparison_only_for_the_log_it_wa
     with Vault.open(vault_dir, key_source) as vault:
         memory = vault.add("semantic", "v1", vector=unit(1))
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._snapshot_version is not None and vault._rows_seen is None  # skipped
+        assert (
+            vault._state.snapshot_version is not None and vault._rows._rows_seen is None
+        )  # skipped
         _assert_clean(vault)
         vault.update(memory.id, text="v2")
     # The log rolled back to before the edit (the table still has it): compared, and reported.
     log = vault_dir / LOG_NAME
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._rows_seen is None
+        assert vault._rows._rows_seen is None
         before = log.read_bytes()
         vault.update(memory.id, text="v3")
     after = log.read_bytes()
     log.write_bytes(before)
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._rows_seen is not None
+        assert vault._rows._rows_seen is not None
         assert "never had" in _reported(vault)[memory.id]
     log.write_bytes(after)
     with Vault.open(vault_dir, key_source) as vault:

@@ -38,7 +38,7 @@ def fill(vault: Vault, n: int = 20) -> list[str]:
 
 def state(vault: Vault) -> tuple[object, ...]:
     hits = [(h.id, round(h.vector_score, 5)) for h in vault.search(unit(3), "memory", k=5)]
-    return [(r.id, r.kind, r.text, r.version) for r in vault.list()], hits, dict(vault._older)
+    return [(r.id, r.kind, r.text, r.version) for r in vault.list()], hits, dict(vault._state.older)
 
 
 def test_reopen_from_the_snapshot_gives_the_same_vault(
@@ -51,7 +51,7 @@ def test_reopen_from_the_snapshot_gives_the_same_vault(
     assert (vault_dir / "snapshot.bin").exists()
     assert b"memory 0, edited" not in all_bytes(vault_dir)
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._snapshot_version is not None  # it was used
+        assert vault._state.snapshot_version is not None  # it was used
         assert state(vault) == before
         assert [v.text for v in vault.history(ids[0])] == ["memory 0", "memory 0, edited"]
         vault.add("semantic", "after the snapshot", vector=unit(99))  # grows the matrix in place
@@ -69,7 +69,7 @@ def test_a_stale_snapshot_is_ignored(
         late = vault.add("semantic", "written after the snapshot", vector=unit(50))
     shutil.copy(old, vault_dir / "snapshot.bin")  # as if the process died before closing
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._snapshot_version is None
+        assert vault._state.snapshot_version is None
         assert vault.get(late.id).text == "written after the snapshot" and len(vault) == 21
 
 
@@ -82,7 +82,7 @@ def test_forget_destroys_the_snapshot_key(
     copy = tmp_path / "copy"
     shutil.copytree(vault_dir, copy, ignore=shutil.ignore_patterns("LOCK"))
     with Vault.open(vault_dir, key_source) as vault:
-        assert vault._snapshot_version is not None
+        assert vault._state.snapshot_version is not None
         vault.forget([doomed])
         assert not (vault_dir / "snapshot.bin").exists()
     keys = KeyStore.unlock(vault_dir, read_header(vault_dir), key_source)

@@ -144,7 +144,7 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
         self.gone_markers += memory.markers
 
     def _blobs(self, memory_id: str) -> list[bytes]:
-        rows = self.vault._store.read(ids=[memory_id]).to_pylist()
+        rows = self.vault._state.store.read(ids=[memory_id]).to_pylist()
         return [bytes(r["blob"])[20:60] for r in rows]
 
     # --- rules -----------------------------------------------------------------------------
@@ -344,7 +344,7 @@ class VaultSurvivesCrashes(RuleBasedStateMachine):
     def rekey(self, point: str | None, nth: int, reopen_point: str | None) -> None:
         """Re-encrypt everything (2 rows per batch); after a crash every memory still reads and
         a later rekey finishes the same plan; once done, no data key from before opens a row."""
-        keys = self.vault._keys
+        keys = self.vault._state.keys
         before = self.keys_before_rekey or {k: keys.raw_key(k) for k in keys.ids()}
         crashed = self._run(lambda: self.vault.rekey(batch=2), point, nth, reopen_point)
         if crashed is not None:

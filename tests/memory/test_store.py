@@ -65,7 +65,7 @@ def test_a_vault_written_through_pylance_opens_as_it_was(old_vault: Path) -> Non
             "The user likes black coffee",
         ]
         assert len(vault.list(conversation_id="conv-1")) == 2
-        assert isinstance(vault._store.table(), lancedb.table.LanceTable)
+        assert isinstance(vault._state.store.table(), lancedb.table.LanceTable)
     # Opening and reading wrote nothing into the table: no migration was needed.
     assert {p.relative_to(old_vault) for p in (old_vault / "db").rglob("*")} == before
 
@@ -75,9 +75,11 @@ def test_an_old_vault_takes_writes_and_forgets_through_lancedb(old_vault: Path) 
         canary = vault.add("semantic", CANARY, vector=unit(20))
         coffee = next(r for r in vault.list() if "coffee" in r.text)
         vault.update(coffee.id, text="The user likes oolong")
-        blob = vault._store.read(ids=[canary.id]).column("blob")[0].as_py()
+        blob = vault._state.store.read(ids=[canary.id]).column("blob")[0].as_py()
         vault.forget([canary.id])
-        assert vault._store.versions() == [vault._store.version()]  # old versions removed
+        assert vault._state.store.versions() == [
+            vault._state.store.version()
+        ]  # old versions removed
     assert blob[-32:] not in all_bytes(old_vault)  # the forgotten ciphertext is in no file
     assert b"4471" not in all_bytes(old_vault)
     with _opened(old_vault) as vault:

@@ -73,14 +73,14 @@ def test_search_filters_by_kind_and_keeps_scores_apart(vault: Vault, embed) -> N
 
 
 def test_add_many_is_one_commit_and_keys_follow_the_policy(vault: Vault) -> None:
-    versions_before = vault._store.versions()[-1]
+    versions_before = vault._state.store.versions()[-1]
     items = [
         NewMemory("episodic", f"turn {i}", unit(i), conversation_id=f"c{i % 2}") for i in range(6)
     ]
     items += [NewMemory("semantic", f"fact {i}", unit(100 + i)) for i in range(3)]
     records = vault.add_many(items)
-    assert vault._store.versions()[-1] == versions_before + 1
-    keys = {r.id: vault._current[r.id][1] for r in records}
+    assert vault._state.store.versions()[-1] == versions_before + 1
+    keys = {r.id: vault._state.current[r.id][1] for r in records}
     conv0 = {keys[r.id] for r in records if r.conversation_id == "c0"}
     assert len(conv0) == 1  # one DEK per conversation
     facts = [keys[r.id] for r in records if r.kind == "semantic"]
