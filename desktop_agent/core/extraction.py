@@ -32,6 +32,7 @@ from typing import Any, Literal
 from desktop_agent.core import extraction_appositions as appositions
 from desktop_agent.core import extraction_fallback, extraction_followups, extraction_parse
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
+from desktop_agent.core.extraction_fears import fear
 from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
@@ -39,7 +40,7 @@ from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, fear)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")

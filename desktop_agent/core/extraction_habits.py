@@ -224,6 +224,9 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         # What one drinks is one slot, however often: "I only drink green tea now" replaces
         # "I drink about four coffees a day".
         slot = "drink" if lemma == "drink" else f"routine:{_activity(head)}"
+        # How one gets to work is one slot too: "I take the bus to work now" replaces "I cycle
+        # to work every day".
+        slot = "commute" if _commutes(head) else slot
         yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.7, when=when)
         return
     if when and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
@@ -243,8 +246,34 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
     thing = _object(head)
     commute = lemma == "take" and thing is not None and thing.lemma_ in _TRANSPORT
     if head.tag_ == "VBP" and (lemma in words.ACTIVITIES or commute):
-        yield _make(who, tokens, "fact", f"routine:{_activity(head)}", _words(tokens),
-                    confidence=0.6, when=when)  # fmt: skip
+        slot = "commute" if _commutes(head) else f"routine:{_activity(head)}"
+        yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.6, when=when)
+
+
+_WORKPLACES = frozenset("work office school uni university college campus job".split())
+_TRAVELLING = frozenset("cycle bike walk drive ride run jog scoot skate commute".split())
+
+
+def _commutes(head: Token) -> bool:
+    """ "I cycle to work", "I take the bus to the office": how the user gets to work."""
+    lemma = head.lemma_.casefold()
+    thing = _object(head)
+    driven = next((c for c in head.children if c.dep_ == "dobj"), None)
+    if driven is not None and (driven.lower_ in words.KIDS or driven.lemma_ in words.RELATIONS):
+        return False  # "I drive my kids to school": the school run, not the user's commute
+    riding = lemma in ("take", "catch", "get", "use") and thing is not None
+    if not (lemma in _TRAVELLING or (riding and thing is not None and thing.lemma_ in _TRANSPORT)):
+        return False
+    place = _prep_object(head, "to", "into")
+    if place is None and thing is not None:
+        place = _prep_object(thing, "to")
+    # "take the bus to work" parses "to work" as a verb ("in order to work")
+    to_work = any(c.dep_ in ("xcomp", "advcl") and c.lemma_ == "work" for c in head.children)
+    return (
+        lemma == "commute"
+        or to_work
+        or (place is not None and place.lemma_.casefold() in _WORKPLACES)
+    )
 
 
 def _activity(head: Token) -> str:

@@ -104,7 +104,11 @@ def medication(clause: str) -> Iterator[Match]:
 
 _DIET = _compile(
     rf"(?:{I_AM}|i've been|i have been|i went|i became|i've become|i have become|i've gone|"
-    r"i have gone|i turned)\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
+    r"i have gone|i turned|"
+    # "I've gone back to being vegetarian", "I'm back to being vegan", "I switched to vegan"
+    r"(?:i've|i\s+have|i)\s+(?:gone|went|switched|changed|moved)\s+(?:back\s+)?to(?:\s+being)?|"
+    rf"{I_AM}\s+back\s+to(?:\s+being)?)"
+    r"\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
     r"(?:(?:strict|strictly|fully|full|completely|totally|now)\s+)?"
     r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler|halal|kosher|"
     r"gluten[\s-]free|dairy[\s-]free)\b"

@@ -110,6 +110,9 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         return
     if lemma in ("live", "move", "relocate"):
         place = _prep_object(head, "in", "to")
+        if place is None and (into := _prep_object(head, "into")) is not None:
+            # "Grandma moved into a care home in Catania": the city is the home's
+            place = into if into.pos_ == "PROPN" else _prep_object(into, "in")
         if place is not None and (place.pos_ == "PROPN" or place.text[:1].isupper()):
             yield _make(
                 who, tokens, "fact", f"{slot}:home_city", _place(place),

@@ -132,7 +132,10 @@ def birthday(clause: str) -> Iterator[Match]:
         yield Match("fact", "birthday", value, f"User's birthday is {value}", 0.9)
 
 
-_LANGUAGES = _compile(r"i\s+(?:can\s+)?speak\s+(.+)$")
+_LANGUAGES = _compile(
+    r"(?:i\s+(?:can\s+)?speak|i\s+grew\s+up\s+(?:bilingual|trilingual|speaking)\s*,?(?:\s+in)?|"
+    r"(?:i'm|i\s+am|im)\s+(?:bilingual|trilingual|fluent)\s*,?(?:\s+in)?)\s+(.+)$"
+)
 
 
 def languages(clause: str) -> Iterator[Match]:

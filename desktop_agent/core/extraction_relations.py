@@ -111,7 +111,10 @@ _SHARED_HOME = re.compile(
     rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|we|i(?=\s+(?:share|rent)\b))\s+"
     r"(?:now\s+|still\s+|currently\s+)?(?:live|share|rent|own|have|bought)\s+"
     r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
-    r"studio|room)?\s*in)\s+"
+    r"studio|room)?"
+    # "a tiny flat above a bakery in Bristol": where in the city, then the city
+    r"(?:\s+(?:above|below|near|by|behind|off|opposite|overlooking|next\s+to|close\s+to)"
+    r"(?:\s+[\w'’-]+){1,3}?)?\s*in)\s+"
 )
 
 

@@ -261,4 +261,22 @@ def favourite_label(sentence: str) -> Iterator[Match]:
         yield Match("preference", f"favorite:{thing}", value, text, 0.85)
 
 
+_LANGUAGE_LIST = re.compile(
+    rf"(?i:\bi\s+grew\s+up\s+(?:bilingual|trilingual|speaking)|{I_AM}\s+(?:bilingual|trilingual))"
+    rf"(?:\s+in)?\s*[,:-]?\s*(?P<list>{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?i:and)\s+{_NAME}))"
+)
+
+
+@_rule
+def languages_listed(sentence: str) -> Iterator[Match]:
+    """ "I grew up bilingual, Spanish and English, and ...": the languages after the comma."""
+    found = _LANGUAGE_LIST.search(sentence)
+    if not found:
+        return
+    for language in re.split(r"\s*,\s*|\s+(?i:and)\s+", found.group("list")):
+        if language:
+            key = f"speaks:{language.casefold()}"
+            yield Match("fact", key, language, f"User speaks {language}", 0.85)
+
+
 __all__ = ["SENTENCE_RULES"]

@@ -17,6 +17,7 @@ from desktop_agent.core.extraction_clauses import (
 )
 from desktop_agent.core.extraction_phrases import third_singular
 from desktop_agent.core.extraction_subjects import Who
+from desktop_agent.core.extraction_words import RELATIONS
 
 if TYPE_CHECKING:
     from desktop_agent.core.extraction import FactType
@@ -44,6 +45,8 @@ def third_person(tokens: list[Token], who: Who) -> str:
     text = re.sub(r"\bcan not\b", "cannot", "".join(out).strip())
     if who.kind == "person" and who.name and tokens and tokens[0].text == who.name:
         return f"User's {who.relation} {text}"  # "Ana moved to Milan": whose Ana
+    if who.kind == "person" and tokens and tokens[0].lower_ in RELATIONS:
+        return f"User's {text[:1].lower()}{text[1:]}"  # "Grandma Rosa moved ...": whose grandma
     if who.kind == "person" and who.relation and tokens and tokens[0].lower_ in _PRONOUNS:
         # "... and she's 4": whose "she"
         rest = tokens[1:]
@@ -53,6 +56,12 @@ def third_person(tokens: list[Token], who: Who) -> str:
         if who.name and who.name not in person:
             person = f"{person} {who.name}"
         return f"User's {person} {verb + ' ' if verb else ''}{said}".strip()
+    if who.kind == "person" and who.relation and _subjectless(tokens):
+        # "my grandma Rosa is 94 and still lives in Palermo": the second verb's subject is hers
+        person = who.said or who.relation
+        if who.name and who.name not in person:
+            person = f"{person} {who.name}"
+        return f"User's {person} {text[:1].lower()}{text[1:]}"
     if who.kind == "user" and (implied := _implied_user(tokens)) is not None:
         # "... and now study law at UCL": the verb's subject is the user's "I" further back
         adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])
@@ -60,6 +69,19 @@ def third_person(tokens: list[Token], who: Who) -> str:
         agreeing = third_singular(tokens[implied].text)
         return f"User {adverbs.casefold()}{agreeing} {after}".replace("  ", " ").strip()
     return text[:1].upper() + text[1:]
+
+
+def _subjectless(tokens: list[Token]) -> bool:
+    """A conjoined verb that leads its clause (after adverbs), with no subject of its own."""
+    for token in tokens:
+        if token.pos_ in ("ADV", "PART") and token.dep_ != "neg":
+            continue
+        return (
+            token.pos_ in ("VERB", "AUX")
+            and token.dep_ == "conj"
+            and not any(c.dep_ in ("nsubj", "nsubjpass") for c in token.children)
+        )
+    return False
 
 
 def _implied_user(tokens: list[Token]) -> int | None:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 from desktop_agent.core.extraction_phrases import Match, _a, _compile
+from desktop_agent.core.extraction_words import KIDS, PETS, RELATIONS
 from desktop_agent.search.tokenize import STOPWORDS
 
 _VEHICLES = frozenset(
@@ -46,6 +47,8 @@ def vehicle(clause: str) -> Iterator[Match]:
         return
     if verb in ("drive", "ride") and (head in STOPWORDS or head in ("lot", "bit", "way")):
         return
+    if verb in ("drive", "ride") and (head in RELATIONS or head in KIDS or head in PETS):
+        return  # "I drive my kids to school": who is driven, not the vehicle
     said = _THIRD.get(verb, "drives" if made or head in ("car", "van", "suv") else "has")
     changed = verb not in _THIRD or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
     yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction=changed)

@@ -60,7 +60,9 @@ PETS = {
     **dict.fromkeys("snake lizard gecko".split(), "reptile"),
     **dict.fromkeys("chicken chickens hen hens".split(), "chicken"),
 }
-KIDS = frozenset("kid kids child children son sons daughter daughters boy boys girl girls".split())
+KIDS = frozenset(
+    "kid kids child children son sons daughter daughters boy boys girl girls twins".split()
+)
 MARITAL = frozenset("married single divorced engaged widowed separated".split())
 DIETS = {
     "vegetarian": "vegetarian",

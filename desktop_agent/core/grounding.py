@@ -79,6 +79,9 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     # Slots the question names by more than a question word: "where" alone does not make
     # "where do I keep my spare key?" a question about the city the user lives in.
     strong = {family for family, said in named.items() if said - _WEAK_SLOT_WORDS}
+    if _DOES_FOR_WORK.search(asked):
+        families.add("job")  # "what does my brother do?": his job, not his name or his city
+        strong.add("job")
     words = content_words(asked)
     slot_words = {_stem(w) for family in families for p in SLOT_WORDS[family] for w in p.split()}
     # "Who's my favourite author?" names what it asks about: a fact of the slot that does not
@@ -189,6 +192,7 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
     return bool(said & {_stem(w) for w in grounded.values})
 
 
+_DOES_FOR_WORK: Final = re.compile(r"^\s*what\s+(?:does|do)\s+(?!you\b)[\w'’ ]+?\s+do\s*[?.!]*$")
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
 
 
@@ -220,7 +224,10 @@ _VERB_WORDS: Final = frozenset(
 
 def _about_someone(text: str) -> bool:
     """ "User's sister ...": a fact about one of the user's people, not the user."""
-    found = re.match(r"User['’]s\s+(\w+)", text)
+    found = re.match(
+        r"User['’]s\s+(?:(?:best|older|younger|little|big|baby|eldest|youngest|twin)\s+)?(\w+)",
+        text,
+    )
     return found is not None and found.group(1).casefold() in RELATIONS
 
 

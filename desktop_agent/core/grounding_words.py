@@ -19,7 +19,7 @@ RELATIONS: Final = frozenset(
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
     "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
-    "neighbor mentor tutor coach teacher manager supervisor midwife ex".split()
+    "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).
@@ -45,6 +45,7 @@ _KIN: Final[dict[str, set[str]]] = {
     "kid": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "child": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "children": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
+    "twin": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "son": {"son", "boy", "twin", "children", "kid"},
     "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},

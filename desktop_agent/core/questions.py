@@ -64,7 +64,10 @@ def question_only(item: MemoryItem) -> bool:
 
 # "my", "me", "I" in a question: it asks about the user (or their people).
 _ABOUT_ME = re.compile(
-    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us)\b", re.IGNORECASE
+    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us|"
+    # what a family calls its own without "my": "where did grandma live before?"
+    r"mum|mom|dad|grandma|grandpa|granny|gran|nan|nana|grandad|granddad)\b",
+    re.IGNORECASE,
 )
 _EVERYTHING = re.compile(
     r"\bwhat (?:do|else do) you (?:know|remember)(?: about me)?\b(?!\s+about\s+(?:my|the|our)\s)|"
@@ -86,7 +89,7 @@ _PAST = re.compile(
 _NOT_ABOUT_ME = re.compile(
     r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
     r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
-    r"how (?:do|can|should) i(?! (?:take|like|have) my\b)|what should i|what can i|could i|can i|do i need|"
+    r"how (?:do|can|should) i(?! (?:take|like|have) my\b| (?:usually )?(?:get|travel|go) to (?:work|the office|school|uni)\b)|what should i|what can i|could i|can i|do i need|"
     r"i (?:could|can|should|might|would|need|want))\b(?!['’]t|not)",
     re.IGNORECASE,
 )
@@ -187,7 +190,32 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "drink": ("drink", "drinks", "drinking", "beverage"),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
     # "I commute on a Brompton": how the user gets about
-    "commute": ("commute", "commuting", "get to work", "ride", "drive", "cycle", "bike", "car"),
+    "commute": (
+        "commute",
+        "commuting",
+        "get to work",
+        "travel to work",
+        "go to work",
+        "get to the office",
+        "ride",
+        "drive",
+        "cycle",
+        "bike",
+        "car",
+    ),
+    # "I'm terrified of flying": what the user is afraid of
+    "fear": (
+        "afraid",
+        "scared",
+        "fear",
+        "fears",
+        "terrified",
+        "frightened",
+        "phobia",
+        "phobias",
+        "scare",
+        "scares",
+    ),
 }
 
 

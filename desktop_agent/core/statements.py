@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.grounding import content_words, kin_asked, stems
+from desktop_agent.core.grounding import RELATIONS, content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import asks_only, question_only
 from desktop_agent.core.redaction import MARK
@@ -25,6 +25,10 @@ from desktop_agent.core.redaction import MARK
 _SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
 # A statement about the user or their people is in the first person.
 _FIRST_PERSON: Final = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|we|we're|our|us)\b", re.I)
+# ... or opens on one of the user's people: "The twins changed schools", "Grandma moved".
+_THEIR_PEOPLE: Final = re.compile(
+    rf"^\s*(?:the\s+|our\s+)?(?:{'|'.join(sorted(RELATIONS | {'twin', 'twins'}))})\b", re.I
+)
 _NOT_A_STATEMENT: Final = re.compile(
     r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
@@ -82,7 +86,9 @@ def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     found = []
     for part in _SENTENCE.finditer(message):
         sentence = " ".join(part.group(0).split())
-        if not sentence or MARK in sentence or not _FIRST_PERSON.search(sentence):
+        if not sentence or MARK in sentence:
+            continue
+        if not (_FIRST_PERSON.search(sentence) or _THEIR_PEOPLE.match(sentence)):
             continue
         if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
             continue

@@ -239,3 +239,57 @@ def test_a_pet_of_any_species_answers_what_pet_and_our_asks_too() -> None:
     assert [r.item.id for r in select_facts(question, [listed(pip)])] == ["pip"]
     past = about_user("What was our hamster called?")
     assert past is not None and past.past
+
+
+def _facts(*pairs: tuple[str, str]):  # noqa: ANN202
+    from datetime import UTC, datetime
+
+    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_model import MemoryItem
+
+    now = datetime.now(UTC)
+    return [
+        listed(
+            MemoryItem(
+                id=key, kind="semantic", text=text, created_at=now, updated_at=now, subject_key=key
+            )
+        )
+        for key, text in pairs
+    ]
+
+
+@pytest.mark.parametrize(
+    ("asked", "wanted"),
+    [
+        ("What am I afraid of?", "fear:flying"),
+        ("What am I scared of?", "fear:flying"),
+        ("How do I get to work?", "commute"),
+        ("How did I use to commute?", "commute"),
+        ("What does my best friend do?", "person:best friend:job"),
+    ],
+)
+def test_the_tenth_batch_questions_find_their_slot(asked: str, wanted: str) -> None:
+    from desktop_agent.core.grounding import select_facts
+
+    found = _facts(
+        ("fear:flying", "User is terrified of flying"),
+        ("commute", "User takes the bus to work now"),
+        ("name_of:best friend", "User's best friend is Marguerite"),
+        ("person:best friend:job", "User's best friend is a vet in Nantes"),
+        ("person:best friend:home_city", "User's best friend is based in Nantes"),
+        ("routine:take train", "User always takes the train"),
+    )
+    question = about_user(asked)
+    assert question is not None
+    assert [r.item.subject_key for r in select_facts(question, found)] == [wanted]
+
+
+def test_what_a_family_calls_its_own_needs_no_my() -> None:
+    asked = about_user("Where did grandma live before?")
+    assert asked is not None and asked.past
+    assert about_user("Where did Ada Lovelace live?") is None
+
+
+def test_how_do_i_get_to_work_is_about_the_user_but_how_to_requests_are_not() -> None:
+    assert about_user("How do I get to work?") is not None
+    assert about_user("How do I make pancakes?") is None

@@ -96,3 +96,16 @@ def test_a_forgotten_job_is_not_answered_by_the_city(
     reply = chat(assistant, assistant.start_conversation(), "Where do I work?")
 
     assert reply.text == DONT_KNOW
+
+
+def test_news_of_the_users_people_said_without_i_is_quoted_over_the_older_words(
+    assistant: Assistant,
+) -> None:
+    told = "We have twins, Otto and Greta, they're seven and go to Hillcrest Primary."
+    chat(assistant, assistant.start_conversation(), told)
+    news = "The twins changed schools, they're at Oakfield now."
+    chat(assistant, assistant.start_conversation(), news)
+
+    reply = chat(assistant, assistant.start_conversation(), "Which school do my twins go to?")
+
+    assert reply.text == "You told me: “The twins changed schools, they're at Oakfield now.”"
