@@ -12,6 +12,7 @@ import dataclasses
 import gc
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -182,6 +183,8 @@ class App:
                 except UserError as error:
                     self.memory_problem = str(error)
             self._assistant = Assistant.from_setup(self._setup(memory))
+            if self._memory is not None:
+                self._share_embedder()
         return self._assistant
 
     def built_assistant(self) -> Assistant | None:
@@ -238,16 +241,35 @@ class App:
         return self._memory
 
     def _open_memory(self) -> MemoryService:
-        from desktop_agent.core.extraction_fallback import use_embedder
         from desktop_agent.core.memory_service import MemoryService
 
         memory = MemoryService(self.vault(), self.embedder)
-        # The statement classifier of extraction reads the same embedder.
-        use_embedder(self.embedder)
         warming = threading.Thread(target=_warm, args=(memory,), name="memory-warm", daemon=True)
         warming.start()
         self._background.append(warming)
         return memory
+
+    def _share_embedder(self) -> None:
+        """The statement classifier of extraction reads the same embedder. Only the assistant
+        extracts (learning from a turn), so only a process with an assistant and a memory
+        imports extraction: `memory search` and the other memory commands do not."""
+        from desktop_agent.core.extraction_fallback import use_embedder
+
+        use_embedder(self.embedder)
+
+    def load_embedder_soon(self) -> None:
+        """Start loading the embedder on a background thread, for a command that will embed
+        once the vault is open: ONNX Runtime builds its session with the GIL released, so the
+        load and the unlock overlap. ``close`` waits for it; a failed load is left for the
+        first ``embed`` to raise."""
+        load = getattr(self.embedder, "load", None)
+        if load is None or getattr(self.embedder, "loaded", False):
+            return
+        thread = threading.Thread(
+            target=_load_quietly, args=(load,), name="embedder-load", daemon=True
+        )
+        thread.start()
+        self._background.append(thread)
 
     @property
     def embedder(self) -> Embedder:
@@ -360,6 +382,7 @@ class App:
         self.memory_problem = None
         if self._assistant is not None:
             self._use_memory(self._assistant, memory)
+            self._share_embedder()
         return memory
 
     @staticmethod
@@ -397,3 +420,11 @@ def _warm(memory: MemoryService) -> None:
         memory.warm()
     except Exception:
         logger.info("memory warm-up stopped", exc_info=True)
+
+
+def _load_quietly(load: Callable[[], object]) -> None:
+    # The command's first embed loads again and raises what stopped this load.
+    try:
+        load()
+    except Exception:
+        logger.info("loading the embedder ahead failed", exc_info=True)

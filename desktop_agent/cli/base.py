@@ -175,7 +175,10 @@ def opened_app(**options: Any) -> Iterator[App]:
 
 
 @contextmanager
-def memory_service() -> Iterator[MemoryService]:
-    """The memory service the GUI uses too, for one command."""
+def memory_service(*, embeds: bool = False) -> Iterator[MemoryService]:
+    """The memory service the GUI uses too, for one command. ``embeds``: the command embeds
+    text (a search), so the embedder loads while the vault unlocks."""
     with opened_app() as app:
+        if embeds:
+            app.load_embedder_soon()
         yield app.memory

@@ -38,7 +38,7 @@ def search(
     if limit < 1:
         raise InputError("--limit must be at least 1")
     batch = list(read_queries(queries)) if queries is not None else [("1", query or "")]
-    with memory_service() as memory:
+    with memory_service(embeds=True) as memory:
         kinds = (kind,) if kind else None
         for query_id, text in batch:
             hits = memory.search(text, limit=limit, kinds=kinds, include_superseded=True)

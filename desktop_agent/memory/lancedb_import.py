@@ -1,13 +1,24 @@
-"""Importing lancedb without the REST client it never uses here.
+"""Importing lancedb without the work it does at import that this app never needs.
 
 ``import lancedb`` took 1.6 s (2-3 s on a loaded machine), more than the rest of a `memory search`
-process together: lancedb imports ``lance_namespace``, which imports the package
-``lance_namespace_urllib3_client``, whose ``__init__`` loads every generated REST API class and
-builds 366 pydantic validators for them. This app only opens local tables, never a REST
-namespace. So the package is entered into ``sys.modules`` without running its ``__init__``; its
-submodules (the models lance_namespace needs) still import from the same folder as usual. That
-keeps about 0.7 s off every process that opens the vault. If a lancedb release needs the
-package's own names at import, the shell is taken out again and the import done as before.
+process together. Two parts of it are skipped:
+
+- **The REST client.** lancedb imports ``lance_namespace``, which imports the package
+  ``lance_namespace_urllib3_client``, whose ``__init__`` loads every generated REST API class and
+  builds 366 pydantic validators for them. This app only opens local tables, never a REST
+  namespace. So the package is entered into ``sys.modules`` without running its ``__init__``; its
+  submodules (the models lance_namespace needs) still import from the same folder as usual
+  (about 0.7 s).
+- **The ``overrides`` checks.** Before Python 3.12, lancedb marks its ~100 overriding methods
+  with ``overrides.override``, which checks each one's signature against its base class when
+  the module is imported (disassembling the class body's frame to find the bases): about 0.1 s
+  of every import, spent re-checking lancedb's own code. From 3.12 on lancedb uses
+  ``typing.override`` instead, a marker that checks nothing; during the import that marker
+  stands in, so lancedb's ``EnforceOverrides`` still finds it on every overriding method, and
+  ``overrides.override`` is put back right after.
+
+If a lancedb release needs the REST client's own names at import, the shell is taken out again
+and the import done as before.
 """
 
 from __future__ import annotations
@@ -15,16 +26,27 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sys
+import threading
 import types
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 logger = logging.getLogger(__name__)
 _CLIENT = "lance_namespace_urllib3_client"
+_lock = threading.Lock()  # one import at a time: the marker swap below is process-wide
+_F = TypeVar("_F")
 
 
 def import_lancedb() -> Any:
-    if "lancedb" in sys.modules:
-        return sys.modules["lancedb"]
+    with _lock:
+        if "lancedb" in sys.modules:
+            return sys.modules["lancedb"]
+        with _override_marker():
+            return _import()
+
+
+def _import() -> Any:
     shell = _client_shell()
     try:
         import lancedb
@@ -53,3 +75,28 @@ def _client_shell() -> types.ModuleType | None:
     shell.__file__ = spec.origin
     sys.modules[_CLIENT] = shell
     return shell
+
+
+@contextmanager
+def _override_marker() -> Iterator[None]:
+    """``overrides.override`` is the plain ``@override`` marker of Python 3.12 while inside."""
+    if sys.version_info >= (3, 12) or importlib.util.find_spec("overrides") is None:
+        yield
+        return
+    import overrides
+
+    checking = overrides.override
+    overrides.override = _marked  # type: ignore[assignment]  # the decorator without its checks
+    try:
+        yield
+    finally:
+        overrides.override = checking
+
+
+def _marked(method: _F) -> _F:
+    """What ``typing.override`` is from Python 3.12 on: the mark, no check."""
+    try:
+        method.__override__ = True  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):  # typing's marker also leaves such objects unmarked
+        logger.debug("%r takes no attributes: left unmarked", method)
+    return method
