@@ -226,7 +226,7 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         slot = "drink" if lemma == "drink" else f"routine:{_activity(head)}"
         # How one gets to work is one slot too: "I take the bus to work now" replaces "I cycle
         # to work every day".
-        slot = "commute" if _commutes(head) else slot
+        slot = "routine:commute" if _commutes(head) else slot
         yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.7, when=when)
         return
     if when and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
@@ -246,7 +246,7 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
     thing = _object(head)
     commute = lemma == "take" and thing is not None and thing.lemma_ in _TRANSPORT
     if head.tag_ == "VBP" and (lemma in words.ACTIVITIES or commute):
-        slot = "commute" if _commutes(head) else f"routine:{_activity(head)}"
+        slot = "routine:commute" if _commutes(head) else f"routine:{_activity(head)}"
         yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.6, when=when)
 
 

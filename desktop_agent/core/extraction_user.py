@@ -152,11 +152,11 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma in ("move", "relocate", "end", "stay") and not negated:
         yield from _moved(head, who, tokens)
         return
+    # "I picked up some Portuguese at uni" (a language, so capitalised), not "... the kids"
     picked_up = lemma == "pick" and any(c.dep_ == "prt" and c.lower_ == "up" for c in head.children)
+    picked_up = picked_up and (_object(head) or head).text[:1].isupper()
     if lemma == "learn" or picked_up or (lemma == "study" and head.tag_ not in ("VBP", "VB")):
         thing = _object(head)
-        if picked_up and (thing is None or not thing.text[:1].isupper()):
-            return  # "I picked up Portuguese at uni", not "I picked up the kids"
         if thing is not None:
             # Only this clause: in "I gave up the guitar, I'm learning piano now" the guitar
             # is ended, and a fact naming it would be ended with it.

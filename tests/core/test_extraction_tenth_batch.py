@@ -48,11 +48,13 @@ def test_a_worry_of_the_day_or_a_politeness_is_no_fear(message: str) -> None:
     ],
 )
 def test_how_the_user_gets_to_work_is_one_slot(message: str) -> None:
-    assert "commute" in facts(message)
+    assert "routine:commute" in facts(message)
 
 
 def test_a_new_way_to_work_replaces_the_old_one() -> None:
-    (bus,) = [f for f in extract("I take the bus to work now.") if f.subject_key == "commute"]
+    (bus,) = [
+        f for f in extract("I take the bus to work now.") if f.subject_key == "routine:commute"
+    ]
     assert bus.is_correction
 
 
@@ -62,7 +64,7 @@ def test_a_new_way_to_work_replaces_the_old_one() -> None:
 )
 def test_the_school_run_and_other_trips_are_not_the_commute(message: str) -> None:
     found = facts(message)
-    assert "commute" not in found
+    assert "routine:commute" not in found
     assert "vehicle" not in found  # "User drives a kids" was once learned from the first
 
 

@@ -263,8 +263,8 @@ def _facts(*pairs: tuple[str, str]):  # noqa: ANN202
     [
         ("What am I afraid of?", "fear:flying"),
         ("What am I scared of?", "fear:flying"),
-        ("How do I get to work?", "commute"),
-        ("How did I use to commute?", "commute"),
+        ("How do I get to work?", "routine:commute"),
+        ("How did I use to commute?", "routine:commute"),
         ("What does my best friend do?", "person:best friend:job"),
     ],
 )
@@ -273,7 +273,7 @@ def test_the_tenth_batch_questions_find_their_slot(asked: str, wanted: str) -> N
 
     found = _facts(
         ("fear:flying", "User is terrified of flying"),
-        ("commute", "User takes the bus to work now"),
+        ("routine:commute", "User takes the bus to work now"),
         ("name_of:best friend", "User's best friend is Marguerite"),
         ("person:best friend:job", "User's best friend is a vet in Nantes"),
         ("person:best friend:home_city", "User's best friend is based in Nantes"),
