@@ -41,7 +41,9 @@ class Change:
 
 
 # Verbs that end having something, done by the user ("I sold the Corolla").
-_ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose outgrow".split())
+_ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose outgrow cancel".split())
+# What one cancels is named by its compound: "the gym membership" ends the gym.
+_AGREEMENTS: Final = frozenset("membership subscription contract pass account".split())
 # Verb + particle endings: "gave Max away", "broke up with Sam", "gone off Radiohead".
 _ENDING_PARTICLES: Final = {
     "give": ("away", "up"),
@@ -303,6 +305,10 @@ def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
             return None  # "I lost my job" ends a job; "I lost my keys" ends nothing
         if lemma == "lose":
             return thing
+        if thing is not None and thing.lemma_ in _AGREEMENTS:
+            thing = next((c for c in thing.children if c.dep_ == "compound"), None)
+        elif lemma == "cancel":
+            return None  # "I cancelled the meeting" ends no fact
         return thing if _names(thing) else None
     return None
 

@@ -55,7 +55,9 @@ def name_said_short(clause: str) -> Iterator[Match]:
         yield Match("fact", "name", value, f"User's name is {value}", 0.9)
 
 
-_LIVED_IN = _compile(r"(?:i've|i’ve|i\s+have)\s+(?:now\s+)?(?:lived|been\s+living)\s+in\s+")
+_LIVED_IN = _compile(
+    r"(?:i've|i’ve|i\s+have)\s+(?:now\s+)?(?:lived|been\s+living|(?P<been>been))\s+in\s+"
+)
 # How long, or since when: "for ten years", "since 2015", "all my life".
 _SO_FAR = _compile(
     r"\b(?:for\s+(?:\w+\s+){0,2}(?:years?|months?|decades?)|since\b|all\s+my\s+life)"
@@ -68,6 +70,8 @@ def lived_in(clause: str) -> Iterator[Match]:
     lead = _LIVED_IN.match(clause)
     if not lead or not _SO_FAR.search(clause):
         return
+    if lead.group("been") and not clause[lead.end() : lead.end() + 1].isupper():
+        return  # "I've been in Dublin for six years", not "i've been in bed for two days"
     value = proper_noun(clause[lead.end() :], clause)
     if value:
         yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)

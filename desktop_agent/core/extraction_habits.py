@@ -79,10 +79,19 @@ def _user_has_each(head: Token, who: Who, tokens: list[Token], negated: bool) ->
         elif negated and item.pos_ == "NOUN":
             key = f"have:{normalise_object(_phrase(item))}"
             yield _make(who, tokens, "fact", key, _phrase(item), negated=True)
+        elif not negated and item.tag_ == "NNS" and _counted(item):
+            # "I've got about forty houseplants": how many of something the user has
+            said = _words(list(item.doc[item.left_edge.i : item.i + 1]))
+            yield _make(who, tokens, "fact", f"have:{normalise_object(item.lemma_)}", said,
+                        f"User has {said}", confidence=0.7)  # fmt: skip
         elif _habitual(head, tokens):  # "every Thursday I have band practice"
             what = _slug(f"have {normalise_object(_phrase(item))}", 3)
             yield _make(who, tokens, "fact", f"routine:{what}", _words(tokens), confidence=0.7,
                         when=_when(tokens))  # fmt: skip
+
+
+def _counted(item: Token) -> bool:
+    return any(c.dep_ == "nummod" and c.like_num for c in item.children)
 
 
 def _called(item: Token) -> str:
@@ -227,7 +236,10 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         # How one gets to work is one slot too: "I take the bus to work now" replaces "I cycle
         # to work every day".
         slot = "routine:commute" if _commutes(head) else slot
-        yield _make(who, tokens, "fact", slot, _words(tokens), confidence=0.7, when=when)
+        # Only this clause: "I cancelled the gym membership, I do yoga on Mondays now" says
+        # nothing of the gym in the yoga fact (the gym ended).
+        own = _own_clause(head, tokens)
+        yield _make(who, own, "fact", slot, _words(own), confidence=0.7, when=when)
         return
     if when and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
         # "I'm now flying to Lisbon on the 2nd of April": with a date, "now" says it changed.
@@ -314,3 +326,17 @@ def _owned(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         if when:
             yield _make(who, tokens, "plan", f"plan:{_slug(_phrase(subject))}",
                         _phrase(subject), when=when)  # fmt: skip
+
+
+def _own_clause(head: Token, tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the clauses hanging off ``head`` ("I gave up the guitar, ...")."""
+    other = {
+        t.i
+        for child in head.children
+        if child.dep_ in ("ccomp", "advcl", "parataxis", "conj") and child.pos_ in ("VERB", "AUX")
+        for t in child.subtree
+    }
+    own = [t for t in tokens if t.i not in other]
+    while own and own[0].is_punct:
+        own.pop(0)
+    return own or tokens

@@ -87,6 +87,12 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                     negated=negated, confidence=0.85,
                 )  # fmt: skip
             return
+        loved = _prep_object(acomp, "with", "about", "on")
+        if acomp.lower_ in _TAKEN_WITH and loved is not None:  # "he's obsessed with dinosaurs"
+            key = normalise_object(_phrase(loved))
+            yield _make(who, tokens, "preference", f"{slot}:likes:{key}", _phrase(loved),
+                        negated=negated)  # fmt: skip
+            return
         if acomp.lower_ in words.DIETS:
             yield _make(who, tokens, "fact", f"{slot}:diet", acomp.lower_, negated=negated)
             return
@@ -101,6 +107,13 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             key = normalise_object(allergen[-1].text)
             yield _make(who, tokens, "risk", f"{slot}:allergy:{key}", allergen[-1].text,
                         negated=negated, confidence=0.85)  # fmt: skip
+            return
+    if head.tag_ == "VBN" and head.lower_ in _TAKEN_WITH:  # parsed as a passive verb
+        loved = _prep_object(head, "with", "about")
+        if loved is not None:
+            key = normalise_object(_phrase(loved))
+            yield _make(who, tokens, "preference", f"{slot}:likes:{key}", _phrase(loved),
+                        negated=negated)  # fmt: skip
             return
     liking = next((c for c in head.children if c.dep_ == "aux" and _base(c) in _LIKING), None)
     if liking is not None and head.pos_ == "VERB":  # "my wife loves gardening", misparsed
@@ -149,6 +162,10 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             return
     when = _when(tokens)
     progressive = head.tag_ == "VBG" and any(c.lemma_ == "be" for c in head.children)
+    # "is getting married on 6 September": the parser makes "married" the verb
+    progressive = progressive or (
+        head.tag_ == "VBN" and any(c.lower_ == "getting" for c in head.children)
+    )
     dated = re.fullmatch(r"[\d-]+", when) and not _transient(tokens)
     if (progressive or head.tag_ == "VBZ" and lemma != "be") and dated:
         yield _make(who, tokens, "plan", f"{slot}:plan:{_slug(_words(tokens))}",
@@ -157,6 +174,9 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
     if _says_something_lasting(head, tokens):
         yield _make(who, tokens, "fact", f"{slot}:said:{_slug(_words(tokens))}", _words(tokens),
                     negated=negated, confidence=0.6)  # fmt: skip
+
+
+_TAKEN_WITH = frozenset("obsessed mad crazy passionate keen nuts".split())
 
 
 def _says_something_lasting(head: Token, tokens: list[Token]) -> bool:

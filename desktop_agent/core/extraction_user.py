@@ -35,6 +35,7 @@ from desktop_agent.core.extraction_habits import (
     _left_job,
     _moved,
     _never,
+    _own_clause,
     _user_has,
 )
 from desktop_agent.core.extraction_rules import _a, _slug, normalise_object
@@ -356,17 +357,3 @@ def _a_name(token: Token) -> bool:
         and token.text[:1].isupper()
         and token.lower_ not in words.DIETS
     )
-
-
-def _own_clause(head: Token, tokens: list[Token]) -> list[Token]:
-    """``tokens`` without the clauses hanging off ``head`` ("I gave up the guitar, ...")."""
-    other = {
-        t.i
-        for child in head.children
-        if child.dep_ in ("ccomp", "advcl", "parataxis", "conj") and child.pos_ in ("VERB", "AUX")
-        for t in child.subtree
-    }
-    own = [t for t in tokens if t.i not in other]
-    while own and own[0].is_punct:
-        own.pop(0)
-    return own or tokens

@@ -59,7 +59,7 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 _JOB = _compile(
     rf"(?:i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
-    rf"qualified\s+as|requalified\s+as)(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
+    rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
     r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )
@@ -69,7 +69,9 @@ def job(clause: str) -> Iterator[Match]:
     lead = _JOB.match(clause)
     if lead:
         rest = clause[lead.end() :]
-        phrase = _job_phrase(rest, named_as=bool(re.search(r"(?i)\bas\s*$", lead.group(0))))
+        promoted = bool(lead.group("promoted"))  # "I got promoted to senior developer"
+        named_as = promoted or bool(re.search(r"(?i)\bas\s*$", lead.group(0)))
+        phrase = _job_phrase(rest, named_as=named_as)
         if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
             phrase = _object(rest)  # "my job is teaching maths" needs no job noun
         if phrase is None:
@@ -84,7 +86,7 @@ def job(clause: str) -> Iterator[Match]:
                 "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
             )
             return
-        now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        now = promoted or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
         place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
         # One statement, one memory: forgetting "my job as a vet nurse" takes the hospital too.
         at = f" {place[0]} {place[1]}" if place else ""

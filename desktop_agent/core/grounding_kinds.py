@@ -33,6 +33,8 @@ KINDS: Final[dict[str, frozenset[str]]] = {
         "surfing surf skiing ski snowboarding skating hiking triathlon athletics padel "
         "table-tennis ping-pong fencing archery handball lacrosse crossfit".split()
     ),
+    # "When is my sister's wedding?" is answered by "... is getting married on 6 September"
+    "wedding": frozenset("married marry marrying marries wedding wed".split()),
 }
 # The question's word for a kind, singular or plural, and its near synonyms.
 _NAMES: Final = {
@@ -42,6 +44,7 @@ _NAMES: Final = {
     "languages": "language",
     "sport": "sport",
     "sports": "sport",
+    "wedding": "wedding",
 }
 
 

@@ -84,6 +84,12 @@ _PAST_TENSE: Final = {"is": "was", "are": "were", "has": "had"}
 
 def _you_inside(text: str) -> str:
     text = re.sub(r"\bUser['’]s\b", "your", text)
+    # "..., User does yoga now" -> "you do yoga": the verb agrees with "you" too
+    text = re.sub(
+        rf"\bUser\s+(?:({_ADVERBS})\s+)?([a-z]+)\b",
+        lambda m: f"you {m.group(1) + ' ' if m.group(1) else ''}{_present(m.group(2))}",
+        text,
+    )
     return re.sub(r"\bUser\b", "you", text)
 
 

@@ -113,7 +113,7 @@ def learn(
         start, end = fact.span
         learned.append(
             memory.remember(
-                fact.text,
+                _where_promoted(memory, fact, text[start:end]),
                 type=fact.type,
                 subject_key=fact.subject_key,
                 importance=IMPORTANCE.get(fact.type, 0.6),
@@ -127,6 +127,21 @@ def learn(
         source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned += revisions.apply(memory, changes, source, {m.id for m in learned})
     return learned
+
+
+def _where_promoted(memory: MemoryService, fact: Any, said: str) -> str:
+    """ "I got promoted to senior developer": the same workplace as the job it replaces
+    ("User works as a junior developer at Ledgerly" -> "... a senior developer at Ledgerly")."""
+    if fact.subject_key != "job" or " at " in fact.text or not _PROMOTED.search(said):
+        return str(fact.text)
+    for item in memory.active_facts():
+        place = re.search(r"\s(?:at|for)\s.+$", item.text) if item.subject_key == "job" else None
+        if place:
+            return f"{fact.text}{place.group(0)}"
+    return str(fact.text)
+
+
+_PROMOTED = re.compile(r"\bpromot(?:ed|ion)\b", re.IGNORECASE)
 
 
 def _restates(fact: Any, changes: Sequence[Any]) -> bool:

@@ -125,6 +125,10 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "role",
         "position",
         "trade",
+        "title",
+        "job title",
+        "promotion",
+        "promoted",
         "did i do before",  # "what did I do before freelancing?"
     ),
     "employer": ("work", "company", "employer", "job"),
