@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from desktop_agent.core import extraction_appositions as appositions
 from desktop_agent.core import extraction_fallback, extraction_followups, extraction_parse
+from desktop_agent.core.extraction_devices import device, device_replaced
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_fears import fear
 from desktop_agent.core.extraction_normalise import Normalised, normalise
@@ -40,7 +41,7 @@ from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, fear)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, fear, device)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
@@ -349,7 +350,7 @@ def _across_commas(text: str, correction: bool) -> Iterator[ExtractedFact]:
             continue
         lead = len(sentence) - len(sentence.lstrip())
         span = (start + lead, start + lead + len(body.rstrip(" .!,")))
-        for rule in SENTENCE_RULES:
+        for rule in (*SENTENCE_RULES, device_replaced):
             for match in rule(body):
                 yield _fact(match, span, correction)
 

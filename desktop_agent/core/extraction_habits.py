@@ -241,7 +241,12 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         own = _own_clause(head, tokens)
         yield _make(who, own, "fact", slot, _words(own), confidence=0.7, when=when)
         return
-    if when and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
+    # "for twelve years" says how long, not when: no plan in "I've been a hairdresser for
+    # twelve years, I run a salon"
+    lasting = re.search(
+        rf"\bfor\s+(?:about\s+|over\s+|almost\s+)?{re.escape(when)}\b", _words(tokens)
+    )
+    if when and not lasting and (progressive or future or head.tag_ in ("VBP",)) and not habitual:
         # "I'm now flying to Lisbon on the 2nd of April": with a date, "now" says it changed.
         dated = re.fullmatch(r"\d{4}(?:-\d\d){1,2}", when) is not None
         changed = dated and any(t.lower_ == "now" for t in tokens)

@@ -50,12 +50,14 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         )
     attr = next((c for c in head.children if c.dep_ in ("attr", "oprd")), None)
     acomp = next((c for c in head.children if c.dep_ == "acomp"), None)
+    # "my new flatmate is called Ines": a new person in the slot, even beside the old one's name
+    new = "new" in who.said.split()
     if lemma in ("call", "name") and attr is not None and attr.pos_ == "PROPN":
-        if relation not in context.named:
+        if relation not in context.named or new:
             context.named.add(relation)
             yield _make(
                 who, tokens, "fact", f"name_of:{relation}", attr.text,
-                f"User's {who.said} is named {attr.text}", confidence=0.85,
+                f"User's {who.said} is named {attr.text}", confidence=0.85, correction=new,
             )  # fmt: skip
         return
     if lemma == "be" and attr is not None:
@@ -86,6 +88,10 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                     who, tokens, "risk", f"{slot}:allergy:{key}", item.text,
                     negated=negated, confidence=0.85,
                 )  # fmt: skip
+            return
+        if acomp.ent_type_ == "NORP" and acomp.text[:1].isupper():  # "my wife is Canadian"
+            yield _make(who, tokens, "fact", f"{slot}:origin", acomp.text,
+                        f"User's {who.said or who.relation} is {acomp.text}", negated=negated)  # fmt: skip
             return
         loved = _prep_object(acomp, "with", "about", "on")
         if acomp.lower_ in _TAKEN_WITH and loved is not None:  # "he's obsessed with dinosaurs"
@@ -126,6 +132,9 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         if place is None and (into := _prep_object(head, "into")) is not None:
             # "Grandma moved into a care home in Catania": the city is the home's
             place = into if into.pos_ == "PROPN" else _prep_object(into, "in")
+        if place is not None and place.pos_ != "PROPN" and not place.text[:1].isupper():
+            # "a village near Norwich", "a flat in Leeds": the town the place is in or near
+            place = _prep_object(place, "in", "near", "outside") or place
         if place is not None and (place.pos_ == "PROPN" or place.text[:1].isupper()):
             yield _make(
                 who, tokens, "fact", f"{slot}:home_city", _place(place),

@@ -48,6 +48,7 @@ from desktop_agent.core.extraction_vehicles import vehicle
 from desktop_agent.core.extraction_work import (
     _JOBS,
     _job_phrase,
+    degree,
     employer,
     for_a_living,
     job,
@@ -81,6 +82,7 @@ RULES: list[Rule] = [
     not_working,
     joined,
     employer,
+    degree,
     # what the user gets about in
     vehicle,
 ]

@@ -126,7 +126,8 @@ _PLURAL: Final = {
 }
 _CHILDREN_NAMED = re.compile(
     r"(?i:\b(?:we|i)\s+(?:have|'ve\s+got|have\s+got)\s+(?:(?:twin|two|three|four|2|3|4)\s+)?"
-    r"(?:little\s+|young\s+|grown-up\s+)?(?P<who>boys|sons|girls|daughters|kids|children))"
+    r"(?:little\s+|young\s+|grown-up\s+|old\s+)?(?P<who>boys|sons|girls|daughters|kids|children|"
+    r"twins|[a-z]+s))"
     r"\s*[,:;-]*\s*(?i:(?:called|named)\s+)?"
     rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?i:and)\s+{_NAME})\b"
 )
@@ -137,11 +138,18 @@ def children_named(sentence: str) -> Iterator[Match]:
     """ "We have twin boys, Dev and Arjun": one fact naming them all (one slot per relation
     would let the second name supersede the first)."""
     found = _CHILDREN_NAMED.search(sentence)
-    if found:
-        who = _PLURAL[found.group("who").casefold()]
-        names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
-        text = f"User's {who} are called {names}"
-        yield Match("fact", f"name_of:{who}", names, text, 0.85)
+    if not found:
+        return
+    said = found.group("who").casefold()
+    names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
+    if said in _PLURAL or said == "twins":
+        who = _PLURAL.get(said, "children")
+        yield Match("fact", f"name_of:{who}", names, f"User's {who} are called {names}", 0.85)
+    elif species := PETS.get(said[:-1]) or PETS.get(said):
+        # "We have two spaniels, Bramble and Hazel": the dogs, by their names
+        kind = f" ({said})" if said != f"{species}s" else ""
+        text = f"User's {species}s are called {names}{kind}"
+        yield Match("fact", f"name_of:{species}s", names, text, 0.85)
 
 
 _KNOWN_WILL_BE = re.compile(

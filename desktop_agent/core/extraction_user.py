@@ -156,7 +156,7 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     # "I picked up some Portuguese at uni" (a language, so capitalised), not "... the kids"
     picked_up = lemma == "pick" and any(c.dep_ == "prt" and c.lower_ == "up" for c in head.children)
     picked_up = picked_up and (_object(head) or head).text[:1].isupper()
-    if lemma == "learn" or picked_up or (lemma == "study" and head.tag_ not in ("VBP", "VB")):
+    if lemma == "learn" or picked_up or (lemma == "study" and head.tag_ == "VBG"):
         thing = _object(head)
         if thing is not None:
             # Only this clause: in "I gave up the guitar, I'm learning piano now" the guitar

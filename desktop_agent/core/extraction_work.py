@@ -59,6 +59,7 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 _JOB = _compile(
     rf"(?:i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
+    r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
     rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
     r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
@@ -188,3 +189,25 @@ def employer(clause: str) -> Iterator[Match]:
         yield Match(
             "fact", "job", phrase, f"User works as {_a(phrase)} at {value}", 0.85, correction=now
         )
+
+
+_DEGREE = _compile(
+    r"(?:^|\band\s+)(?:i\s+|i'm\s+|i\s+am\s+)?(?:also\s+|then\s+)?"
+    r"(?P<verb>did|have|got|completed|finished|earned|hold|doing)\s+(?:a|an|my)\s+"
+    r"(?P<degree>phd|doctorate|master's|masters|mba|degree|ba|bsc|msc|ma|diploma)\b"
+    r"(?:\s+in\s+(?P<subject>[a-z]+(?:\s+[a-z]+){0,2}?))?"
+    r"(?:\s+(?:at|in|from)\s+(?P<place>[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3}))?"
+)
+_DEGREE_VERB = {"have": "has", "hold": "holds", "doing": "is doing"}
+
+
+def degree(clause: str) -> Iterator[Match]:
+    """ "(I) did a PhD in Manchester", "I have a master's in law from Edinburgh"."""
+    found = _DEGREE.search(clause.strip())
+    if not found or not (found.group("subject") or found.group("place")):
+        return
+    verb = found.group("verb").casefold()
+    said = found.group(0)[found.start("verb") - found.start() + len(verb) :].strip()
+    text = f"User {_DEGREE_VERB.get(verb, verb)} {said}"
+    key = f"degree:{found.group('degree').casefold().replace(chr(39), '')}"
+    yield Match("fact", key, found.group("subject") or found.group("place"), text, 0.8)

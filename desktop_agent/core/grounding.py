@@ -192,7 +192,10 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
     return bool(said & {_stem(w) for w in grounded.values})
 
 
-_DOES_FOR_WORK: Final = re.compile(r"^\s*what\s+(?:does|do)\s+(?!you\b)[\w'’ ]+?\s+do\s*[?.!]*$")
+_DOES_FOR_WORK: Final = re.compile(
+    r"^\s*what\s+(?:does|do)\s+(?!you\b)[\w'’ ]+?\s+do"
+    r"(?:\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|for\s+work))?\s*[?.!]*$"
+)
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
 
 

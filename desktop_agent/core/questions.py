@@ -190,6 +190,9 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "hobby": ("hobby", "hobbies", "spare time", "free time", "for fun", "pastime"),
     "team": ("support", "team", "football team", "fan of"),
     "learning": ("learning", "learn"),
+    # "I studied chemistry at Leeds": what the user studied, where, and the degrees
+    "studies": ("study", "studied", "studying", "degree", "major", "university"),
+    "degree": ("degree", "phd", "doctorate", "masters", "master's", "mba"),
     "income": ("earn", "salary", "income", "paid", "wage", "make a year", "pay"),
     "drink": ("drink", "drinks", "drinking", "beverage"),
     "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),

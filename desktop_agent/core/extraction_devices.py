@@ -1,0 +1,65 @@
+"""Extraction rules for the user's devices: "My phone is an old iPhone 8", "I replaced my phone,
+I've got a Pixel 9 now", "I upgraded my laptop to a MacBook Air". One slot per kind of device,
+so the new one supersedes the old and "which phone did I have before?" has an answer.
+
+``device`` reads one clause anchored at its start, as ``extraction_rules`` do;
+``device_replaced`` reads a whole sentence (``extraction_sentences``), since the new device is
+often named after a comma.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from desktop_agent.core.extraction_phrases import Match
+
+_DEVICES: Final = (
+    r"(?P<thing>phone|mobile|laptop|computer|pc|tablet|ipad|watch|smartwatch|camera|e-reader|"
+    r"kindle|console|tv|television|headphones)"
+)
+# A device's name: a capitalised make, then up to two words or numbers ("iPhone 8", "Pixel 9
+# Pro", "MacBook Air"); "iPhone" and "iPad" start lower case.
+_NAME: Final = r"(?P<name>(?:[A-Z]|i[A-Z])[\w+-]*(?:\s+(?:[A-Z0-9][\w+-]*|(?!now\b|too\b|and\b|but\b)[a-z]{2,3}\b)){0,2})"
+_ADJECTIVES: Final = (
+    r"(?:(?:old|new|ancient|battered|trusty|cheap|brand[- ]new|second-hand|refurbished)\s+)*"
+)
+_MY_DEVICE = re.compile(
+    rf"^(?i:my\s+(?P<new>new\s+)?){_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\s+"
+    rf"(?i:is|'s|’s)\s+(?i:an?\s+|the\s+)?(?i:{_ADJECTIVES}){_NAME}"
+)
+_REPLACED = re.compile(
+    rf"(?i:\b(?:replaced|upgraded|swapped|changed|got\s+a\s+new|bought\s+a\s+new)\s+(?:my\s+)?)"
+    rf"{_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\b"
+    r"(?:\s+(?i:to|for)\s+|[^.!?]*?\b(?i:got|bought|have|it's|it\s+is|went\s+for|now\s+have)\s+)"
+    rf"(?i:an?\s+|the\s+)?(?i:{_ADJECTIVES}){_NAME}"
+)
+_KIND: Final = {"mobile": "phone", "smartwatch": "watch", "television": "tv", "pc": "computer"}
+
+
+def device(clause: str) -> Iterator[Match]:
+    """ "My phone is an old iPhone 8", "my new laptop is a ThinkPad"."""
+    found = _MY_DEVICE.match(clause.strip())
+    if found:
+        yield _device(found, correction=bool(found.group("new")), said=clause)
+
+
+def device_replaced(sentence: str) -> Iterator[Match]:
+    """ "Finally replaced my phone, I've got a Pixel 9 now": the new device replaces the old."""
+    found = _REPLACED.search(sentence)
+    if found:
+        yield _device(found, correction=True, said=sentence)
+
+
+def _device(found: re.Match[str], *, correction: bool, said: str) -> Match:
+    thing = found.group("thing").casefold()
+    kind = _KIND.get(thing, thing)
+    name = found.group("name").strip()
+    old = re.search(rf"\b(?:old|ancient|battered)\s+{re.escape(name)}", said, re.IGNORECASE)
+    article = "an" if name[:1].casefold() in "aeiou" else "a"
+    text = f"User's {kind} is {article} {'old ' if old else ''}{name}"
+    return Match("fact", f"device:{kind}", name, text, 0.8, correction=correction)
+
+
+__all__ = ["device", "device_replaced"]
