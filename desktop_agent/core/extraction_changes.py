@@ -218,7 +218,10 @@ def _in_sentence(sentence: Any) -> list[Change]:
             if _names(old) and _names(new) and not _is_date(new):
                 found.append(Change("replace", _head(old), _phrase_of(new), span))
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
-            found.append(Change("redate", "", _date_words(new), span))
+            # "The pottery class moved to Thursdays": what moved, when it names something
+            moved = _find_subject(token)
+            what = _phrase_of(moved) if _names(moved) and moved.pos_ in ("NOUN", "PROPN") else ""
+            found.append(Change("redate", what, _date_words(new), span))
             continue
         if _broke_up(token, lemma):  # "we", or "Tom and I"
             found.append(Change("end", PARTNER, "", span))
@@ -377,7 +380,8 @@ def _head(token: Any) -> str:
 
 def _is_date(token: Any) -> bool:
     return any(
-        t.ent_type_ == "DATE" or t.lower_ in MONTHS or t.lower_ in WEEKDAYS for t in token.subtree
+        t.ent_type_ == "DATE" or t.lower_ in MONTHS or t.lower_.removesuffix("s") in WEEKDAYS
+        for t in token.subtree
     )
 
 

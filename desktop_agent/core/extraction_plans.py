@@ -78,10 +78,15 @@ def likes(clause: str) -> Iterator[Match]:
     infinitive = re.match(r"(?i:to)\s+(\w+)", rest)
     if infinitive and infinitive.group(1).casefold() in _NOT_A_HOBBY:
         return  # "I hate to say it", "I'd like to ask"
-    for obj in _objects(rest):
+    objects = _objects(rest)
+    for obj in objects:
         said = f"to {obj}" if infinitive else obj
         # "I love my coffee black" is said of the user: "User loves their coffee black".
         theirs = re.sub(r"(?i)\bmy\b", "their", said)
+        # "I love hiking in the Peak District": where, kept in the words (not in the slot)
+        after = rest[rest.find(obj) + len(obj) :] if len(objects) == 1 and obj in rest else ""
+        if where := _NAMED_PLACE.match(after):
+            theirs = f"{theirs}{where.group(0).rstrip()}"
         yield Match(
             "preference",
             f"likes:{normalise_object(obj)}",
@@ -93,6 +98,9 @@ def likes(clause: str) -> Iterator[Match]:
         )
 
 
+_NAMED_PLACE = re.compile(
+    r"\s+(?:in|at|around|on|by)\s+(?:the\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3}"
+)
 _NOT_A_HOBBY = frozenset(
     "say admit ask bother interrupt think hear see tell break be know point mention disagree "
     "disappoint complain trouble repeat".split()

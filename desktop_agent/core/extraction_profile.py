@@ -31,6 +31,21 @@ def name(clause: str) -> Iterator[Match]:
             yield Match("fact", "name", value, f"User's name is {value}", 0.95)
 
 
+_NICKNAME = re.compile(
+    r"(?:^|(?<=\bbut\s)|(?<=\band\s)|(?<=,\s))(?i:(?:everyone|everybody|people|most\s+people|friends|my\s+friends|"
+    r"all\s+my\s+friends|they|my\s+family|the\s+family)\s+(?:just\s+)?calls?\s+me)\s+"
+)
+
+
+def nickname(clause: str) -> Iterator[Match]:
+    """ "... but everyone calls me Sasha": what the user goes by, beside their name."""
+    lead = _NICKNAME.search(clause.strip())
+    value = lead and proper_noun(clause.strip()[lead.end() :], clause)
+    if value:
+        value = " ".join(value.split()[:2])
+        yield Match("fact", "name:nickname", value, f"User goes by {value}", 0.9)
+
+
 _HOME = _compile(
     rf"(?:{I_AM}\s+(?:now\s+)?(?:living|based|settled)\s+in|i\s+(?:now\s+|currently\s+|still\s+)?live\s+in|"
     rf"(?P<moved>(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|since\s+|now\s+)?(?:moved|relocated)\s+(?:house\s+)?(?:to|into))|"

@@ -34,6 +34,7 @@ from desktop_agent.core.extraction_profile import (
     home_now,
     languages,
     name,
+    nickname,
     origin,
     partner_now,
 )
@@ -60,6 +61,7 @@ from desktop_agent.core.extraction_work import (
 RULES: list[Rule] = [
     # who the user is
     name,
+    nickname,
     home,
     home_now,
     partner_now,

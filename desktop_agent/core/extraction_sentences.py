@@ -92,7 +92,9 @@ def married_to(sentence: str) -> Iterator[Match]:
 
 
 _INTRODUCED = re.compile(
-    rf"^(?i:(?:hi|hello|hey|evening|morning)[,!.\s]+)?(?i:{I_AM})\s+{_NAME}\s*,\s*"
+    # "Quick intro: I'm Amara, 38, a GP in Leeds, ...": a label and the age may come first
+    rf"^(?:[A-Za-z][\w ]{{0,20}}:\s*)?(?i:(?:hi|hello|hey|evening|morning)[,!.\s]+)?"
+    rf"(?i:{I_AM})\s+{_NAME}\s*,\s*(?:\d{{1,3}}\s*,\s*)?"
     r"(?P<rest>(?i:an?)\s+.+?)\s*[.!]*$"
 )
 _FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
@@ -285,6 +287,26 @@ def languages_listed(sentence: str) -> Iterator[Match]:
         if language:
             key = f"speaks:{language.casefold()}"
             yield Match("fact", key, language, f"User speaks {language}", 0.85)
+
+
+_CARERS = r"dentist|doctor|gp|vet|therapist|hairdresser|barber|accountant|physio|optician|lawyer"
+_CHANGED_CARER = re.compile(
+    rf"(?i:\b(?:changed|switched|moved)\s+(?P<who>{_CARERS})s?\b).*?"
+    r"(?i:\b(?:i\s+(?:now\s+)?(?:go\s+to|see|use|am\s+with|'m\s+with|registered\s+with)|"
+    r"(?:my\s+new\s+(?:one|(?:" + _CARERS + r"))\s+is)))\s+"
+    r"(?P<name>(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+)
+
+
+@_rule
+def changed_carer(sentence: str) -> Iterator[Match]:
+    """ "I changed dentists, I go to Dr Lindqvist now": the new one, in the slot of the old."""
+    found = _CHANGED_CARER.search(sentence)
+    if found:
+        who, name = found.group("who").casefold(), found.group("name")
+        yield Match(
+            "fact", f"name_of:{who}", name, f"User's {who} is {name}", 0.85, correction=True
+        )
 
 
 __all__ = ["SENTENCE_RULES"]

@@ -34,7 +34,7 @@ _JOBS = frozenset(
     solicitor barrister courier postman postwoman paramedic porter janitor caretaker
     firefighter detective pharmacist optician dietitian nutritionist midwife radiographer
     sonographer hygienist surveyor auditor bookkeeper cashier ranger guide
-    animator copywriter""".split()
+    animator copywriter guard gp locksmith roofer welder plasterer electrician joiner""".split()
 )
 
 

@@ -64,7 +64,7 @@ def question_only(item: MemoryItem) -> bool:
 
 # "my", "me", "I" in a question: it asks about the user (or their people).
 _ABOUT_ME = re.compile(
-    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us|"
+    r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us|call me|calls me|"
     # what a family calls its own without "my": "where did grandma live before?"
     r"mum|mom|dad|grandma|grandpa|granny|gran|nan|nana|grandad|granddad)\b",
     re.IGNORECASE,

@@ -37,9 +37,14 @@ def apply(
     for change in changes:
         provenance = Provenance(source.episode_id, source.conversation_id, *change.span)
         if change.kind == "redate":
-            target = _latest_plan(memory, [w.id for w in written] + list(learned))
-            if target is not None and (text := redated(target.text, change.new)) != target.text:
-                written.append(_revise(memory, target, text, provenance))
+            # What moved, by name ("the pottery class"), among plans and routines; else the
+            # plan just told or the latest one ("it's been pushed back to June").
+            named = [t for t in naming(memory, change.old) if _timed(t)] if change.old else []
+            latest = _latest_plan(memory, [w.id for w in written] + list(learned))
+            for target in named[:MOST_TOUCHED] or ([latest] if latest is not None else []):
+                weekly = target.subject_key.startswith("routine:")  # a day, not one date
+                if (text := redated(target.text, change.new, resolve=not weekly)) != target.text:
+                    written.append(_revise(memory, target, text, provenance))
             continue
         targets = [
             t for t in naming(memory, change.old) if t.id not in learned and t not in written
@@ -103,6 +108,10 @@ def _revise(
     if not target.subject_key:  # nothing superseded it by slot
         memory.end([target.id], provenance)
     return item
+
+
+def _timed(item: MemoryItem) -> bool:
+    return item.type == "plan" or item.subject_key.startswith(("plan:", "routine:", "goal:"))
 
 
 def _latest_plan(memory: MemoryService, preferred: Sequence[str]) -> MemoryItem | None:
@@ -180,7 +189,7 @@ _DATE: Final = re.compile(
 _RESOLVED: Final = re.compile(r"\s*\(\d{4}(?:-\d\d){0,2}\)")
 
 
-def redated(text: str, when: str) -> str:
+def redated(text: str, when: str, *, resolve: bool = True) -> str:
     """``text`` with its date moved to ``when``: "a trip to Peru in May" -> "... in August"."""
     bare = _RESOLVED.sub("", text)
     found = _DATE.search(bare)
@@ -188,9 +197,12 @@ def redated(text: str, when: str) -> str:
     if found:
         said = found.group(0)
         lead = re.match(r"(?i)(?:on|in|at)\s+", said)
+        every = re.search(r"(?i)\b(?:every|each)\s+$", bare[: found.start()])
+        if every and when.casefold().removesuffix("s") in WEEKDAYS:
+            when = when[:-1] if when.endswith("s") else when  # "every Thursday", not "Thursdays"
         new = f"{lead.group(0) if lead else ''}{when}"
         bare = bare[: found.start()] + new + bare[found.end() :]
     else:
         bare = f"{bare} {preposition} {when}"
-    resolved = resolve_date(when)
+    resolved = resolve_date(when) if resolve else ""
     return f"{bare} ({resolved})" if resolved and resolved not in bare else bare

@@ -214,7 +214,7 @@ def test_a_fact_taken_back_is_not_listed_as_current(
         ("I traded in my Golf for a Tesla.", ("replace", "Golf", "Tesla")),
         ("I've outgrown my shrimp allergy, the doctor confirmed it.", ("end", "shrimp", "")),
         ("I lost my job in March.", ("end", "job", "")),
-        ("The wedding has been postponed until October.", ("redate", "", "October")),
+        ("The wedding has been postponed until October.", ("redate", "wedding", "October")),
     ],
 )
 def test_changes_are_read(message: str, change: tuple[str, str, str]) -> None:
