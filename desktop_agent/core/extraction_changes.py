@@ -220,7 +220,8 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
             # "The pottery class moved to Thursdays": what moved, when it names something
             moved = _find_subject(token)
-            what = _phrase_of(moved) if _names(moved) and moved.pos_ in ("NOUN", "PROPN") else ""
+            named = moved is not None and _names(moved) and moved.pos_ in ("NOUN", "PROPN")
+            what = _phrase_of(moved) if named else ""
             found.append(Change("redate", what, _date_words(new), span))
             continue
         if _broke_up(token, lemma):  # "we", or "Tom and I"
