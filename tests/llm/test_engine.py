@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from desktop_agent.errors import InputError
-from desktop_agent.llm import ChatMessage, GenerationSettings
+from desktop_agent.llm import ChatMessage, Generation, GenerationSettings
+from desktop_agent.llm import engine as engine_module
 from desktop_agent.llm.engine import LlamaEngine
 
 GREEDY = GenerationSettings(temperature=0.0, max_tokens=40, seed=7)
@@ -80,6 +81,41 @@ def test_cancel_during_prompt_processing(engine: LlamaEngine) -> None:
     assert cancelled_time < full_time
     after = engine.chat(ask("Say hello."), GREEDY).result(timeout=60)
     assert after.text.strip()
+
+
+class CountingEvent(threading.Event):
+    """A cancel flag that counts how often it is checked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checks = 0
+
+    def is_set(self) -> bool:
+        self.checks += 1
+        return super().is_set()
+
+
+def test_cancel_flag_is_checked_per_token_not_per_graph_node(
+    engine: LlamaEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a generation whose cancel flag counts its checks
+    flags: list[CountingEvent] = []
+
+    def counting_generation() -> Generation:
+        generation = Generation()
+        generation.cancel_event = CountingEvent()
+        flags.append(generation.cancel_event)
+        return generation
+
+    monkeypatch.setattr(engine_module, "Generation", counting_generation)
+    # When it generates 64 tokens
+    settings = GenerationSettings(temperature=0.0, max_tokens=64, seed=1)
+    result = engine.chat(ask("Write a long story about a dragon."), settings).result(timeout=60)
+    # Then llama.cpp's abort callback (one check per graph node, about 600 per token) ran only
+    # for the prompt, and the token loop checked the flag a few times per token
+    assert result.completion_tokens == 64
+    assert flags[0].checks < 64 * 600 / 4
+    # and cancel still interrupts prompt processing (test_cancel_during_prompt_processing)
 
 
 def test_long_conversation_drops_oldest_turns_to_fit(model_path: Path) -> None:
