@@ -176,25 +176,44 @@ def _gave_up(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     habit = next(
         (c for c in head.children if c.dep_ in ("xcomp", "dobj") and c.tag_ == "VBG"), None
     )
-    if habit is None:
+    if habit is None:  # "I quit smoking": the parser may make "smoking" a noun
         habit = next(
-            (c for c in head.children if c.dep_ == "dobj" and c.lower_.endswith("ing")), None
+            (
+                c
+                for c in head.children
+                if c.dep_ in ("dobj", "xcomp") and c.lower_.endswith("ing") and len(c.lower_) > 5
+            ),
+            None,
         )
     if habit is None:
         return
-    lemma = habit.lemma_.casefold()
+    lemma = habit.lemma_.casefold() if habit.tag_ == "VBG" else _verb_of(habit.lower_)
     thing = next((c for c in habit.children if c.dep_ == "dobj"), None)
     if lemma == "eat" and thing is not None and thing.lemma_ in _MEAT:
         yield _make(who, tokens, "fact", "diet", f"no {thing.text}",
                     f"User no longer eats {thing.text}", correction=True)  # fmt: skip
         return
-    key = f"{lemma}:{normalise_object(_phrase(thing))}" if thing is not None else lemma
+    # A habit given up ends the routine of the same activity ("I smoke ten a day").
+    key = f"{lemma}:{normalise_object(_phrase(thing))}" if thing is not None else f"routine:{lemma}"
     said = _words(list(habit.subtree))
     yield _make(who, tokens, "fact", key, said, f"User gave up {said}", negated=True,
                 correction=True)  # fmt: skip
 
 
 _MEAT = frozenset("meat fish chicken beef pork lamb dairy".split())
+
+
+def _verb_of(gerund: str) -> str:
+    """ "smoking" -> "smoke", "running" -> "run", "drinking" -> "drink" (a noun the parser made
+    of a gerund has no verb lemma)."""
+    stem = gerund.removesuffix("ing")
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+        return stem[:-1]
+    if len(stem) > 2 and stem[-1] in "kvpcgzbl" and stem[-2] in "aeiou" and stem[-3] not in "aeiou":
+        return f"{stem}e"
+    if len(stem) > 2 and stem.endswith(("bl", "tl", "gl")):
+        return f"{stem}e"
+    return stem
 
 
 def _never(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:

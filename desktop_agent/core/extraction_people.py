@@ -61,6 +61,14 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             )  # fmt: skip
         return
     if lemma == "be" and attr is not None:
+        breed_like = attr.pos_ in ("NOUN", "PROPN") and attr.lemma_.casefold() not in _NOT_BREEDS
+        if relation in _SPECIES and breed_like and not _is_job(attr) and not negated:
+            # "Our dog Pepper is a border collie" (and "Pepper is actually a whippet")
+            breed = _phrase(attr)
+            person = f"{who.said or relation}{' ' + who.name if who.name and who.name not in (who.said or '') else ''}"
+            yield _make(who, tokens, "fact", f"{slot}:breed", breed,
+                        f"User's {person} is {'an' if breed[:1].casefold() in 'aeiou' else 'a'} {breed}")  # fmt: skip
+            return
         if attr.like_num or attr.pos_ == "NUM":
             ages = " and ".join(t.text for t in _conjuncts(attr))
             yield _make(who, tokens, "fact", f"{slot}:age", ages, negated=negated)
@@ -185,6 +193,12 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                     negated=negated, confidence=0.6)  # fmt: skip
 
 
+_SPECIES = frozenset(words.PETS.values())
+# What a pet "is" without being its breed: "my dog is a good boy", "she's a menace".
+_NOT_BREEDS = frozenset(
+    "boy girl baby dog cat pet angel menace nightmare sweetheart darling rescue year month "
+    "week lot bit star monster character".split()
+)
 _TAKEN_WITH = frozenset("obsessed mad crazy passionate keen nuts".split())
 
 

@@ -309,4 +309,39 @@ def changed_carer(sentence: str) -> Iterator[Match]:
         )
 
 
+_NEW_BABY = re.compile(
+    rf"(?i:\bmy\s+(?P<parent>sister|brother|cousin|best\s+friend|friend))(?:\s+(?P<pname>{_NAME}))?"
+    r"(?:\s+and\s+(?:her|his)\s+\w+)?\s+(?i:(?:has\s+)?(?:just\s+)?(?:had|welcomed|gave\s+birth\s+to))\s+"
+    r"(?i:an?\s+(?:(?:beautiful|healthy|little|baby)\s+)*(?P<kind>girl|boy|daughter|son|baby))"
+    rf"\s*,?\s*(?i:(?:called|named)\s+)?(?P<name>{_NAME})"
+)
+_CHILD_OF: Final = {
+    ("sister", "girl"): "niece",
+    ("sister", "daughter"): "niece",
+    ("brother", "girl"): "niece",
+    ("brother", "daughter"): "niece",
+    ("sister", "boy"): "nephew",
+    ("sister", "son"): "nephew",
+    ("brother", "boy"): "nephew",
+    ("brother", "son"): "nephew",
+}
+
+
+@_rule
+def new_baby(sentence: str) -> Iterator[Match]:
+    """ "My sister Leila just had a baby girl called Maryam": the niece, and whose she is."""
+    found = _NEW_BABY.search(sentence)
+    if not found:
+        return
+    parent = " ".join(found.group("parent").casefold().split())
+    kind, name = found.group("kind").casefold(), found.group("name")
+    relation = _CHILD_OF.get((parent, kind), f"{parent}'s baby")
+    whose = f"{parent} {found.group('pname')}" if found.group("pname") else parent
+    text = f"User's {relation} (the baby of User's {whose}) is named {name}"
+    yield Match("fact", f"name_of:{relation}", name, text, 0.85)
+    if found.group("pname"):  # the parent's name, which the parse would read but for this
+        said = found.group("pname")
+        yield Match("fact", f"name_of:{parent}", said, f"User's {parent} is named {said}", 0.85)
+
+
 __all__ = ["SENTENCE_RULES"]

@@ -40,6 +40,7 @@ from desktop_agent.core.grounding_words import (
     slot_keys,
     stems,
     unnamed_words,
+    with_verbs,
 )
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
@@ -94,7 +95,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     for recollection in found:
         item = recollection.item
         key_parts = _key_parts(item.subject_key)
-        said = {_stem(w) for w in _WORD.findall(item.text.casefold())}
+        said = with_verbs({_stem(w) for w in _WORD.findall(item.text.casefold())})
         if relation and not (kin & (said | key_parts)):
             continue
         if question.named:

@@ -156,6 +156,17 @@ def content_words(question: str) -> set[str]:
     return words | {_stem(other) for w in words for other in _SYNONYMS.get(w, ())}
 
 
+def with_verbs(words: set[str]) -> set[str]:
+    """``words`` and the verbs of their gerunds: "smoking" also says "smoke" and "smok"
+    ("do I smoke?" is answered by "User gave up smoking")."""
+    bases = set()
+    for word in words:
+        if len(word) > 5 and word.endswith("ing"):
+            stem = word[:-3]
+            bases |= {stem, f"{stem}e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem}
+    return words | bases
+
+
 def stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.casefold())}
 
