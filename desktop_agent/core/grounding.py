@@ -195,7 +195,8 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
 
 _DOES_FOR_WORK: Final = re.compile(
     r"^\s*what\s+(?:does|do)\s+(?!you\b)[\w'’ ]+?\s+do"
-    r"(?:\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|for\s+work))?\s*[?.!]*$"
+    # not "now": "what do I do now?" asks for advice
+    r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job))?\s*[?.!]*$"
 )
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
 

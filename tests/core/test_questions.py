@@ -293,3 +293,13 @@ def test_what_a_family_calls_its_own_needs_no_my() -> None:
 def test_how_do_i_get_to_work_is_about_the_user_but_how_to_requests_are_not() -> None:
     assert about_user("How do I get to work?") is not None
     assert about_user("How do I make pancakes?") is None
+
+
+def test_what_do_i_do_now_asks_for_advice_not_the_job() -> None:
+    from desktop_agent.core.grounding import select_facts
+
+    found = _facts(("job", "User works as a nurse"), ("fear:flying", "User is afraid of flying"))
+    for asked, wanted in (("What do I do these days?", ["job"]), ("What do I do now?", [])):
+        question = about_user(asked)
+        assert question is not None
+        assert [r.item.subject_key for r in select_facts(question, found)] == wanted, asked
