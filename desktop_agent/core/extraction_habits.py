@@ -257,7 +257,7 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
         slot = "routine:commute" if _commutes(head) else slot
         # Only this clause: "I cancelled the gym membership, I do yoga on Mondays now" says
         # nothing of the gym in the yoga fact (the gym ended).
-        own = _own_clause(head, tokens)
+        own = tokens if slot == "routine:commute" else _own_clause(head, tokens)
         yield _make(who, own, "fact", slot, _words(own), confidence=0.7, when=when)
         return
     # "for twelve years" says how long, not when: no plan in "I've been a hairdresser for
@@ -297,17 +297,23 @@ def _commutes(head: Token) -> bool:
     driven = next((c for c in head.children if c.dep_ == "dobj"), None)
     if driven is not None and (driven.lower_ in words.KIDS or driven.lemma_ in words.RELATIONS):
         return False  # "I drive my kids to school": the school run, not the user's commute
-    riding = lemma in ("take", "catch", "get", "use") and thing is not None
-    if not (lemma in _TRAVELLING or (riding and thing is not None and thing.lemma_ in _TRANSPORT)):
+    # "take the bus to work" parses "to work" as a verb ("in order to work"); "get the train to
+    # work" even as a clause of its own whose subject is the train
+    to_work = [
+        c for c in head.children if c.dep_ in ("xcomp", "advcl", "ccomp") and c.lemma_ == "work"
+    ]
+    ridden = [g for c in to_work for g in c.children if g.dep_ == "nsubj"]
+    riding = lemma in ("take", "catch", "get", "use") and any(
+        t is not None and t.lemma_ in _TRANSPORT for t in (thing, *ridden)
+    )
+    if not (lemma in _TRAVELLING or riding):
         return False
     place = _prep_object(head, "to", "into")
     if place is None and thing is not None:
         place = _prep_object(thing, "to")
-    # "take the bus to work" parses "to work" as a verb ("in order to work")
-    to_work = any(c.dep_ in ("xcomp", "advcl") and c.lemma_ == "work" for c in head.children)
     return (
         lemma == "commute"
-        or to_work
+        or bool(to_work)
         or (place is not None and place.lemma_.casefold() in _WORKPLACES)
     )
 
@@ -343,7 +349,11 @@ def _owned(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         if action is not None:
             what = re.sub(r"^to\s+", "", _words(list(action.subtree)))
             kind = "plan" if noun == "plan" else "goal"
-            yield _make(who, tokens, "plan", f"{kind}:{_slug(what)}", what, when=_when(tokens))
+            # "My goal is ...": the user's one stated goal, which a new one replaces
+            key = (
+                "goal:main" if noun == "goal" and subject.tag_ == "NN" else f"{kind}:{_slug(what)}"
+            )
+            yield _make(who, tokens, "plan", key, what, when=_when(tokens))
         return
     if noun in words.EVENTS or any(c.lemma_ in words.EVENTS for c in subject.children):
         when = _when(tokens)

@@ -101,6 +101,26 @@ def likes(clause: str) -> Iterator[Match]:
 _NAMED_PLACE = re.compile(
     r"\s+(?:in|at|around|on|by)\s+(?:the\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3}"
 )
+_TAKEN = _compile(
+    r"i\s+(?:now\s+|usually\s+|always\s+|only\s+)?(?P<verb>take|have|drink)\s+my\s+"
+    r"(?P<drink>coffee|tea|latte|espresso)\s+(?P<how>(?:with|without|black|white|strong|weak|"
+    r"no|milky|sweet|plain)\b.*?)\s*(?:\bnow\b)?[.!]*$"
+)
+
+
+@rule
+def drink_taken(clause: str) -> Iterator[Match]:
+    """ "I take my coffee with two sugars", "I have my coffee black now": one slot per drink."""
+    found = _TAKEN.match(clause.strip())
+    if not found:
+        return
+    drink, how = found.group("drink").casefold(), found.group("how").strip(" ,")
+    verb = {"take": "takes", "have": "has", "drink": "drinks"}[found.group("verb").casefold()]
+    now = re.search(r"\bnow\b", clause, re.IGNORECASE) is not None
+    text = f"User {verb} their {drink} {how}"
+    yield Match("preference", f"how:{drink}", how, text, 0.85, correction=now)
+
+
 _NOT_A_HOBBY = frozenset(
     "say admit ask bother interrupt think hear see tell break be know point mention disagree "
     "disappoint complain trouble repeat".split()

@@ -344,4 +344,23 @@ def new_baby(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"name_of:{parent}", said, f"User's {parent} is named {said}", 0.85)
 
 
+_NEW_GOAL = re.compile(
+    r"(?i:\b(?:i've|i\s+have|i)\s+(?:changed|revised|updated|lowered|raised)\s+my\s+goal|"
+    r"\bmy\s+(?:new|revised|updated)\s+goal\b)[^.!?]*?"
+    r"(?i:\b(?:i\s+(?:just\s+|now\s+|only\s+)?want\s+to|is\s+(?:now\s+)?to|it's\s+(?:now\s+)?to|"
+    r"now\s+it's\s+to|:\s*to))\s+(?P<what>[^.!?,;]+)"
+)
+
+
+@_rule
+def new_goal(sentence: str) -> Iterator[Match]:
+    """ "I've changed my goal, I just want to finish a half marathon": the goal replaced."""
+    found = _NEW_GOAL.search(sentence)
+    if found:
+        what = found.group("what").strip()
+        yield Match(
+            "plan", "goal:main", what, f"User's goal is now to {what}", 0.85, correction=True
+        )
+
+
 __all__ = ["SENTENCE_RULES"]

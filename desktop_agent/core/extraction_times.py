@@ -30,6 +30,8 @@ _DAY_RANGE = re.compile(
 def _habitual(head: Token, tokens: list[Token]) -> bool:
     if _DAY_RANGE.search(_words(tokens)):
         return True  # "I work Monday to Friday"
+    if head.tag_ == "VBP" and re.search(r"(?i)\b(?:these\s+days|nowadays)\b", _words(tokens)):
+        return True  # "These days I get the train to work": how things are now, no plan
     for token in tokens:
         lower = token.lower_
         if lower in words.FREQUENCY or lower in words.PLURAL_TIMES:

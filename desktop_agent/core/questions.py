@@ -89,7 +89,7 @@ _PAST = re.compile(
 _NOT_ABOUT_ME = re.compile(
     r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
     r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
-    r"how (?:do|can|should) i(?! (?:take|like|have) my\b| (?:usually )?(?:get|travel|go) to (?:work|the office|school|uni)\b)|what should i|what can i|could i|can i|do i need|"
+    r"how (?:do|can|should) i(?! (?:take|like|have) my\b| (?:usually )?(?:get|travel|go) to (?:work|the office|school|uni)\b| (?:usually )?commute\b)|what should i|what can i|could i|can i|do i need|"
     r"i (?:could|can|should|might|would|need|want))\b(?!['’]t|not)",
     re.IGNORECASE,
 )
