@@ -42,6 +42,7 @@ from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, fear, device)
+SENTENCES = (*SENTENCE_RULES, device_replaced)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
@@ -350,7 +351,7 @@ def _across_commas(text: str, correction: bool) -> Iterator[ExtractedFact]:
             continue
         lead = len(sentence) - len(sentence.lstrip())
         span = (start + lead, start + lead + len(body.rstrip(" .!,")))
-        for rule in (*SENTENCE_RULES, device_replaced):
+        for rule in SENTENCES:
             for match in rule(body):
                 yield _fact(match, span, correction)
 

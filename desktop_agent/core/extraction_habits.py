@@ -187,7 +187,7 @@ def _gave_up(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         )
     if habit is None:
         return
-    lemma = habit.lemma_.casefold() if habit.tag_ == "VBG" else _verb_of(habit.lower_)
+    lemma = habit.lemma_.casefold() if habit.tag_ == "VBG" else words.verb_of(habit.lower_)
     thing = next((c for c in habit.children if c.dep_ == "dobj"), None)
     if lemma == "eat" and thing is not None and thing.lemma_ in _MEAT:
         yield _make(who, tokens, "fact", "diet", f"no {thing.text}",
@@ -201,19 +201,6 @@ def _gave_up(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
 
 
 _MEAT = frozenset("meat fish chicken beef pork lamb dairy".split())
-
-
-def _verb_of(gerund: str) -> str:
-    """ "smoking" -> "smoke", "running" -> "run", "drinking" -> "drink" (a noun the parser made
-    of a gerund has no verb lemma)."""
-    stem = gerund.removesuffix("ing")
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
-        return stem[:-1]
-    if len(stem) > 2 and stem[-1] in "kvpcgzbl" and stem[-2] in "aeiou" and stem[-3] not in "aeiou":
-        return f"{stem}e"
-    if len(stem) > 2 and stem.endswith(("bl", "tl", "gl")):
-        return f"{stem}e"
-    return stem
 
 
 def _never(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:

@@ -28,6 +28,7 @@ from desktop_agent.core.extraction_grammar import (
     _words,
 )
 from desktop_agent.core.extraction_rules import _slug, normalise_object
+from desktop_agent.core.extraction_third_person import person_words
 
 # --- the user's people and pets ---------------------------------------------------------------
 
@@ -65,7 +66,7 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         if relation in _SPECIES and breed_like and not _is_job(attr) and not negated:
             # "Our dog Pepper is a border collie" (and "Pepper is actually a whippet")
             breed = _phrase(attr)
-            person = f"{who.said or relation}{' ' + who.name if who.name and who.name not in (who.said or '') else ''}"
+            person = person_words(who)
             yield _make(who, tokens, "fact", f"{slot}:breed", breed,
                         f"User's {person} is {'an' if breed[:1].casefold() in 'aeiou' else 'a'} {breed}")  # fmt: skip
             return

@@ -52,16 +52,10 @@ def third_person(tokens: list[Token], who: Who) -> str:
         rest = tokens[1:]
         verb = "is" if rest and rest[0].lower_ in ("'s", "’s") else None
         said = "".join(t.text + t.whitespace_ for t in (rest[1:] if verb else rest)).strip()
-        person = who.said or who.relation
-        if who.name and who.name not in person:
-            person = f"{person} {who.name}"
-        return f"User's {person} {verb + ' ' if verb else ''}{said}".strip()
+        return f"User's {person_words(who)} {verb + ' ' if verb else ''}{said}".strip()
     if who.kind == "person" and who.relation and _subjectless(tokens):
         # "my grandma Rosa is 94 and still lives in Palermo": the second verb's subject is hers
-        person = who.said or who.relation
-        if who.name and who.name not in person:
-            person = f"{person} {who.name}"
-        return f"User's {person} {text[:1].lower()}{text[1:]}"
+        return f"User's {person_words(who)} {text[:1].lower()}{text[1:]}"
     if who.kind == "user" and (implied := _implied_user(tokens)) is not None:
         # "... and now study law at UCL": the verb's subject is the user's "I" further back
         adverbs = "".join(t.text + t.whitespace_ for t in tokens[:implied])
@@ -69,6 +63,12 @@ def third_person(tokens: list[Token], who: Who) -> str:
         agreeing = third_singular(tokens[implied].text)
         return f"User {adverbs.casefold()}{agreeing} {after}".replace("  ", " ").strip()
     return text[:1].upper() + text[1:]
+
+
+def person_words(who: Who) -> str:
+    """The words for one of the user's people, with the name told: "grandma Rosa"."""
+    person = who.said or who.relation
+    return f"{person} {who.name}" if who.name and who.name not in person else person
 
 
 def _subjectless(tokens: list[Token]) -> bool:

@@ -136,6 +136,20 @@ TRANSIENT = frozenset("today tonight now currently moment later yet".split())
 # "this week", "this month": a visit, not a fact about the person.
 TRANSIENT_AFTER_THIS = frozenset("week month weekend evening afternoon morning year".split())
 
+
+def verb_of(gerund: str) -> str:
+    """ "smoking" -> "smoke", "running" -> "run", "drinking" -> "drink" (a noun the parser made
+    of a gerund has no verb lemma)."""
+    stem = gerund.removesuffix("ing")
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+        return stem[:-1]
+    if len(stem) > 2 and stem[-1] in "kvpcgzbl" and stem[-2] in "aeiou" and stem[-3] not in "aeiou":
+        return f"{stem}e"
+    if len(stem) > 2 and stem.endswith(("bl", "tl", "gl")):
+        return f"{stem}e"
+    return stem
+
+
 __all__ = [
     "ACTIVITIES",
     "DIETS",
@@ -159,4 +173,5 @@ __all__ = [
     "TRANSIENT",
     "TRANSIENT_AFTER_THIS",
     "WORK_STATES",
+    "verb_of",
 ]

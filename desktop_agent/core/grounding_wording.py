@@ -37,8 +37,7 @@ def second_person(text: str) -> str:
         rest = re.sub(r"\btheir\b", "your", rest)
         return f"You {lead}{_present(verb)}" + (f" {_you_inside(rest)}" if rest else "")
     if re.search(r"\bUser\b", text):  # "Every Sunday User plays cricket with User's cousins"
-        said = re.sub(r"\bUser['’]s\b", "your", text)
-        said = re.sub(r"\bUser (\w+)", lambda m: f"you {_present(m.group(1))}", said)
+        said = _you_inside(text)
         return said[0].upper() + said[1:]
     return f"You told me: “{text}”"
 

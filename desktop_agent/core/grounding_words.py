@@ -8,6 +8,7 @@ import re
 from typing import Final
 
 from desktop_agent.core.extraction_words import RELATIONS as RELATION_SLOTS
+from desktop_agent.core.extraction_words import verb_of
 from desktop_agent.core.questions import SLOT_WORDS
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -157,14 +158,9 @@ def content_words(question: str) -> set[str]:
 
 
 def with_verbs(words: set[str]) -> set[str]:
-    """``words`` and the verbs of their gerunds: "smoking" also says "smoke" and "smok"
-    ("do I smoke?" is answered by "User gave up smoking")."""
-    bases = set()
-    for word in words:
-        if len(word) > 5 and word.endswith("ing"):
-            stem = word[:-3]
-            bases |= {stem, f"{stem}e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem}
-    return words | bases
+    """``words`` and the verbs of their gerunds: "smoking" also says "smoke" ("do I smoke?" is
+    answered by "User gave up smoking")."""
+    return words | {verb_of(w) for w in words if len(w) > 5 and w.endswith("ing")}
 
 
 def stems(text: str) -> set[str]:

@@ -69,3 +69,10 @@ def chat(assistant: Assistant, conversation, text: str):  # noqa: ANN001, ANN201
     for _ in turn:
         pass
     return turn.finish()
+
+
+def facts(message: str) -> dict[str, str]:
+    """subject key -> text of each fact extracted from ``message``."""
+    from desktop_agent.core.extraction import extract
+
+    return {fact.subject_key: fact.text for fact in extract(message)}

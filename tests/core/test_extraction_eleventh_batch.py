@@ -11,12 +11,7 @@ from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_changes import read
 from desktop_agent.core.grounding import second_person
 from desktop_agent.core.memory_service import MemoryService
-from tests.core.conftest import chat
-
-
-def facts(message: str) -> dict[str, str]:
-    """subject key -> text of each fact extracted from ``message``."""
-    return {fact.subject_key: fact.text for fact in extract(message)}
+from tests.core.conftest import chat, facts
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,7 @@ from desktop_agent.core.grounding import select_facts
 from desktop_agent.core.grounding_turn import listed
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.questions import about_user
-
-
-def facts(message: str) -> dict[str, str]:
-    """subject key -> text of each fact extracted from ``message``."""
-    return {fact.subject_key: fact.text for fact in extract(message)}
+from tests.core.conftest import facts
 
 
 def test_a_pets_breed_and_its_correction_share_a_slot() -> None:

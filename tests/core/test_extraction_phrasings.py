@@ -7,11 +7,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.extraction import extract
-
-
-def facts(message: str) -> dict[str, str]:
-    """subject key -> text of each fact extracted from ``message``."""
-    return {fact.subject_key: fact.text for fact in extract(message)}
+from tests.core.conftest import facts
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,7 @@ import pytest
 
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
-
-
-def facts(message: str) -> dict[str, str]:
-    """subject key -> text of each fact extracted from ``message``."""
-    return {fact.subject_key: fact.text for fact in extract(message)}
+from tests.core.conftest import facts
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,10 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_changes import read
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import about_user
-from tests.core.conftest import chat
-
-
-def facts(message: str) -> dict[str, str]:
-    """subject key -> text of each fact extracted from ``message``."""
-    return {fact.subject_key: fact.text for fact in extract(message)}
+from tests.core.conftest import chat, facts
 
 
 @pytest.mark.parametrize(
