@@ -65,6 +65,8 @@ class ExtractedFact:
     # Implied, not said ("a nurse at a clinic in Porto": based in Porto); it never overrides
     # what the user said outright.
     inferred: bool = False
+    # Told as the past ("I used to be a bank teller"): the slot's history, never its value.
+    past: bool = False
 
 
 # Said before a statement, these mark it as correcting something said earlier.
@@ -84,7 +86,12 @@ _PREFIX = re.compile(
     r"since you asked|for the record|for context|please|oh and|(?:it\s+)?turns out(?: that)?|"
     r"good news|bad news|sad news|big news|news|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
-    r"tomorrow|tonight|these days|nowadays|currently|right now|now)\b[\s,:!.\-]*",
+    r"tomorrow|tonight|these days|nowadays|currently|right now|now|"
+    # when it happened, before the "I" it happened to: "three years ago I retrained as ..."
+    r"last (?:week|month|year|summer|spring|autumn|fall|winter|weekend)|yesterday|recently|"
+    r"finally|(?:in|since|back in) (?:19|20)\d\d|(?:\d+|an?|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|a few|a couple of|several) (?:days?|weeks?|months?|years?|decades?) ago)"
+    r"\b[\s,:!.\-]*",
     re.IGNORECASE,
 )
 # Verbs that, after "and" or a comma, continue the user's own sentence without repeating "I":
@@ -391,9 +398,22 @@ def _extract_clause(
         body = f"I {body[:1].lower()}{body[1:]}"
     elif implied_i and _SUBJECTLESS_STATE.match(body):
         body = f"I'm {body}"
+    used_to = _USED_TO.match(body)
+    if used_to:
+        # "I used to be a bank teller" is what "I'm a bank teller" would say, in the past; what
+        # no rule reads is left to the fallback ("User used to ...").
+        now = f"I'm {used_to.group('rest')}" if used_to.group("verb") else f"I {used_to['rest']}"
+        for rule in RULES:
+            for match in rule(now):
+                if not match.negated and not match.key.startswith("said:"):
+                    yield dataclasses.replace(_fact(match, span, False), past=True)
+        return
     for rule in RULES:
         for match in rule(body):
             yield _fact(match, span, correction)
+
+
+_USED_TO = re.compile(r"^i\s+used\s+to\s+(?:(?P<verb>be)\s+)?(?P<rest>\w.*)$", re.IGNORECASE)
 
 
 def _fact_type(name: str) -> FactType:

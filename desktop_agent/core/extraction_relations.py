@@ -109,7 +109,8 @@ def school(clause: str) -> Iterator[Match]:
 
 _SHARED_HOME = re.compile(
     rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|we|i(?=\s+(?:share|rent)\b))\s+"
-    r"(?:now\s+|still\s+|currently\s+)?(?:live|share|rent|own|have|bought)\s+"
+    r"(?:now\s+|still\s+|currently\s+|(?P<news>finally\s+|just\s+|recently\s+))?"
+    r"(?P<verb>live|share|rent|own|have|bought)\s+"
     r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
     r"studio|room)?"
     # "a tiny flat above a bakery in Bristol": where in the city, then the city
@@ -124,7 +125,9 @@ def shared_home(clause: str) -> Iterator[Match]:
     value = lead and proper_noun(clause[lead.end() :], clause)
     if not value or lead is None:
         return
-    yield Match("fact", "home_city", value, f"User lives in {value}", 0.85)
+    # "we finally bought a house in Bath": a move, so it replaces the city before
+    moved = bool(lead.group("news")) or lead.group("verb").casefold() == "bought"
+    yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=moved)
     name = lead.group("name")
     if name and name[:1].isupper():
         said = lead.group("rel").casefold()

@@ -154,6 +154,29 @@ def children_named(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"name_of:{species}s", names, text, 0.85)
 
 
+# "My older brothers are Sam, Luke and Owen": people of one kind named in a list, one fact for
+# them all (the parse reads only the first name, as if it were the one brother's).
+_PEOPLE = {"kids": "children", "siblings": "siblings"}
+_PEOPLE_NAMED = re.compile(
+    r"(?i:\bmy\s+(?P<said>(?:(?:two|three|four|five|older|younger|elder|big|little|twin|step|"
+    r"half|grown-up)[\s-]+){0,2}(?P<who>brothers|sisters|siblings|sons|daughters|kids|children|"
+    r"grandchildren|grandsons|granddaughters|cousins|nieces|nephews|parents|grandparents|"
+    r"flatmates|housemates|roommates|best\s+friends))\s+are\s+(?:called\s+|named\s+)?)"
+    rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?i:and)\s+{_NAME})\b"
+)
+
+
+@_rule
+def people_named(sentence: str) -> Iterator[Match]:
+    found = _PEOPLE_NAMED.search(sentence)
+    if not found:
+        return
+    said, who = found.group("said").casefold(), found.group("who").casefold()
+    names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
+    key = _PEOPLE.get(who) or _PLURAL.get(who) or " ".join(who.split())
+    yield Match("fact", f"name_of:{key}", names, f"User's {said} are called {names}", 0.85)
+
+
 _KNOWN_WILL_BE = re.compile(
     r"^(?i:it's|it’s|it\s+is)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)(?:'s|’s)\s+birthday\b.*?,\s*"
     r"(?i:(?:she|he|they)(?:'ll|’ll|\s+will)\s+be|(?:she|he|they)(?:'s|’s|\s+is)\s+turning)\s+"

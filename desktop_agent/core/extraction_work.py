@@ -34,7 +34,9 @@ _JOBS = frozenset(
     solicitor barrister courier postman postwoman paramedic porter janitor caretaker
     firefighter detective pharmacist optician dietitian nutritionist midwife radiographer
     sonographer hygienist surveyor auditor bookkeeper cashier ranger guide
-    animator copywriter guard gp locksmith roofer welder plasterer electrician joiner""".split()
+    animator copywriter guard gp locksmith roofer welder plasterer electrician joiner teller
+    banker broker actuary recruiter worker attendant agent labourer laborer miner fisherman
+    lifeguard housekeeper chauffeur steward stewardess trader realtor dispatcher inspector""".split()
 )
 
 

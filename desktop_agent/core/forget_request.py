@@ -23,9 +23,10 @@ from desktop_agent.search.tokenize import STOPWORDS
 CLOSE_MEANING: Final = 0.55
 SEARCH_DEPTH: Final = 10
 OFFER_LIMIT: Final = 8
+# "forget that my ex is called Mark" names Mark, not every fact that says "called".
 _FRAME: Final = frozenset(
     "user user's i i'm me my mine our we about that everything all anything something stuff "
-    "said told what".split()
+    "said told what called named".split()
 )
 # A name: capitalised words, not at the start of the fact ("User", "Every Sunday ...").
 _NAME: Final = re.compile(r"(?<!^)(?<![.!?]\s)\b([A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)*)")

@@ -23,6 +23,7 @@ from desktop_agent.core.grounding_wording import (
     _joined,
     _lower_first,
     _used_to,
+    counted,
     second_person,
 )
 from desktop_agent.core.grounding_words import (
@@ -80,6 +81,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     # Slots the question names by more than a question word: "where" alone does not make
     # "where do I keep my spare key?" a question about the city the user lives in.
     strong = {family for family, said in named.items() if said - _WEAK_SLOT_WORDS}
+    if relation and relation not in _KIN["partner"]:
+        # "when am I seeing the dentist?": seeing someone named is no question about a partner
+        families.discard("partner")
+        strong.discard("partner")
     if _DOES_FOR_WORK.search(asked):
         families.add("job")  # "what does my brother do?": his job, not his name or his city
         strong.add("job")
@@ -125,6 +130,7 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             for r in tiers[1]
             if (":" not in r.item.subject_key and strong & _key_parts(r.item.subject_key))
             or names_one_of(kinds, _WORD.findall(r.item.text))
+            or kin & _key_parts(r.item.subject_key)  # "plan:dentist appointment", the dentist
         ]
     # "Where do I work?": the job answers, never the city "where" points at (not even when no
     # job is remembered: then the answer is that it is not known).
@@ -140,7 +146,10 @@ def compose(
 ) -> GroundedAnswer:
     """A short natural answer stating ``facts`` (and ``past`` ones for a question about the
     past); when nothing is known it says so instead of guessing."""
-    current = [second_person(r.item.text) for r in facts]
+    how_many = re.match(r"\s*how\s+many\b", question.text, re.IGNORECASE) is not None
+    said = [second_person(counted(r.item.text) if how_many else r.item.text) for r in facts]
+    # "User has two daughters, Ruby and Jade" beside their names, counted: said once
+    current = [s for i, s in enumerate(said) if _bare(s) not in {_bare(t) for t in said[:i]}]
     values = _values([r.item for r in facts])
     stale = tuple(sorted(set(_values(past)) - set(values)))
     if question.past:
@@ -160,6 +169,10 @@ def compose(
                 (),
                 values,
             )
+    if not current and past:  # only the past was told: "you used to smoke"
+        before = "; ".join(_used_to(item.text) for item in _newest_first(past))
+        text = f"{before[:1].upper()}{before[1:]}; I don't know about now."
+        return GroundedAnswer(text, (), tuple(past), _values(past))
     if not current:
         if question.everything:
             text = (
@@ -199,6 +212,10 @@ _DOES_FOR_WORK: Final = re.compile(
     r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job))?\s*[?.!]*$"
 )
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
+
+
+def _bare(sentence: str) -> str:
+    return re.sub(r"[^\w ]", "", sentence.casefold())
 
 
 def _until(item: MemoryItem) -> str:

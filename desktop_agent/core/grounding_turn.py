@@ -82,6 +82,12 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             current = facts or [r for r in found if wanted & stems(r.item.text)]
             past = _earlier_in_slot(memory, current, excluded)
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
+    if not facts and not question.past and not question.everything:
+        # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer
+        older = memory.search(
+            text, limit=RECALL_DEPTH, kinds=(SEMANTIC,), exclude=excluded, include_superseded=True
+        )
+        past = select_facts(question, [r for r in older if _told_as_past(r.item)])
     if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
@@ -106,6 +112,10 @@ def _earlier_in_slot(
         for item in memory.items(SEMANTIC, include_inactive=True)
         if item.status == SUPERSEDED and item.subject_key in keys and item.id not in excluded
     ]
+
+
+def _told_as_past(item: MemoryItem) -> bool:
+    return item.status == SUPERSEDED and bool((item.meta or {}).get("past"))
 
 
 def _keys(found: list[Recollection]) -> set[str]:

@@ -150,3 +150,20 @@ def _lower_first(text: str) -> str:
 
 # Words that open a remembered sentence and are capitalised only for that ("Now you teach...").
 _OPENERS: Final = frozenset("now every on most usually since at in after before".split())
+
+
+_NAMED_MANY: Final = re.compile(r"^User['’]s (?P<who>[\w' -]+?) are called (?P<names>.+?)\.?$")
+_NUMBERS: Final = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def counted(text: str) -> str:
+    """For "how many ...?": "User's older brothers are called Sam, Luke and Owen" -> "User has
+    three older brothers: Sam, Luke and Owen" (a list of names, counted)."""
+    found = _NAMED_MANY.match(text)
+    if not found:
+        return text
+    who, names = found.group("who"), found.group("names")
+    count = len(re.split(r",\s*|\s+and\s+", names))
+    if who.split()[0] not in _NUMBERS and 2 <= count <= len(_NUMBERS) + 1:
+        who = f"{_NUMBERS[count - 2]} {who}"
+    return f"User has {who}: {names}"

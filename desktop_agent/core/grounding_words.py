@@ -169,14 +169,14 @@ def stems(text: str) -> set[str]:
 
 def _relation_in(text: str) -> str | None:
     for word in _WORD.findall(text):
-        stem = _stem(re.sub(r"['’]s$", "", word))
+        stem = _stem(word)
         if stem in {_stem(r) for r in RELATIONS}:
             return stem
     return None
 
 
 def _stem(word: str) -> str:
-    word = re.sub(r"['’]s$", "", word.casefold())
+    word = re.sub(r"['’]s?$", "", word.casefold())  # "my sister's", "my brothers' names"
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

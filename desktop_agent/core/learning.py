@@ -120,13 +120,18 @@ def learn(
                 provenance=[Provenance(episode.id, episode.conversation_id, start, end)],
                 reviewed=False,
                 conversation_id=episode.conversation_id,
-                extra={"inferred": True} if inferred else None,
+                extra=_extra(inferred=inferred, past=getattr(fact, "past", False)),
             )
         )
     if changes:
         source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned += revisions.apply(memory, changes, source, {m.id for m in learned})
     return learned
+
+
+def _extra(*, inferred: bool, past: bool) -> dict[str, bool] | None:
+    extra = {name: True for name, said in (("inferred", inferred), ("past", past)) if said}
+    return extra or None
 
 
 def _where_promoted(memory: MemoryService, fact: Any, said: str) -> str:

@@ -60,15 +60,22 @@ class MemoryWrites:
             )
         service = self.service
         now = service.clock()
+        # Told as the past ("I used to be a bank teller"): on record in its slot's history at
+        # once, and what the slot holds now stays.
+        past = bool((extra or {}).get("past"))
         with service.lane:
             same = self._same_fact(text, subject_key) if kind == SEMANTIC else None
+            if same is not None and past and provenance:
+                self.end([same.id], provenance[0])  # what was current is the past now
+                return same
             if same is not None:
                 return self._reinforce(same, provenance)
             older = self._current_for(subject_key) if subject_key and kind == SEMANTIC else []
+            older = [] if past else older
             meta: dict[str, Any] = {
                 "type": type,
                 "importance": importance,
-                "status": ACTIVE,
+                "status": SUPERSEDED if past else ACTIVE,
                 "reviewed": reviewed,
                 "subject_key": subject_key,
                 "topic": topic,

@@ -52,7 +52,13 @@ def apply(
         if not targets or len(targets) > MOST_TOUCHED:
             continue
         if change.kind == "end":
-            memory.end([t.id for t in targets], provenance)
+            # "I've left Deloitte, I'm at KPMG now": the job goes with the user to the new firm
+            firm = _new_employer(memory, learned)
+            moved = [t for t in targets if firm and t.subject_key == "job"]
+            for target in moved:
+                if (text := substituted(target.text, change.old, firm)) != target.text:
+                    written.append(_revise(memory, target, text, provenance))
+            memory.end([t.id for t in targets if t not in moved], provenance)
             continue
         for target in targets:
             text = substituted(target.text, change.old, change.new)
@@ -61,6 +67,15 @@ def apply(
             if text != target.text:
                 written.append(_revise(memory, target, text, provenance))
     return written
+
+
+def _new_employer(memory: MemoryService, learned: Collection[str]) -> str:
+    """The workplace told in the same message as a change ("User works at KPMG"), or ""."""
+    for item in memory.active_facts():
+        found = re.match(r"User works (?:at|for) (.+?)\.?$", item.text)
+        if found and item.id in learned and item.subject_key == "employer":
+            return found.group(1)
+    return ""
 
 
 def _is_date_words(text: str) -> bool:
