@@ -210,7 +210,7 @@ def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
     if fact.subject_key == item.key:
         return True
     overlap = fact.span[0] < item.span[1] and item.span[0] < fact.span[1]
-    if overlap and fact.subject_key == "vehicle":
+    if overlap and fact.subject_key.startswith(("vehicle", "device:")):
         return True  # "switched to a Tesla": the car, not a taste for Teslas
     if overlap and item.confidence <= 0.65:
         return True  # a generic reading ("can't stand" as a negated verb) of a read clause

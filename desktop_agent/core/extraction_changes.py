@@ -54,7 +54,9 @@ _ENDING_PARTICLES: Final = {
 # Getting something new, after selling the old one: "sold the Corolla and bought a Leaf".
 _GETTING: Final = frozenset("buy get lease adopt".split())
 _SWAPPING: Final = frozenset("replace swap trade exchange".split())
-_MOVING_DATE: Final = frozenset("push move postpone reschedule delay bring shift".split())
+_MOVING_DATE: Final = frozenset(
+    "push move postpone reschedule delay bring shift switch change".split()
+)
 # Objects too general to name what ended: "I left work early", "we lost it".
 _VAGUE: Final = frozenset(
     """work home house office school job early late it that this them him her everything
@@ -220,6 +222,8 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if lemma in _MOVING_DATE and (new := _date_target(token)) is not None:
             # "The pottery class moved to Thursdays": what moved, when it names something
             moved = _find_subject(token)
+            if not _names(moved):  # "I've switched my gym days to Tuesdays": what the user moved
+                moved = _what_moved(_object(token))
             named = moved is not None and _names(moved) and moved.pos_ in ("NOUN", "PROPN")
             what = _phrase_of(moved) if named else ""
             found.append(Change("redate", what, _date_words(new), span))
@@ -334,6 +338,16 @@ def _date_target(verb: Any) -> Any:
                 if date is not None and _is_date(date):
                     return date
     return None
+
+
+# A habit's times: in "my gym days" the gym is what moved.
+_TIMES_OF: Final = frozenset("day days time times slot slots session sessions night nights".split())
+
+
+def _what_moved(thing: Any) -> Any:
+    if thing is None or thing.lower_ not in _TIMES_OF:
+        return thing
+    return next((c for c in thing.children if c.dep_ == "compound"), None)
 
 
 def _instead(token: Any, span: tuple[int, int]) -> list[Change]:

@@ -46,10 +46,34 @@ def device(clause: str) -> Iterator[Match]:
 
 
 def device_replaced(sentence: str) -> Iterator[Match]:
-    """ "Finally replaced my phone, I've got a Pixel 9 now": the new device replaces the old."""
+    """ "Finally replaced my phone, I've got a Pixel 9 now": the new device replaces the old;
+    "I finally upgraded to a Pixel 9": the make says which device."""
     found = _REPLACED.search(sentence)
     if found:
         yield _device(found, correction=True, said=sentence)
+        return
+    upgraded = _UPGRADED_TO.search(sentence)
+    kind = upgraded and _MAKES.get(upgraded.group("name").split()[0].casefold())
+    if upgraded and kind:
+        name = upgraded.group("name").strip()
+        article = "an" if name[:1].casefold() in "aeiou" else "a"
+        text = f"User's {kind} is {article} {name}"
+        yield Match("fact", f"device:{kind}", name, text, 0.8, correction=True)
+
+
+_UPGRADED_TO = re.compile(
+    rf"(?i:\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:upgraded|switched|"
+    rf"changed|moved)\s+to\s+(?:an?\s+|the\s+)?(?:new\s+)?){_NAME}"
+)
+# Makes that say what device they are: "upgraded to a Pixel 9" is a phone.
+_MAKES: Final = {
+    **dict.fromkeys(
+        "iphone pixel galaxy oneplus nokia motorola moto xiaomi fairphone huawei".split(), "phone"
+    ),
+    **dict.fromkeys("macbook thinkpad chromebook".split(), "laptop"),
+    "ipad": "tablet",
+    "kindle": "e-reader",
+}
 
 
 def _device(found: re.Match[str], *, correction: bool, said: str) -> Match:

@@ -417,6 +417,18 @@ def new_pet(clause: str) -> Iterator[Match]:
     name = found.group("name")
     species = PETS[said.split()[0]]  # one slot per species: "beagle" is the dog's
     yield Match("fact", f"name_of:{species}", name, f"User's {said} is named {name}", 0.85)
+    # "... a cat called Whiskers and a dog called Bruno": the next of the list
+    for more in _AND_A_PET.finditer(clause, found.end()):
+        other, name = more.group("pet").casefold(), more.group("name")
+        kind = PETS.get(other.split()[0])
+        if kind and kind != species:
+            yield Match("fact", f"name_of:{kind}", name, f"User's {other} is named {name}", 0.85)
+
+
+_AND_A_PET = re.compile(
+    r"(?i:,?\s+and\s+(?:an?|one|our|my)\s+(?:new\s+|little\s+)?)(?P<pet>guinea\s+pig|[a-z]+)\s+"
+    r"(?i:named|called)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)"
+)
 
 
 __all__ = ["EVERYDAY_RULES"]

@@ -155,8 +155,13 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
         if origin is not None and origin.pos_ == "PROPN":
             yield _make(who, tokens, "fact", f"{slot}:origin", _place(origin), negated=negated)
             return
-    if lemma in ("become", "retrain", "requalify", "qualify", "train"):
-        role = _prep_object(head, "as") or attr  # "Jonas retrained as an electrician"
+    # "she's training to be a midwife", misparsed: "training" as what she is
+    training = lemma == "be" and attr is not None and attr.lower_ in ("training", "retraining")
+    if lemma in ("become", "retrain", "requalify", "qualify", "train") or training:
+        role = _prep_object(head, "as") or (None if training else attr)  # "... retrained as"
+        to_be = next((c for c in head.children if c.dep_ == "xcomp" and c.lemma_ == "be"), None)
+        if role is None and to_be is not None:  # "she's training to be a midwife"
+            role = next((c for c in to_be.children if c.dep_ == "attr"), None)
         if role is not None and _is_job(role) and not negated:
             yield _make(who, tokens, "fact", f"{slot}:job", _phrase(role), correction=True)
             return

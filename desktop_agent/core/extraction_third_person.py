@@ -47,12 +47,14 @@ def third_person(tokens: list[Token], who: Who) -> str:
         return f"User's {who.relation} {text}"  # "Ana moved to Milan": whose Ana
     if who.kind == "person" and tokens and tokens[0].lower_ in RELATIONS:
         return f"User's {text[:1].lower()}{text[1:]}"  # "Grandma Rosa moved ...": whose grandma
-    if who.kind == "person" and who.relation and tokens and tokens[0].lower_ in _PRONOUNS:
-        # "... and she's 4": whose "she"
-        rest = tokens[1:]
+    lead = next((i for i, t in enumerate(tokens) if t.pos_ != "ADV"), 0)
+    if who.kind == "person" and who.relation and tokens[lead:] and tokens[lead].lower_ in _PRONOUNS:
+        # "... and she's 4", "... and now she's training": whose "she" (the adverbs after it)
+        rest = tokens[lead + 1 :]
         verb = "is" if rest and rest[0].lower_ in ("'s", "’s") else None
         said = "".join(t.text + t.whitespace_ for t in (rest[1:] if verb else rest)).strip()
-        return f"User's {person_words(who)} {verb + ' ' if verb else ''}{said}".strip()
+        adverbs = "".join(f"{t.lower_} " for t in tokens[:lead])
+        return f"User's {person_words(who)} {verb + ' ' if verb else ''}{adverbs}{said}".strip()
     if who.kind == "person" and who.relation and _subjectless(tokens):
         # "my grandma Rosa is 94 and still lives in Palermo": the second verb's subject is hers
         return f"User's {person_words(who)} {text[:1].lower()}{text[1:]}"

@@ -145,7 +145,8 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         return
     if lemma == "switch" and not negated:
         thing = _prep_object(head, "to")
-        if thing is not None:
+        # "switched my gym days to Tuesdays" moves a habit (``extraction_changes``): no taste
+        if thing is not None and thing.ent_type_ != "DATE":
             what = _phrase(thing)
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                         f"User now prefers {what}", correction=True)  # fmt: skip

@@ -71,7 +71,8 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     """Among recalled semantic memories, those that answer ``question``."""
     if question.everything:
         return list(found)
-    asked = question.text.casefold()
+    # "which days do I work out?" asks about exercise, not the job "work" names
+    asked = _WORK_OUT.sub("exercise", question.text.casefold())
     relation = _relation_in(asked)
     named = {
         family: {w for w in words if re.search(rf"\b{re.escape(w)}\b", asked)}
@@ -207,10 +208,12 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
 
 
 _DOES_FOR_WORK: Final = re.compile(
-    r"^\s*what\s+(?:does|do)\s+(?!you\b)[\w'’ ]+?\s+do"
-    # not "now": "what do I do now?" asks for advice
-    r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job))?\s*[?.!]*$"
+    r"^\s*what\s+(?:does|do)\s+(?!you\b)(?P<who>[\w'’ ]+?)\s+do"
+    # "now" only of someone else: "what do I do now?" asks for advice
+    r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job|now(?<!\bi do now)))?"
+    r"\s*[?.!]*$"
 )
+_WORK_OUT: Final = re.compile(r"\bwork(?:s|ing|ed)?\s+out\b")
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)
 
 

@@ -33,6 +33,10 @@ KINDS: Final[dict[str, frozenset[str]]] = {
         "surfing surf skiing ski snowboarding skating hiking triathlon athletics padel "
         "table-tennis ping-pong fencing archery handball lacrosse crossfit".split()
     ),
+    "herb": frozenset(
+        "coriander cilantro basil parsley mint dill rosemary thyme oregano sage tarragon chives "
+        "fennel lemongrass bay".split()
+    ),
     # "When is my sister's wedding?" is answered by "... is getting married on 6 September"
     "wedding": frozenset("married marry marrying marries wedding wed".split()),
 }
@@ -45,6 +49,8 @@ _NAMES: Final = {
     "sport": "sport",
     "sports": "sport",
     "wedding": "wedding",
+    "herb": "herb",
+    "herbs": "herb",
 }
 
 

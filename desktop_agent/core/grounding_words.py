@@ -99,6 +99,7 @@ _SYNONYM_GROUPS: Final = (
     ("mum", "mom", "mother"),
     ("dad", "father"),
     ("salary", "earn", "income", "wage", "pay", "paid"),
+    ("exercise", "gym", "workout", "training"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

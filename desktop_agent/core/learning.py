@@ -157,6 +157,10 @@ def _restates(fact: Any, changes: Sequence[Any]) -> bool:
     if getattr(fact, "negated", False):
         return False
     start, end = fact.span
+    if fact.subject_key.startswith("said:") and any(
+        c.kind == "redate" and c.span[0] < end and start < c.span[1] for c in changes
+    ):
+        return True  # "I've switched my gym days to Tuesdays": the routine moved says it
     return any(
         change.kind != "redate"
         and change.old != PARTNER  # "we broke up, I'm with Sam now": Sam is the news

@@ -195,10 +195,12 @@ def _article(noun: str, was: str) -> str:
     return article.capitalize() if was[:1].isupper() else article
 
 
+_DAYS: Final = rf"(?:{'|'.join(WEEKDAYS)})s?"
 _DATE: Final = re.compile(
     r"\b(?:(?:on|in|at)\s+)?(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
     rf"(?:{'|'.join(sorted((m for m in MONTHS if len(m) > 3 or m == 'may'), key=len, reverse=True))}"
-    rf"|{'|'.join(WEEKDAYS)})\b(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?",
+    rf"|{_DAYS}(?:\s*,\s*{_DAYS})*(?:,?\s+(?:and|or|&)\s+{_DAYS})?)"  # "Mondays and Wednesdays"
+    rf"\b(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?",
     re.IGNORECASE,
 )
 _RESOLVED: Final = re.compile(r"\s*\(\d{4}(?:-\d\d){0,2}\)")
