@@ -3,7 +3,8 @@
 "We had to rehome Rufus", "I left the startup", "I don't work at the bank anymore" end what was
 remembered about Rufus, the startup, the bank, though they name no slot. "I sold the Corolla and
 bought a Nissan Leaf", "we're going to Iceland instead of Japan" replace one thing by another in
-whatever was remembered about it; "it's been pushed back to June" moves a plan's date. Reading
+whatever was remembered about it; "it's been pushed back to June" moves a plan's date; "the
+Berlin race got cancelled" ends the plans naming Berlin (not the friend who lives there). Reading
 them is the parser's job (here); applying them to what is remembered is ``revisions``.
 
 Precision first, as for facts: only the user's own statements, only objects that name
@@ -27,12 +28,13 @@ from desktop_agent.core.extraction_grammar import (
 from desktop_agent.core.extraction_normalise import normalise
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-ChangeKind = Literal["end", "replace", "redate"]
+ChangeKind = Literal["end", "replace", "redate", "cancel"]
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One change the user told: ``old`` ended, or became ``new``; a plan moved to ``new``."""
+    """One change the user told: ``old`` ended, or became ``new``; a plan moved to ``new``; an
+    event called off (``cancel``: only the plans and goals naming it end)."""
 
     kind: ChangeKind
     old: str  # the word naming what changed ("Corolla"); empty for a new date
@@ -228,6 +230,9 @@ def _in_sentence(sentence: Any) -> list[Change]:
             what = _phrase_of(moved) if named else ""
             found.append(Change("redate", what, _date_words(new), span))
             continue
+        if (called_off := _called_off(token, lemma)) is not None:
+            found.append(Change("cancel", called_off, "", span))
+            continue
         if _broke_up(token, lemma):  # "we", or "Tom and I"
             found.append(Change("end", PARTNER, "", span))
             continue
@@ -319,6 +324,19 @@ def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
             return None  # "I cancelled the meeting" ends no fact
         return thing if _names(thing) else None
     return None
+
+
+def _called_off(verb: Any, lemma: str) -> str | None:
+    """ "The Berlin race got cancelled", "the concert was called off": the event named (by its
+    proper noun, "Berlin", when it has one), which ends the plans and goals that name it."""
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    if not passive or not (lemma == "cancel" or lemma == "call" and _particle(verb) == "off"):
+        return None
+    event = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
+    if event is None or not _names(event):
+        return None
+    proper = [c for c in event.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+    return str(proper[-1].text if proper else event.text)
 
 
 def _particle(verb: Any) -> str:

@@ -144,12 +144,31 @@ def _clause_tokens(head: Token) -> list[Token]:
             skip.update(t.i for t in child.subtree)
         if child.dep_ == "cc" and child.i > head.i:
             skip.add(child.i)
+        if _news_before(child, head):
+            skip.update(t.i for t in child.subtree)
     tokens = [t for t in head.subtree if t.i not in skip]
     while tokens and (tokens[-1].is_punct or tokens[-1].dep_ == "cc"):
         tokens.pop()
-    while tokens and (tokens[0].is_punct or tokens[0].dep_ in ("cc", "intj")):
+    while tokens and (
+        tokens[0].is_punct or tokens[0].dep_ in ("cc", "intj") or tokens[0].lower_ == "so"
+    ):
         tokens.pop(0)
     return tokens
+
+
+def _news_before(child: Token, head: Token) -> bool:
+    """ "The Berlin race got cancelled, | so I'm running ...": a clause of its own, about
+    something else, before a comma; the user's clause does not say it."""
+    if child.dep_ not in ("ccomp", "advcl") or child.i > head.i or child.pos_ not in ("VERB",):
+        return False
+    subject = next((c for c in child.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    after = child.doc[child.right_edge.i + 1] if child.right_edge.i + 1 < len(child.doc) else None
+    return (
+        subject is not None
+        and subject.lower_ not in _USER
+        and after is not None
+        and after.text == ","
+    )
 
 
 def _span(tokens: Iterable[Token]) -> tuple[int, int]:

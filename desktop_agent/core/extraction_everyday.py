@@ -398,6 +398,24 @@ def known_person(clause: str) -> Iterator[Match]:
             yield Match("fact", f"person:{relation}:job", phrase, text, 0.8)
 
 
+_FAITH = re.compile(
+    r"^(?i:i'm|i’m|im|i\s+am)\s+(?P<said>(?:an?\s+)?(?:(?i:practising|practicing|lapsed|devout|"
+    r"non-practising|non-practicing|proud|born-again)\s+)?(?P<faith>(?i:catholic|muslim|jewish|"
+    r"hindu|buddhist|christian|sikh|protestant|anglican|mormon|atheist|agnostic|quaker|methodist|"
+    r"baptist|pagan|jain)))\b"
+)
+
+
+@_rule
+def faith(clause: str) -> Iterator[Match]:
+    """ "I'm Catholic but I don't go to church much", "I'm a lapsed Methodist"."""
+    found = _FAITH.match(clause.strip())
+    if found:
+        name = found.group("faith")
+        said = found.group("said").replace(name, name.capitalize())
+        yield Match("fact", "religion", name.capitalize(), f"User is {said}", 0.85)
+
+
 _NEW_PET = re.compile(
     r"^(?i:(?:we|i|they|the\s+kids|my\s+kids|the\s+children)\s+(?:now\s+|just\s+|finally\s+)?"
     r"(?:have|has|got|adopted|rescued|bought|took\s+in)\s+(?:now\s+)?an?\s+(?:new\s+|little\s+)?)"

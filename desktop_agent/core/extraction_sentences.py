@@ -177,6 +177,25 @@ def people_named(sentence: str) -> Iterator[Match]:
     yield Match("fact", f"name_of:{key}", names, f"User's {said} are called {names}", 0.85)
 
 
+# "We've been together for six years", "we've been married since 2015": how long the user and
+# their partner have been a couple.
+_TOGETHER = re.compile(
+    r"(?i:\bwe(?:'ve|’ve|\s+have)\s+been\s+(?P<how>together|married|dating|going\s+out)\s+"
+    r"(?P<long>(?:for\s+)?(?:almost\s+|nearly\s+|over\s+|about\s+|just\s+over\s+)?"
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty)\s+(?:years?|months?|weeks?)|since\s+\d{4}))"
+)
+
+
+@_rule
+def together_for(sentence: str) -> Iterator[Match]:
+    found = _TOGETHER.search(sentence)
+    if found:
+        how, long = " ".join(found.group("how").casefold().split()), found.group("long")
+        text = f"User and User's partner have been {how} {long}"
+        yield Match("fact", "partner:together", long, text, 0.8)
+
+
 _KNOWN_WILL_BE = re.compile(
     r"^(?i:it's|it’s|it\s+is)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+)(?:'s|’s)\s+birthday\b.*?,\s*"
     r"(?i:(?:she|he|they)(?:'ll|’ll|\s+will)\s+be|(?:she|he|they)(?:'s|’s|\s+is)\s+turning)\s+"

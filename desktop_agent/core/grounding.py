@@ -137,7 +137,16 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     # job is remembered: then the answer is that it is not known).
     if strong:
         tiers[1] = [r for r in tiers[1] if strong & _key_parts(r.item.subject_key)]
+    tiers[0], tiers[1] = _most_specific(tiers[0], families), _most_specific(tiers[1], families)
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
+
+
+def _most_specific(tier: list[Recollection], families: set[str]) -> list[Recollection]:
+    """ "How long have I been with my partner?" names two slots, and "partner:together" fills
+    both: it answers, not "name_of:partner", which fills one."""
+    fills = [len(families & _key_parts(r.item.subject_key)) for r in tier]
+    most = max(fills, default=0)
+    return [r for r, n in zip(tier, fills, strict=True) if n == most] if most >= 2 else tier
 
 
 def compose(

@@ -168,6 +168,9 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "together with",
         "ex",
     ),
+    # "How long have I been with my partner?": "partner:together"
+    "together": ("been with", "together for", "been together", "married for", "dating for"),
+    "religion": ("religion", "religious", "faith"),
     "plan": (
         "plan",
         "plans",

@@ -49,6 +49,9 @@ def apply(
         targets = [
             t for t in naming(memory, change.old) if t.id not in learned and t not in written
         ]
+        if change.kind == "cancel":  # "the Berlin race got cancelled": the plans naming it
+            memory.end([t.id for t in targets if _timed(t)][:MOST_TOUCHED], provenance)
+            continue
         if not targets or len(targets) > MOST_TOUCHED:
             continue
         if change.kind == "end":

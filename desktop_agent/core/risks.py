@@ -231,6 +231,17 @@ _MEDICINE = re.compile(
     re.IGNORECASE,
 )
 _DRUGS: Final = frozenset({"penicillin", "amoxicillin", "aspirin", "ibuprofen", "sulfa", "codeine"})
+# Medicines that rule others out: a blood thinner and the common anti-inflammatory painkillers
+# (bleeding), and the two drugs whose levels they raise. A reply must not suggest them.
+_NSAIDS: Final = (
+    "ibuprofen", "aspirin", "naproxen", "diclofenac", "nurofen", "advil", "motrin", "aleve",
+    "nsaid", "nsaids", "anti-inflammatory", "anti-inflammatories",
+)  # fmt: skip
+_INTERACTIONS: Final[dict[str, tuple[str, ...]]] = dict.fromkeys(
+    "warfarin coumadin apixaban eliquis rivaroxaban xarelto edoxaban dabigatran pradaxa "
+    "clopidogrel plavix heparin methotrexate lithium".split(),
+    _NSAIDS,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,14 +251,24 @@ class Risk:
     memory: MemoryItem
     terms: tuple[str, ...]
     medical: bool  # a drug allergy: it matters for medicine, not for food
+    drug: str = ""  # a medicine taken, which rules out others ("warfarin")
 
     def describe(self) -> str:
         return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
+
+    def interaction(self, lead: str) -> str:
+        """The line for a medicine taken: ``lead`` ("Remember", "Careful") and why."""
+        return (
+            f"⚠ {lead}: you take {self.drug}, and painkillers such as ibuprofen or aspirin can "
+            f"interact with it; ask a pharmacist or your doctor first (“{self.memory.text}”)."
+        )
 
     def stated_in(self, reply: str) -> bool:
         """Whether a reply says the risk itself (the allergy, the diet), not only "avoid X":
         asked "can I take ibuprofen?", "avoid taking ibuprofen if your gums bleed" does not
         tell the user why."""
+        if self.drug:
+            return self.drug in reply.casefold()
         kind = _RISK_KIND.search(self.memory.text)
         if kind is None:
             return bool(_RISK_TEXT.search(reply))
@@ -256,9 +277,9 @@ class Risk:
     def mentioned_in(self, reply: str) -> bool:
         """Whether a reply speaks of this risk: the allergy or diet itself, or plainly leaving
         out what it rules out ("peanut-free", "no peanuts", "without shellfish")."""
-        if _RISK_TEXT.search(reply):
-            return True
         lowered = reply.casefold()
+        if _RISK_TEXT.search(reply) or (self.drug and self.drug in lowered):
+            return True
         return any(
             re.search(
                 rf"\b(?:no|without|avoid\w*)\s+(?:\w+\s+)?{re.escape(t)}\b|"
@@ -273,6 +294,10 @@ def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
     """The risks among active semantic memories (allergies, diets, foods never eaten)."""
     found = []
     for item in items:
+        taken = item.subject_key.casefold().partition("medication:")[2]
+        if item.active and taken in _INTERACTIONS:
+            found.append(Risk(item, _INTERACTIONS[taken], True, drug=taken))
+            continue
         if not item.active or not (item.type == "risk" or _RISK_TEXT.search(item.text)):
             continue
         if _TAKEN_BACK.search(item.text):
@@ -335,8 +360,24 @@ def named_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
 
 def reminder(risks: Sequence[Risk]) -> str:
     """The line added when the user asks about something a risk rules out."""
-    named = "; ".join(f"“{r.memory.text}”" for r in risks)
-    return f"⚠ Remember: you told me to avoid this ({named})."
+    return _lines(risks, "Remember")
+
+
+_SAID: Final = {
+    "Remember": "you told me to avoid this",
+    "Careful": "this suggests something you told me to avoid",
+}
+
+
+def _lines(risks: Sequence[Risk], lead: str) -> str:
+    """One line for every risk of a medicine taken, one for all the others together."""
+    lines = [r.interaction(lead) for r in risks if r.drug]
+    others = [r for r in risks if not r.drug]
+    if others:
+        named = "; ".join(f"“{r.memory.text}”" for r in others)
+        said = _SAID[lead]
+        lines.append(f"⚠ {lead}: {said} ({named}).")
+    return "\n".join(lines)
 
 
 def risk_instruction(risks: Sequence[Risk]) -> str:
@@ -347,8 +388,7 @@ def risk_instruction(risks: Sequence[Risk]) -> str:
 
 def warning(risks: Sequence[Risk]) -> str:
     """The one line appended when a reply still breaks a risk."""
-    named = "; ".join(f"“{r.memory.text}”" for r in risks)
-    return f"⚠ Careful: this suggests something you told me to avoid ({named})."
+    return _lines(risks, "Careful")
 
 
 def _terms(text: str) -> set[str]:
