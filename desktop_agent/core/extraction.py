@@ -34,6 +34,7 @@ from desktop_agent.core import extraction_fallback, extraction_followups, extrac
 from desktop_agent.core.extraction_devices import device, device_replaced
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_fears import fear
+from desktop_agent.core.extraction_lifestyle import LIFESTYLE_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
@@ -41,7 +42,7 @@ from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *PLAN_RULES, fear, device)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device)
 SENTENCES = (*SENTENCE_RULES, device_replaced)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
@@ -71,11 +72,11 @@ class ExtractedFact:
 
 # Said before a statement, these mark it as correcting something said earlier.
 _CORRECTION = re.compile(
-    r"^\s*(?:actually|no|nope|correction|update|sorry,? i meant|i meant|wait|oh wait|"
-    r"scratch that)\b"
+    r"^\s*(?:actually|no|nope|correction|update|sorry,? i meant|i meant|wait|oh wait)\b"
     r"|\bnot anymore\b|\banymore\b|\bno longer\b|\bnot \w+ any more\b|\bafter all\b"
     r"|\bturns out\b|\bended up\b|\binstead\b|\bscratch that\b|,\s*not\s+(?:\d+|[A-Z]\w+)\b"
-    r"|\bnow\s*[.!]*\s*$|\bactually\b|\bagain\b|\bchanged my mind\b",
+    r"|\bnow\s*[.!]*\s*$|\bactually\b|\bagain\b|\bchanged my mind\b|\bchange of plans?\b"
+    r"|\b(?:got|had) (?:that|it) wrong\b|\bmy mistake\b|,\s*not\s+an?\s+[\w -]+[.!]*\s*$",
     re.IGNORECASE,
 )
 # Discourse markers that may precede the "I ..." of a statement.

@@ -123,6 +123,13 @@ _SWITCHED = re.compile(
 )
 
 
+# "I've gone off sushi a bit, pizza's my favourite now": the new favourite replaces the old.
+_GONE_OFF = re.compile(
+    r"\b(?:gone|went|go)\s+(?:right\s+|a\s+bit\s+)?off\s+(?P<old>[\w'’-]+(?:\s+[\w'’-]+)??)"
+    r"(?:\s+a\s+bit|\s+lately|\s+recently|\s+completely)?\s*(?:,\s*and|,|;|and)\s*(?:now\s+)?"
+    r"(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)(?:'s|’s|\s+is)\s+(?:now\s+)?my\s+(?:new\s+)?fav(?:ou)?rite\b",
+    re.IGNORECASE,
+)
 # "My doctor switched me from warfarin to apixaban", "we changed from Sky to Virgin".
 _FROM_TO = re.compile(
     r"\b(?:switched|changed|moved|swapped)\s+(?:me\s+|us\s+|over\s+)?from\s+"
@@ -137,7 +144,7 @@ def _switched(text: str) -> list[Change]:
     apixaban": one thing replaced by another."""
     return [
         Change("replace", m.group("old"), m.group("new"), (m.start(), m.end()))
-        for pattern in (_SWITCHED, _FROM_TO)
+        for pattern in (_SWITCHED, _FROM_TO, _GONE_OFF)
         for m in pattern.finditer(text)
         if m.group("old").casefold() not in _VAGUE
     ]
@@ -373,7 +380,9 @@ def _instead(token: Any, span: tuple[int, int]) -> list[Change]:
     trees for "instead of" do not follow reliably."""
     doc, sent = token.doc, token.sent
     if token.i + 2 >= sent.end or doc[token.i + 1].lower_ != "of":
-        return []
+        # "Change of plan, we're going to Sicily instead": a new place for the trip planned
+        going = re.search(r"(?i:\bgoing\s+to)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", sent.text)
+        return [Change("replace", "", going.group(1), span)] if going else []
     old = next((t for t in doc[token.i + 2 : sent.end] if t.pos_ in ("NOUN", "PROPN")), None)
     new = next(
         (t for t in reversed(doc[sent.start : token.i]) if t.pos_ in ("NOUN", "PROPN")), None

@@ -100,6 +100,10 @@ def _subject(verb: Token) -> Token | None:
         owned = [s for s in subjects if _possessor(s)]
         if owned:
             return owned[0]
+        # "..., a girl called Rosie, so now we have three kids": the user's own "we" is nearest
+        users = [s for s in subjects if s.lower_ in _USER and s.i < verb.i]
+        if users:
+            return users[-1]
     return subjects[0] if subjects else None
 
 

@@ -254,34 +254,6 @@ def pregnant(clause: str) -> Iterator[Match]:
         yield Match("risk", "condition:pregnancy", "pregnancy", "User is pregnant", 0.9)
 
 
-_DRINKS = _compile(
-    r"(?:these\s+days,?\s+|nowadays,?\s+)?i\s+(?P<how>only\s+|mostly\s+|mainly\s+|usually\s+|just\s+)?"
-    r"(?:now\s+)?drink\s+(?:(?:way\s+)?(?:too\s+much|so\s+much|a\s+lot\s+of|lots\s+of|loads\s+of)\s+)?"
-)
-_DRINK_END = re.compile(
-    r"\s+(?:now|these\s+days|nowadays|anymore|every|each|in|at|with|when|because|but|"
-    r"instead|since|all|a\s+day|daily)\b.*$|[.,;!?].*$",
-    re.IGNORECASE,
-)
-
-
-@_rule
-def drinks(clause: str) -> Iterator[Match]:
-    """ "I drink way too much espresso", "I only drink green tea now": what the user drinks, one
-    slot, changed by "now", "only" or "these days"."""
-    body = clause.strip()
-    lead = _DRINKS.match(body)
-    if not lead:
-        return
-    what = _DRINK_END.sub("", body[lead.end() :]).strip()
-    if not what or len(what.split()) > 4 or what.split()[0].casefold() in STOPWORDS | {"it"}:
-        return
-    changed = bool(
-        lead.group("how") and lead.group("how").strip().casefold() in ("only", "mostly", "mainly")
-    ) or bool(re.search(r"\b(?:now|these\s+days|nowadays)\b", body, re.IGNORECASE))
-    yield Match("fact", "drink", what, f"User drinks {what}", 0.8, correction=changed)
-
-
 _OFF_ALCOHOL = _compile(
     rf"(?:{I_AM}|i've\s+been|i\s+have\s+been)\s+(?:now\s+|completely\s+|totally\s+)?"
     r"(?:sober|off\s+(?:the\s+)?(?:alcohol|booze|drink|drinking))\b"
@@ -391,29 +363,13 @@ def known_person(clause: str) -> Iterator[Match]:
     found = _KNOWN_IS.match(body)
     relation = found and known.get(found.group("name").casefold())
     if found and relation:
+        if relation in PETS.values():
+            return  # "Max is a golden retriever": a pet's breed, never a job (the parse reads it)
         phrase = _job_phrase(re.sub(r"(?i)^an?\s+", "", found.group("rest")), named_as=True)
         if phrase:
             name = found.group("name")
             text = f"User's {relation} {name} is {'an' if phrase[:1].casefold() in 'aeiou' else 'a'} {phrase}"
             yield Match("fact", f"person:{relation}:job", phrase, text, 0.8)
-
-
-_FAITH = re.compile(
-    r"^(?i:i'm|i’m|im|i\s+am)\s+(?P<said>(?:an?\s+)?(?:(?i:practising|practicing|lapsed|devout|"
-    r"non-practising|non-practicing|proud|born-again)\s+)?(?P<faith>(?i:catholic|muslim|jewish|"
-    r"hindu|buddhist|christian|sikh|protestant|anglican|mormon|atheist|agnostic|quaker|methodist|"
-    r"baptist|pagan|jain)))\b"
-)
-
-
-@_rule
-def faith(clause: str) -> Iterator[Match]:
-    """ "I'm Catholic but I don't go to church much", "I'm a lapsed Methodist"."""
-    found = _FAITH.match(clause.strip())
-    if found:
-        name = found.group("faith")
-        said = found.group("said").replace(name, name.capitalize())
-        yield Match("fact", "religion", name.capitalize(), f"User is {said}", 0.85)
 
 
 _NEW_PET = re.compile(

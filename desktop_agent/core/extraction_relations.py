@@ -30,7 +30,9 @@ _NAMED_BY_ROLE = (
     r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?)"
 )
 _ROLE_IS = re.compile(
-    rf"(?i:my\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+is\s+(?:now\s+)?)"
+    rf"(?i:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+is\s+"
+    # "our new landlord is a woman called Sandra"
+    r"(?:now\s+)?(?:an?\s+(?:man|woman|guy|lady|bloke|chap|girl|fella)\s+(?:called|named)\s+)?)"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
     r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
 )

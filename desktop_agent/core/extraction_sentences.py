@@ -177,6 +177,24 @@ def people_named(sentence: str) -> Iterator[Match]:
     yield Match("fact", f"name_of:{key}", names, f"User's {said} are called {names}", 0.85)
 
 
+# "We had another baby last month, a girl called Rosie": the newest child, by name.
+_OUR_BABY = re.compile(
+    r"(?i:\b(?:we|i)\s+(?:just\s+)?(?:had|have\s+had|welcomed)\s+(?:a|another|our\s+\w+)\s+"
+    r"(?:new\s+)?baby\b[^.!?]*?\b(?:a\s+)?(?:baby\s+|little\s+)?(?P<sex>girl|boy)\s+"
+    rf"(?:called|named)\s+)(?P<name>{_NAME})"
+)
+
+
+@_rule
+def our_baby(sentence: str) -> Iterator[Match]:
+    found = _OUR_BABY.search(sentence)
+    if found:
+        child = "daughter" if found.group("sex").casefold() == "girl" else "son"
+        name = found.group("name")
+        text = f"User's youngest, a baby {child}, is named {name}"
+        yield Match("fact", "name_of:baby", name, text, 0.85)
+
+
 # "We've been together for six years", "we've been married since 2015": how long the user and
 # their partner have been a couple.
 _TOGETHER = re.compile(

@@ -151,6 +151,11 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                         f"User now prefers {what}", correction=True)  # fmt: skip
             return
+    teach = next((c for c in head.children if c.dep_ == "xcomp" and c.lemma_ == "teach"), None)
+    if lemma in ("move", "step") and teach is not None and _object(teach) is not None:
+        # "I've moved up to teach Year 6": the job changed, at the same school
+        yield _make(who, tokens, "fact", "job", f"teaching {_phrase(_object(teach))}")
+        return
     if lemma in ("move", "relocate", "end", "stay") and not negated:
         yield from _moved(head, who, tokens)
         return

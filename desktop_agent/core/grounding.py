@@ -157,6 +157,8 @@ def compose(
     """A short natural answer stating ``facts`` (and ``past`` ones for a question about the
     past); when nothing is known it says so instead of guessing."""
     how_many = re.match(r"\s*how\s+many\b", question.text, re.IGNORECASE) is not None
+    # a count the user told ("User has three kids") beats the names counted
+    how_many = how_many and not any(_A_COUNT.search(r.item.text) for r in facts)
     said = [second_person(counted(r.item.text) if how_many else r.item.text) for r in facts]
     # "User has two daughters, Ruby and Jade" beside their names, counted: said once
     current = [s for i, s in enumerate(said) if _bare(s) not in {_bare(t) for t in said[:i]}]
@@ -221,6 +223,9 @@ _DOES_FOR_WORK: Final = re.compile(
     # "now" only of someone else: "what do I do now?" asks for advice
     r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job|now(?<!\bi do now)))?"
     r"\s*[?.!]*$"
+)
+_A_COUNT: Final = re.compile(
+    r"^User (?:has|have) (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
 )
 _WORK_OUT: Final = re.compile(r"\bwork(?:s|ing|ed)?\s+out\b")
 _NEGATED: Final = re.compile(r"\b(?:not|no longer|never|doesn't|isn't|don't)\b", re.IGNORECASE)

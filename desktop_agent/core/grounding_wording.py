@@ -69,6 +69,10 @@ def _used_to(text: str) -> str:
     """ "User lives in Lisbon" -> "you used to live in Lisbon"; "User's dog is named Rufus" ->
     "your dog was named Rufus"."""
     text = " ".join(text.split()).rstrip(".")
+    if re.match(r"User (?:is|has been) \w+ing\b", text):
+        # "User is going to Crete" -> "you were going to Crete": a plan, not a habit
+        verb, _, rest = text[5:].partition(" ")
+        return f"you {'were' if verb == 'is' else 'had'} {_you_inside(rest)}"
     if text.startswith("User "):
         verb, _, rest = text[5:].partition(" ")
         return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")

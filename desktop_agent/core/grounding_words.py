@@ -20,7 +20,8 @@ RELATIONS: Final = frozenset(
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
     "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
-    "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins".split()
+    "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins youngest "
+    "eldest".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).

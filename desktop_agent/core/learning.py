@@ -146,7 +146,7 @@ def _where_promoted(memory: MemoryService, fact: Any, said: str) -> str:
     return str(fact.text)
 
 
-_PROMOTED = re.compile(r"\bpromot(?:ed|ion)\b", re.IGNORECASE)
+_PROMOTED = re.compile(r"\bpromot(?:ed|ion)\b|\bmoved up\b", re.IGNORECASE)
 
 
 def _restates(fact: Any, changes: Sequence[Any]) -> bool:

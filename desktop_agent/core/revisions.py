@@ -46,6 +46,14 @@ def apply(
                 if (text := redated(target.text, change.new, resolve=not weekly)) != target.text:
                     written.append(_revise(memory, target, text, provenance))
             continue
+        if change.kind == "replace" and not change.old:
+            # "we're going to Sicily instead": the latest trip, to the new place
+            trip = _latest_trip(memory, learned)
+            if trip is not None and (place := _TRIP_TO.search(trip.text)):
+                written.append(
+                    _revise(memory, trip, substituted(trip.text, place[1], change.new), provenance)
+                )
+            continue
         targets = [
             t for t in naming(memory, change.old) if t.id not in learned and t not in written
         ]
@@ -79,6 +87,20 @@ def _new_employer(memory: MemoryService, learned: Collection[str]) -> str:
         if found and item.id in learned and item.subject_key == "employer":
             return found.group(1)
     return ""
+
+
+_TRIP_TO: Final = re.compile(
+    r"\b(?:going|travell?ing|flying|moving|heading)\s+to\s+([A-Z][\w'’-]+)"
+)
+
+
+def _latest_trip(memory: MemoryService, learned: Collection[str]) -> MemoryItem | None:
+    trips = [
+        i
+        for i in memory.active_facts()
+        if _timed(i) and i.id not in learned and _TRIP_TO.search(i.text)
+    ]
+    return max(trips, key=lambda i: i.created_at, default=None)
 
 
 def _is_date_words(text: str) -> bool:
