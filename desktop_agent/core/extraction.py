@@ -36,13 +36,15 @@ from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_fears import fear
 from desktop_agent.core.extraction_lifestyle import LIFESTYLE_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
+from desktop_agent.core.extraction_past import as_present, moved_since
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
+from desktop_agent.core.extraction_vehicles import my_vehicle
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
-RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device)
+RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device, my_vehicle)
 SENTENCES = (*SENTENCE_RULES, device_replaced)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
@@ -399,22 +401,19 @@ def _extract_clause(
         body = f"I {body[:1].lower()}{body[1:]}"
     elif implied_i and _SUBJECTLESS_STATE.match(body):
         body = f"I'm {body}"
-    used_to = _USED_TO.match(body)
-    if used_to:
-        # "I used to be a bank teller" is what "I'm a bank teller" would say, in the past; what
-        # no rule reads is left to the fallback ("User used to ...").
-        now = f"I'm {used_to.group('rest')}" if used_to.group("verb") else f"I {used_to['rest']}"
+    if (now := as_present(body)) is not None:
+        # Told as the past: what the present would say, as the slot's history ("User used to
+        # ..." from the fallback when no rule reads it)
         for rule in RULES:
             for match in rule(now):
                 if not match.negated and not match.key.startswith("said:"):
                     yield dataclasses.replace(_fact(match, span, False), past=True)
+        if moved := moved_since(now):
+            yield from (_fact(m, span, True) for rule in RULES for m in rule(moved))
         return
     for rule in RULES:
         for match in rule(body):
             yield _fact(match, span, correction)
-
-
-_USED_TO = re.compile(r"^i\s+used\s+to\s+(?:(?P<verb>be)\s+)?(?P<rest>\w.*)$", re.IGNORECASE)
 
 
 def _fact_type(name: str) -> FactType:

@@ -40,6 +40,8 @@ def misread(text: str, doc: Any) -> list[tuple[int, int, str, str]]:
         broken = token.dep_ == "ROOT" or (
             token.dep_ not in _READ_RIGHT and token.head.lower_ != match.group("rel").casefold()
         )
+        # "my brother-in-law Dev is ...": the parser splits the relation and makes Dev the subject
+        broken = broken or "-in-law" in match.group("rel").casefold()
         if broken:
             found.append((match.start("name"), match.end("name"), match.group("rel"), name))
     return found

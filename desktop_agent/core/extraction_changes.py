@@ -240,6 +240,9 @@ def _in_sentence(sentence: Any) -> list[Change]:
         if (called_off := _called_off(token, lemma)) is not None:
             found.append(Change("cancel", called_off, "", span))
             continue
+        if (lost := _written_off(token, lemma)) is not None:
+            found.append(Change("end", lost, "", span))
+            continue
         if _broke_up(token, lemma):  # "we", or "Tom and I"
             found.append(Change("end", PARTNER, "", span))
             continue
@@ -344,6 +347,21 @@ def _called_off(verb: Any, lemma: str) -> str | None:
         return None
     proper = [c for c in event.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
     return str(proper[-1].text if proper else event.text)
+
+
+# "It got written off", "my bike was stolen": the vehicle is gone ("it" is the car talked of).
+VEHICLE: Final = "vehicle"
+
+
+def _written_off(verb: Any, lemma: str) -> str | None:
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    gone = lemma in ("steal", "scrap", "total") or lemma == "write" and _particle(verb) == "off"
+    thing = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
+    if not passive or not gone or thing is None:
+        return None
+    if thing.lower_ == "it":
+        return VEHICLE
+    return _head(thing) if _names(thing) else None
 
 
 def _particle(verb: Any) -> str:

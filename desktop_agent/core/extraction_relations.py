@@ -12,7 +12,7 @@ from desktop_agent.core.extraction_phrases import Match, _compile, proper_noun
 from desktop_agent.core.extraction_words import PETS, RELATIONS
 
 _RELATIONS = (
-    r"(?:best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
+    r"(?:(?:brother|sister|mother|father|son|daughter)-in-law|best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
     r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"
     r"parrot|rabbit|hamster|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|"
     r"niece|nephew|roommate|flatmate|therapist|doctor|baby|dentist|gp|landlord|landlady|"

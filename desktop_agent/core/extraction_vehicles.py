@@ -52,3 +52,24 @@ def vehicle(clause: str) -> Iterator[Match]:
     said = _THIRD.get(verb, "drives" if made or head in ("car", "van", "suv") else "has")
     changed = verb not in _THIRD or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
     yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction=changed)
+
+
+_MY_VEHICLE = _compile(
+    r"my\s+(?:new\s+)?(?P<kind>car|van|bike|motorbike|scooter|truck)\s+is\s+(?:now\s+)?(?:a|an)\s+"
+    r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s*(?:[,.;!]|$|\s+(?:but|and|which|that)\b)"
+)
+
+
+def my_vehicle(clause: str) -> Iterator[Match]:
+    """ "My car is a blue Ford Fiesta": what the user drives, by its make or kind."""
+    found = _MY_VEHICLE.match(clause.strip())
+    if not found:
+        return
+    kind, what = found.group("kind").casefold(), found.group("what")
+    if (
+        not any(w.casefold() in _MAKES for w in what.split())
+        and what.split()[-1].casefold() != kind
+    ):
+        return  # "my car is a mess", "my bike is a bit rusty"
+    said = "drives" if kind in ("car", "van", "truck") else "rides"
+    yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction="new" in clause)

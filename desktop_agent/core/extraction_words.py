@@ -40,6 +40,8 @@ RELATIONS = {
     **dict.fromkeys(("stepdaughter",), "stepdaughter"),
     **dict.fromkeys(("mother-in-law",), "mother-in-law"),
     **dict.fromkeys(("father-in-law",), "father-in-law"),
+    **dict.fromkeys(("brother-in-law",), "brother-in-law"),
+    **dict.fromkeys(("sister-in-law",), "sister-in-law"),
 }
 # Animals and breeds -> the species a pet's subject key names ("greyhound" -> "dog").
 PETS = {

@@ -56,6 +56,7 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
         named = [r for r in found if r.hit.vector_score >= CLOSE_MEANING]
     if not named:
         return []
+    named = _most_specific(named, wanted)
     have = {r.item.id for r in named}
     # Only what a name stands for spreads: "my gym" -> its name -> the facts that say it.
     names = {
@@ -73,6 +74,15 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
                 named.append(listed(item))
                 have.add(item.id)
     return named[:OFFER_LIMIT]
+
+
+def _most_specific(named: list[Recollection], wanted: set[str]) -> list[Recollection]:
+    """ "Forget that I'm allergic to kiwi" names the kiwi: of "allergic to shellfish" and
+    "allergic to kiwi", only the fact saying a word the others do not say is meant."""
+    said = [wanted & stems(r.item.text) for r in named]
+    common = set.intersection(*said) if said else set()
+    specific = [r for r, words in zip(named, said, strict=True) if words - common]
+    return specific or named
 
 
 def _fills(subject_key: str, slots: set[str]) -> bool:

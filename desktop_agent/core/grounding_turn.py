@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.grounding import (
@@ -23,11 +23,18 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
-from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, SUPERSEDED, MemoryItem
+from desktop_agent.core.memory_model import (
+    EPISODIC,
+    SEMANTIC,
+    SUPERSEDED,
+    MemoryItem,
+    Provenance,
+)
 from desktop_agent.core.memory_service import MemoryService, Recollection
-from desktop_agent.core.questions import about_user
+from desktop_agent.core.questions import AboutUser, about_user, asks_only
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement
+from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts a question may recall, and "what do you know about me" may state.
 RECALL_DEPTH: Final = 12
@@ -44,11 +51,14 @@ class Grounding:
 def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> Grounding | None:
     """The grounded answer to ``text`` if it asks about the user, else None."""
     question = about_user(text)
+    ours = question is None and _OURS.search(text) is not None and asks_only(text)
     if question is None or question.named:
         # "How old is Amara?": the user's daughter, by the name they told
         renamed = _by_relation(memory, text)
         if renamed is not None and (asked := about_user(renamed)) is not None:
             question, text = asked, renamed
+        elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
+            question = AboutUser(text, everything=False, past=False, named=text)
         elif question is None:
             return None
     if question.everything:
@@ -63,8 +73,8 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             for i in memory.active_facts()
             if i.subject_key.casefold() in keys and i.id not in have and i.id not in excluded
         ]
-    facts = select_facts(question, found)
-    if question.named and not facts:
+    facts = select_facts(replace(question, named="") if ours else question, found)
+    if question.named and not facts and not ours:
         return None  # "who is Ada Lovelace?" asks the model, not the memory
     past: list[Recollection] = []
     if question.past:
@@ -88,6 +98,10 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             text, limit=RECALL_DEPTH, kinds=(SEMANTIC,), exclude=excluded, include_superseded=True
         )
         past = select_facts(question, [r for r in older if _told_as_past(r.item)])
+        ended = select_facts(question, [r for r in older if _ended(r.item)]) if not past else []
+        if ended and (told := _ending(memory, ended[0].item)) is not None:
+            # "What car do I have?" after "it got written off": how it ended, in their words
+            return Grounding(quoted(*told), (told[1],), ())
     if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
@@ -95,8 +109,20 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
         if statement is not None and (not facts or stems(statement.sentence) & unnamed_words(text)):
             source = statement.source
             return Grounding(quoted(statement.sentence, source), (source,), ())
+    if ours and not facts:
+        return None  # nothing remembered of "the nursery": the model answers
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+# A household's own things, asked about with "the": "when is the baby due?", "what colour is
+# the nursery?". Only answered from memory when a fact says so.
+_OURS: Final = re.compile(
+    r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
+    r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
+    r"due\s+date|christening|anniversary)\b",
+    re.IGNORECASE,
+)
 
 
 def _earlier_in_slot(
@@ -116,6 +142,23 @@ def _earlier_in_slot(
 
 def _told_as_past(item: MemoryItem) -> bool:
     return item.status == SUPERSEDED and bool((item.meta or {}).get("past"))
+
+
+def _ended(item: MemoryItem) -> bool:
+    """Ended by the user's words ("we had to rehome Rufus"), not replaced by a new value."""
+    meta = item.meta or {}
+    return item.status == SUPERSEDED and not item.superseded_by and bool(meta.get("ended_by"))
+
+
+def _ending(memory: MemoryService, item: MemoryItem) -> tuple[str, Recollection] | None:
+    """The sentence that ended ``item`` and its episode."""
+    said = Provenance.from_json((item.meta or {})["ended_by"][0])
+    try:
+        episode = memory.item(said.episode_id)
+    except MemoryNotFound:
+        return None  # the episode was forgotten since
+    sentence = episode.user_text[said.start : said.end].strip()
+    return (sentence, listed(episode)) if sentence else None
 
 
 def _keys(found: list[Recollection]) -> set[str]:

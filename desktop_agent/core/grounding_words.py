@@ -21,7 +21,8 @@ RELATIONS: Final = frozenset(
     "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
     "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins youngest "
-    "eldest".split()
+    "eldest brother-in-law sister-in-law mother-in-law father-in-law son-in-law "
+    "daughter-in-law".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).
@@ -49,6 +50,8 @@ _KIN: Final[dict[str, set[str]]] = {
     "children": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "twin": {"kid", "child", "children", "son", "daughter", "baby", "boy", "girl", "twin"},
     "son": {"son", "boy", "twin", "children", "kid"},
+    # "when is the baby due?": "User's wife is pregnant with User's first child, due in March"
+    "baby": {"baby", "child", "pregnant", "pregnancy", "due", "bump", "newborn"},
     "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
     "sibling": {"sibling", "sister", "brother"},

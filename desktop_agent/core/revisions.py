@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from desktop_agent.core.extraction_changes import PARTNER, Change
+from desktop_agent.core.extraction_changes import PARTNER, VEHICLE, Change
 from desktop_agent.core.extraction_dates import resolve_date
 from desktop_agent.core.memory_model import SEMANTIC, MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService
@@ -115,6 +115,8 @@ def naming(memory: MemoryService, word: str) -> list[MemoryItem]:
         return [i for i in memory.active_facts() if i.subject_key in ("job", "employer")]
     if word == PARTNER:  # "we broke up": the partner, whatever the user called them
         return [i for i in memory.active_facts() if _about_partner(i.subject_key)]
+    if word == VEHICLE:  # "it got written off": the user's vehicle
+        return [i for i in memory.active_facts() if i.subject_key == VEHICLE]
     pattern = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
     return [
         item

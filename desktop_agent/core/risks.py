@@ -222,7 +222,7 @@ _FOOD = re.compile(
     r"\b(?:cook|cooking|recipe|recipes|eat|eating|food|meal|meals|dinner|lunch|breakfast|"
     r"snack|snacks|bake|baking|dish|dishes|restaurant|menu|order|drink|dessert|cake|"
     r"sandwich|grocer\w*|shopping list|ingredients?|hungry|tonight|cocktails?|bar|pub|"
-    r"wine|beer|party|toast)\b",
+    r"wine|beer|party|toast|brunch|supper|serve|serving|picnic|bbq|barbecue|buffet|feed)\b",
     re.IGNORECASE,
 )
 _MEDICINE = re.compile(
