@@ -152,6 +152,8 @@ def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             return
     elif head.lemma_ == "stay":
         return  # "I stayed in Bath" is a visit, unless one "ended up staying"
+    if any(c.dep_ == "dobj" and c.lower_ not in ("house", "home") for c in verb.children):
+        return  # "we moved Isla to Greenfield Academy": someone, or something, else moved
     place = _prep_object(verb, "to", "in")
     past = head.tag_ in ("VBD", "VBN")
     if place is None or not place.text[:1].isupper() or not past:

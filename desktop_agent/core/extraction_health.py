@@ -127,4 +127,8 @@ def diet(clause: str) -> Iterator[Match]:
             yield Match("fact", "diet", value, f"User is no longer {value}", 0.85, True, True)
         return
     text = f"User eats {value}" if value in ("halal", "kosher") else f"User is {value}"
+    since = re.search(r"(?i)\s(since|for)\s+([^,.;!?]+)", clause[found.end() :])
+    if since and text.startswith("User is "):  # "I've been vegetarian since I was 12"
+        said = re.sub(r"(?i)\bI was\b", "User was", since.group(2).strip())
+        text = f"User has been {value} {since.group(1).casefold()} {said}"
     yield Match("fact", "diet", value, text, 0.9)

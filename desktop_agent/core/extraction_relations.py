@@ -110,9 +110,13 @@ def school(clause: str) -> Iterator[Match]:
 
 
 _SHARED_HOME = re.compile(
-    rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|we|i(?=\s+(?:share|rent)\b))\s+"
+    rf"(?i:(?:my\s+(?P<rel>{_RELATIONS})(?:\s+(?P<name>[A-Z][\w'’-]+))?\s+and\s+i|"
+    # "we've just bought a house in", "I'm renting a flat in"
+    r"we(?:'ve|’ve|\s+have|'re|’re|\s+are)?|i(?:'ve|’ve|\s+have|'m|’m|\s+am)?"
+    r"(?=\s+(?:now\s+|still\s+|currently\s+|finally\s+|just\s+|recently\s+)?"
+    r"(?:share|rent|renting|sharing|bought)\b))\s+"
     r"(?:now\s+|still\s+|currently\s+|(?P<news>finally\s+|just\s+|recently\s+))?"
-    r"(?P<verb>live|share|rent|own|have|bought)\s+"
+    r"(?P<verb>live|living|share|sharing|rent|renting|own|have|bought)\s+"
     r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
     r"studio|room)?"
     # "a tiny flat above a bakery in Bristol": where in the city, then the city

@@ -258,7 +258,10 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
                 yield _make(who, tokens, "fact", "age", number.text,
                                 f"User is {number.text} years old")  # fmt: skip
         return
+    was = head.lower_ == "was" or head.dep_ == "advcl"  # "since I was 12": an age long past
     if attr is not None and attr.like_num and attr.text.isdigit() and 3 <= int(attr.text) <= 120:
+        if was:
+            return
         yield _make(who, tokens, "fact", "age", attr.text, f"User is {attr.text} years old",
                     when=_when(tokens))  # fmt: skip
         return

@@ -197,7 +197,7 @@ _DEGREE = _compile(
     r"(?:^|\band\s+)(?:i\s+|i'm\s+|i\s+am\s+)?(?:also\s+|then\s+)?"
     r"(?P<verb>did|have|got|completed|finished|earned|hold|doing)\s+(?:a|an|my)\s+"
     r"(?P<degree>phd|doctorate|master's|masters|mba|degree|ba|bsc|msc|ma|diploma)\b"
-    r"(?:\s+in\s+(?P<subject>[a-z]+(?:\s+[a-z]+){0,2}?))?"
+    r"(?:\s+in\s+(?P<subject>[a-z]+(?:\s+(?!at\b|in\b|from\b|and\b|but\b)[a-z]+){0,2}))?"
     r"(?:\s+(?:at|in|from)\s+(?P<place>[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3}))?"
 )
 _DEGREE_VERB = {"have": "has", "hold": "holds", "doing": "is doing"}

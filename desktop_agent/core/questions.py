@@ -77,9 +77,9 @@ _EVERYTHING = re.compile(
     re.IGNORECASE,
 )
 _PAST = re.compile(
-    r"\b(?:before|used to|previously|previous|formerly|originally|at first|earlier|in the past|"
+    r"\b(?:before|used to|previously|previous|formerly|originally(?! from)|at first|earlier|in the past|"
     r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
-    r"where did i|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
+    r"where did i(?! grow up| go to school| study| meet)|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
     r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then)\b",
     re.IGNORECASE,

@@ -216,5 +216,9 @@ def test_a_diet_taken_up_is_the_diet_slot() -> None:
     # "I went vegan" corrects "I've been vegetarian": the same slot, so it supersedes.
     (before,) = extract("I've been vegetarian for about six years.")
     (after,) = extract("Quick update: I went fully vegan in January.")
-    assert (before.text, before.subject_key) == ("User is vegetarian", "diet")
+    # how long is part of what was said (issue 8, t229: "how long have I been vegetarian?")
+    assert (before.text, before.subject_key) == (
+        "User has been vegetarian for about six years",
+        "diet",
+    )
     assert (after.text, after.subject_key) == ("User is vegan", "diet")
