@@ -34,6 +34,7 @@ from desktop_agent.core import extraction_fallback, extraction_followups, extrac
 from desktop_agent.core.extraction_devices import device, device_replaced
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_fears import fear
+from desktop_agent.core.extraction_household import HOUSEHOLD_RULES
 from desktop_agent.core.extraction_lifestyle import LIFESTYLE_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_past import as_present, moved_since
@@ -45,7 +46,7 @@ from desktop_agent.core.extraction_vehicles import my_vehicle
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device, my_vehicle)
-SENTENCES = (*SENTENCE_RULES, device_replaced)
+SENTENCES = (*SENTENCE_RULES, *HOUSEHOLD_RULES, device_replaced)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")

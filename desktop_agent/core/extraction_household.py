@@ -1,0 +1,99 @@
+"""Sentence rules for the user's household and life story, read across commas as
+``extraction_sentences`` does: a child's new school, a new baby by name, where the user was born
+and raised, how long a couple has been together."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
+from desktop_agent.core.extraction_rules import Match, Rule
+from desktop_agent.core.extraction_words import RELATIONS
+
+HOUSEHOLD_RULES: list[Rule] = []
+_NAME = r"[A-ZÀ-Ý][\w'’-]+"
+
+
+def _rule(function: Rule) -> Rule:
+    HOUSEHOLD_RULES.append(function)
+    return function
+
+
+# "We moved Isla to Greenfield Academy after half term": a child's new school, by name or relation.
+_SCHOOL_MOVED = re.compile(
+    r"(?i:\b(?:we|i)(?:'ve|’ve|\s+have)?\s+(?:moved|switched|transferred|changed)\s+)"
+    rf"(?:(?i:my|our)\s+(?P<rel>[a-z]+)\s+(?:{_NAME}\s+)?|(?P<name>{_NAME})\s+)(?i:to)\s+"
+    rf"(?P<school>(?:{_NAME}\s+){{0,3}}(?:School|Academy|Primary|College|High|Nursery|Grammar)"
+    r"(?:\s+School)?)\b"
+)
+
+
+@_rule
+def school_moved(sentence: str) -> Iterator[Match]:
+    found = _SCHOOL_MOVED.search(sentence)
+    if not found:
+        return
+    said = (found.group("rel") or "").casefold()
+    relation = RELATIONS.get(said) or KNOWN_PEOPLE.get().get((found.group("name") or "").casefold())
+    if relation:
+        who = f"{said or relation} {found.group('name') or ''}".strip()
+        school = found.group("school")
+        text = f"User's {who} goes to {school}"
+        yield Match("fact", f"person:{relation}:school", school, text, 0.8, correction=True)
+
+
+# "I was born in Nairobi but grew up in Leeds": two places, so where the user grew up has a slot
+# of its own beside where they were born (alone, "I grew up in Cork" is where they are from).
+_BORN_AND_RAISED = re.compile(
+    rf"(?i:\bi\s+was\s+born\s+in\s+){_NAME}(?:\s+{_NAME})?\s*,?\s+(?i:but|and)\s+"
+    rf"(?i:(?:i\s+)?(?:grew\s+up|was\s+raised|was\s+brought\s+up)\s+in\s+)(?P<place>{_NAME}(?:\s+{_NAME})?)"
+)
+
+
+@_rule
+def born_and_raised(sentence: str) -> Iterator[Match]:
+    found = _BORN_AND_RAISED.search(sentence)
+    if found:
+        place = found.group("place")
+        yield Match("fact", "origin:grew_up", place, f"User grew up in {place}", 0.85)
+
+
+# "We had another baby last month, a girl called Rosie": the newest child, by name.
+_OUR_BABY = re.compile(
+    r"(?i:\b(?:we|i)\s+(?:just\s+)?(?:had|have\s+had|welcomed)\s+(?:a|another|our\s+\w+)\s+"
+    r"(?:new\s+)?baby\b[^.!?]*?\b(?:a\s+)?(?:baby\s+|little\s+)?(?P<sex>girl|boy)\s+"
+    rf"(?:called|named)\s+)(?P<name>{_NAME})"
+)
+
+
+@_rule
+def our_baby(sentence: str) -> Iterator[Match]:
+    found = _OUR_BABY.search(sentence)
+    if found:
+        child = "daughter" if found.group("sex").casefold() == "girl" else "son"
+        name = found.group("name")
+        text = f"User's youngest, a baby {child}, is named {name}"
+        yield Match("fact", "name_of:baby", name, text, 0.85)
+
+
+# "We've been together for six years", "we've been married since 2015": how long the user and
+# their partner have been a couple.
+_TOGETHER = re.compile(
+    r"(?i:\bwe(?:'ve|’ve|\s+have)\s+been\s+(?P<how>together|married|dating|going\s+out)\s+"
+    r"(?P<long>(?:for\s+)?(?:almost\s+|nearly\s+|over\s+|about\s+|just\s+over\s+)?"
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty)\s+(?:years?|months?|weeks?)|since\s+\d{4}))"
+)
+
+
+@_rule
+def together_for(sentence: str) -> Iterator[Match]:
+    found = _TOGETHER.search(sentence)
+    if found:
+        how, long = " ".join(found.group("how").casefold().split()), found.group("long")
+        text = f"User and User's partner have been {how} {long}"
+        yield Match("fact", "partner:together", long, text, 0.8)
+
+
+__all__ = ["HOUSEHOLD_RULES"]
