@@ -82,14 +82,15 @@ def condition(clause: str) -> Iterator[Match]:
 
 
 _MEDICINES = (
-    r"(?:blood\s+thinners|warfarin|insulin|metformin|statins|beta[\s-]+blockers|"
+    r"(?:blood\s+thinners|warfarin|apixaban|rivaroxaban|edoxaban|dabigatran|clopidogrel|"
+    r"eliquis|xarelto|coumadin|heparin|insulin|metformin|statins|beta[\s-]+blockers|"
     r"antidepressants|lithium|chemo(?:therapy)?|steroids|immunosuppressants|the\s+pill|"
     r"(?:an?\s+)?(?:inhaler|epipen)|levothyroxine|methotrexate|ssris?|"
     r"(?:medication|medicine|tablets|pills)\s+for\s+(?:my\s+)?[\w -]{3,30}?)"
 )
 _MEDICATION = _compile(
     rf"(?:{I_AM}\s+(?:now\s+|currently\s+|still\s+)?on|i\s+(?:now\s+|still\s+)?(?:take|use|carry))\s+"
-    rf"(?:my\s+)?(?P<what>{_MEDICINES})(?=\s*(?:[,.;!]|$|\s+(?:every|daily|each|twice|so|and|because|since|now)\b))"
+    rf"(?:my\s+)?(?P<what>{_MEDICINES})(?=\s*(?:[,.;!]|$|\s+(?:every|daily|each|twice|so|and|because|since|now|for|after)\b))"
 )
 
 

@@ -76,6 +76,17 @@ def test_a_blood_thinner_rules_out_the_painkillers_that_interact(assistant: Assi
     assert not violations("Try paracetamol and a glass of water.", [risk])
 
 
+@pytest.mark.parametrize(
+    ("said", "drug"),
+    [
+        ("I am on warfarin for my heart.", "warfarin"),
+        ("I take apixaban after my stroke.", "apixaban"),
+    ],
+)
+def test_a_blood_thinner_is_read_with_its_reason(said: str, drug: str) -> None:
+    assert facts(said).get(f"medication:{drug}") == f"User takes {drug}"
+
+
 def test_asking_about_a_painkiller_on_a_blood_thinner_names_the_blood_thinner(
     assistant: Assistant, engine: ScriptedEngine
 ) -> None:
