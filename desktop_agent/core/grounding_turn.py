@@ -15,6 +15,7 @@ from typing import Final
 
 from desktop_agent.core.grounding import (
     GroundedAnswer,
+    _values,
     compose,
     content_words,
     quoted,
@@ -158,7 +159,10 @@ def _ending(memory: MemoryService, item: MemoryItem) -> tuple[str, Recollection]
     except MemoryNotFound:
         return None  # the episode was forgotten since
     sentence = episode.user_text[said.start : said.end].strip()
-    return (sentence, listed(episode)) if sentence else None
+    # "We had to rehome Rufus" names the old value: saying it again would repeat what ended
+    if not sentence or stems(sentence) & stems(" ".join(_values([item]))):
+        return None
+    return sentence, listed(episode)
 
 
 def _keys(found: list[Recollection]) -> set[str]:

@@ -73,6 +73,15 @@ def test_the_twentieth_batchs_questions(
     assert answer in reply and not_said not in reply
 
 
+def test_how_a_thing_ended_is_quoted_only_when_it_does_not_name_it_again(
+    assistant: Assistant,
+) -> None:
+    for told in ("We have a dog called Rufus.", "We had to rehome Rufus."):
+        chat(assistant, assistant.start_conversation(), told)
+    reply = chat(assistant, assistant.start_conversation(), "What's my dog called?").text
+    assert "Rufus" not in reply
+
+
 def test_a_question_about_the_households_things_is_the_models_when_nothing_is_known(
     assistant: Assistant,
 ) -> None:
