@@ -339,29 +339,31 @@ def _ended(verb: Any, lemma: str, by_user: bool) -> Any:
 def _called_off(verb: Any, lemma: str) -> str | None:
     """ "The Berlin race got cancelled", "the concert was called off": the event named (by its
     proper noun, "Berlin", when it has one), which ends the plans and goals that name it."""
-    passive = any(c.dep_ == "auxpass" for c in verb.children)
-    if not passive or not (lemma == "cancel" or lemma == "call" and _particle(verb) == "off"):
+    if not (lemma == "cancel" or lemma == "call" and _particle(verb) == "off"):
         return None
-    event = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
-    if event is None or not _names(event):
+    if not _names(event := _passive_subject(verb)):
         return None
     proper = [c for c in event.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
     return str(proper[-1].text if proper else event.text)
 
 
-# "It got written off", "my bike was stolen": the vehicle is gone ("it" is the car talked of).
 VEHICLE: Final = "vehicle"
 
 
 def _written_off(verb: Any, lemma: str) -> str | None:
-    passive = any(c.dep_ == "auxpass" for c in verb.children)
-    gone = lemma in ("steal", "scrap", "total") or lemma == "write" and _particle(verb) == "off"
-    thing = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
-    if not passive or not gone or thing is None:
+    """ "It got written off", "my bike was stolen": gone ("it" is the vehicle talked of)."""
+    if not (lemma in ("steal", "scrap", "total") or lemma == "write" and _particle(verb) == "off"):
         return None
-    if thing.lower_ == "it":
+    thing = _passive_subject(verb)
+    if thing is not None and thing.lower_ == "it":
         return VEHICLE
     return _head(thing) if _names(thing) else None
+
+
+def _passive_subject(verb: Any) -> Any:
+    """What a passive verb was done to ("the race" got cancelled), or None if not passive."""
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    return next((c for c in verb.children if c.dep_ == "nsubjpass"), None) if passive else None
 
 
 def _particle(verb: Any) -> str:
@@ -388,9 +390,8 @@ _TIMES_OF: Final = frozenset("day days time times slot slots session sessions ni
 
 
 def _what_moved(thing: Any) -> Any:
-    if thing is None or thing.lower_ not in _TIMES_OF:
-        return thing
-    return next((c for c in thing.children if c.dep_ == "compound"), None)
+    times = thing is not None and thing.lower_ in _TIMES_OF
+    return next((c for c in thing.children if c.dep_ == "compound"), None) if times else thing
 
 
 def _instead(token: Any, span: tuple[int, int]) -> list[Change]:

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.extraction_rules import Match, Rule
+from desktop_agent.core.extraction_sentences import _NAME
 from desktop_agent.core.extraction_words import RELATIONS
 
 HOUSEHOLD_RULES: list[Rule] = []
-_NAME = r"[A-ZÀ-Ý][\w'’-]+"
 
 
 def _rule(function: Rule) -> Rule:

@@ -219,7 +219,7 @@ def check_answer(answer: str, grounded: GroundedAnswer) -> bool:
 
 
 _DOES_FOR_WORK: Final = re.compile(
-    r"^\s*what\s+(?:does|do)\s+(?!you\b)(?P<who>[\w'’ -]+?)\s+do"
+    r"^\s*what\s+(?:does|do)\s+(?!you\b)(?:[\w'’ -]+?)\s+do"
     # "now" only of someone else: "what do I do now?" asks for advice
     r"(?:\s+(?:these\s+days|nowadays|for\s+work|for\s+a\s+job|now(?<!\bi do now)))?"
     r"\s*[?.!]*$"

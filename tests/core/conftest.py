@@ -71,6 +71,14 @@ def chat(assistant: Assistant, conversation, text: str):  # noqa: ANN001, ANN201
     return turn.finish()
 
 
+def told_then_asked(assistant: Assistant, told: str, asked: str) -> str:
+    """The reply to ``asked`` after each of ``told`` ("|" between messages) was said in a
+    conversation of its own, as across sessions."""
+    for message in told.split("|"):
+        chat(assistant, assistant.start_conversation(), message)
+    return str(chat(assistant, assistant.start_conversation(), asked).text)
+
+
 def facts(message: str) -> dict[str, str]:
     """subject key -> text of each fact extracted from ``message``."""
     from desktop_agent.core.extraction import extract

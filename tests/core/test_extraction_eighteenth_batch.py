@@ -11,7 +11,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_changes import Change, read
 from desktop_agent.core.risks import risks_of, violations
 from desktop_agent.llm.fake import ScriptedEngine
-from tests.core.conftest import chat, facts
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -63,8 +63,7 @@ def test_the_slot_a_question_names_most_answers_it(
     assistant: Assistant, asked: str, answer: str, not_said: str
 ) -> None:
     told = "My partner's name is Sam and we've been together for six years."
-    chat(assistant, assistant.start_conversation(), told)
-    reply = chat(assistant, assistant.start_conversation(), asked).text
+    reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply
 
 

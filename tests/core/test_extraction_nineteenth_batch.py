@@ -11,7 +11,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_changes import Change, read
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.grounding_wording import _used_to
-from tests.core.conftest import chat, facts
+from tests.core.conftest import facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,5 @@ def test_a_plan_in_the_past_is_what_the_user_was_going_to_do() -> None:
 def test_the_nineteenth_batchs_questions(
     assistant: Assistant, told: str, asked: str, answer: str, not_said: str
 ) -> None:
-    for message in told.split("|"):
-        chat(assistant, assistant.start_conversation(), message)
-    reply = chat(assistant, assistant.start_conversation(), asked).text
+    reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply

@@ -11,7 +11,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_changes import Change, read
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.revisions import redated
-from tests.core.conftest import chat, facts
+from tests.core.conftest import facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,5 @@ def test_switching_a_habits_days_moves_it_and_is_no_taste_for_the_day() -> None:
 def test_the_seventeenth_batchs_questions(
     assistant: Assistant, told: str, asked: str, answer: str, not_said: str
 ) -> None:
-    for message in told.split("|"):
-        chat(assistant, assistant.start_conversation(), message)
-    reply = chat(assistant, assistant.start_conversation(), asked).text
+    reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from tests.core.conftest import chat, facts
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -88,8 +88,7 @@ def test_leaving_a_firm_with_no_new_one_ends_the_job_there(assistant: Assistant)
 def test_the_sixteenth_batchs_questions(
     assistant: Assistant, told: str, asked: str, answer: str
 ) -> None:
-    chat(assistant, assistant.start_conversation(), told)
-    assert answer in chat(assistant, assistant.start_conversation(), asked).text
+    assert answer in told_then_asked(assistant, told, asked)
 
 
 # --- told as the past: "I used to ..." ---------------------------------------------------------

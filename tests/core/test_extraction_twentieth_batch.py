@@ -9,7 +9,7 @@ import pytest
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_changes import read
 from desktop_agent.core.risks import relevant_risks, risks_of
-from tests.core.conftest import chat, facts
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -67,19 +67,15 @@ def test_brunch_is_a_request_where_a_food_risk_matters(assistant: Assistant) -> 
 def test_the_twentieth_batchs_questions(
     assistant: Assistant, told: str, asked: str, answer: str, not_said: str
 ) -> None:
-    for message in told.split("|"):
-        chat(assistant, assistant.start_conversation(), message)
-    reply = chat(assistant, assistant.start_conversation(), asked).text
+    reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply
 
 
 def test_how_a_thing_ended_is_quoted_only_when_it_does_not_name_it_again(
     assistant: Assistant,
 ) -> None:
-    for told in ("We have a dog called Rufus.", "We had to rehome Rufus."):
-        chat(assistant, assistant.start_conversation(), told)
-    reply = chat(assistant, assistant.start_conversation(), "What's my dog called?").text
-    assert "Rufus" not in reply
+    told = "We have a dog called Rufus.|We had to rehome Rufus."
+    assert "Rufus" not in told_then_asked(assistant, told, "What's my dog called?")
 
 
 def test_a_question_about_the_households_things_is_the_models_when_nothing_is_known(

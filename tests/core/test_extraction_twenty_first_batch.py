@@ -11,7 +11,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.questions import about_user
-from tests.core.conftest import chat, facts
+from tests.core.conftest import facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,5 @@ def test_growing_up_and_being_from_are_no_questions_about_the_past() -> None:
 def test_the_twenty_first_batchs_questions(
     assistant: Assistant, told: str, asked: str, answer: str, not_said: str
 ) -> None:
-    for message in told.split("|"):
-        chat(assistant, assistant.start_conversation(), message)
-    reply = chat(assistant, assistant.start_conversation(), asked).text
+    reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply
