@@ -37,7 +37,7 @@ from desktop_agent.core.extraction_fears import fear
 from desktop_agent.core.extraction_household import HOUSEHOLD_RULES
 from desktop_agent.core.extraction_lifestyle import LIFESTYLE_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
-from desktop_agent.core.extraction_past import as_present, moved_since
+from desktop_agent.core.extraction_past import told_past
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
@@ -102,13 +102,13 @@ _PREFIX = re.compile(
 # "I live in Lisbon and work as a nurse", "I left the startup, joined Shopify and relocated".
 _SUBJECTLESS_VERBS = (
     r"(?:work|worked|live|lived|moved|relocated|joined|started|teach|taught|study|studied|speak|"
-    r"bought|adopted|got|sold|quit|switched)"
+    r"bought|adopted|got|sold|quit|switched|turned)"
 )
 # A diary-style sentence drops its "I": "Moved to Porto last month.", "Sold the Civic and
 # bought a Tesla!". Only past-tense news verbs: a present "Live in the moment" is advice.
 _DIARY_START = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated|joined|started|bought|adopted|"
-    r"sold|quit|switched)\b",
+    r"sold|quit|switched|turned)\b",
     re.IGNORECASE,
 )
 # States that, after "and", continue "I'm ...": "I'm vegan and allergic to kiwi".
@@ -402,15 +402,15 @@ def _extract_clause(
         body = f"I {body[:1].lower()}{body[1:]}"
     elif implied_i and _SUBJECTLESS_STATE.match(body):
         body = f"I'm {body}"
-    if (now := as_present(body)) is not None:
-        # Told as the past: what the present would say, as the slot's history ("User used to
-        # ..." from the fallback when no rule reads it)
+    if (past := told_past(body)) is not None:
+        # Told as the past: what the present would say, as the slot's history, and what is
+        # true since, if it says ("User used to ..." from the fallback when no rule reads it)
+        then, moved = past
         for rule in RULES:
-            for match in rule(now):
+            for match in rule(then):
                 if not match.negated and not match.key.startswith("said:"):
                     yield dataclasses.replace(_fact(match, span, False), past=True)
-        if moved := moved_since(now):
-            yield from (_fact(m, span, True) for rule in RULES for m in rule(moved))
+        yield from (_fact(m, span, True) for rule in RULES for m in rule(moved or ""))
         return
     for rule in RULES:
         for match in rule(body):

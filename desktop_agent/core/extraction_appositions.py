@@ -34,6 +34,12 @@ def misread(text: str, doc: Any) -> list[tuple[int, int, str, str]]:
         name = match.group("name")
         if name.casefold() in STOPWORDS:
             continue
+        if _POSSESSIVE.search(name):
+            # "my wife Priya's birthday": read as "my wife's birthday", always
+            found.append(
+                (match.start("name"), match.end("name") - 2, match.group("rel"), name[:-2])
+            )
+            continue
         token = next((t for t in doc if t.idx == match.start("name")), None)
         if token is None:
             continue
@@ -47,9 +53,15 @@ def misread(text: str, doc: Any) -> list[tuple[int, int, str, str]]:
     return found
 
 
+_POSSESSIVE: Final = re.compile(r"['’]s$")
+
+
 def blanked(text: str, names: list[tuple[int, int, str, str]]) -> str:
     for start, end, _, _ in names:
-        text = text[:start] + " " * (end - start) + text[end:]
+        if _POSSESSIVE.match(text, end, end + 2):  # "wife Priya's" -> "wife's      "
+            text = text[: start - 1] + "'s" + " " * (end - start + 1) + text[end + 2 :]
+        else:
+            text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
@@ -59,9 +71,13 @@ def named_back(sentence: str, names: list[tuple[int, int, str, str]]) -> str:
         return sentence
     sentence = " ".join(sentence.split())  # the blank the name left
     for _, _, relation, name in names:
-        said = f"User's {relation.casefold()} "
-        if said in sentence and name not in sentence:
-            sentence = sentence.replace(said, f"{said}{name} ", 1)
+        said = f"User's {relation.casefold()}"
+        if name in sentence:
+            continue
+        if f"{said} " in sentence:
+            sentence = sentence.replace(f"{said} ", f"{said} {name} ", 1)
+        elif f"{said}'s " in sentence:  # "User's wife's birthday" -> "User's wife Priya's ..."
+            sentence = sentence.replace(f"{said}'s ", f"{said} {name}'s ", 1)
     return sentence
 
 

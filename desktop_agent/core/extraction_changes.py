@@ -15,9 +15,9 @@ by ``revisions`` as too vague to be meant.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from desktop_agent.core.extraction_change_phrases import VAGUE, Change, phrased
 from desktop_agent.core.extraction_grammar import (
     _find_subject,
     _is_statement,
@@ -27,20 +27,6 @@ from desktop_agent.core.extraction_grammar import (
 )
 from desktop_agent.core.extraction_normalise import normalise
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
-
-ChangeKind = Literal["end", "replace", "redate", "cancel"]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One change the user told: ``old`` ended, or became ``new``; a plan moved to ``new``; an
-    event called off (``cancel``: only the plans and goals naming it end)."""
-
-    kind: ChangeKind
-    old: str  # the word naming what changed ("Corolla"); empty for a new date
-    new: str  # what replaces it ("Nissan Leaf"), or the new date ("June")
-    span: tuple[int, int]  # in the user's message
-
 
 # Verbs that end having something, done by the user ("I sold the Corolla").
 _ENDING: Final = frozenset("sell rehome quit leave ditch divorce dump lose outgrow cancel".split())
@@ -59,11 +45,6 @@ _SWAPPING: Final = frozenset("replace swap trade exchange".split())
 _MOVING_DATE: Final = frozenset(
     "push move postpone reschedule delay bring shift switch change".split()
 )
-# Objects too general to name what ended: "I left work early", "we lost it".
-_VAGUE: Final = frozenset(
-    """work home house office school job early late it that this them him her everything
-    something anything nothing lot bit time day way place thing things one""".split()
-)
 _STILL_LOST: Final = re.compile(r"\b(?:anymore|any more|no longer)\b", re.IGNORECASE)
 
 
@@ -75,12 +56,7 @@ def read(message: str) -> list[Change]:
     doc = nlp.parse(normalised.text)
     if doc is None:
         return []
-    found: list[Change] = [
-        *_not_this_but_that(normalised.text),
-        *_switched(normalised.text),
-        *_stopped(normalised.text),
-        *_died(normalised.text),
-    ]
+    found: list[Change] = phrased(normalised.text)
     for sentence in doc.sents:
         if _is_statement(sentence):
             found.extend(_in_sentence(sentence))
@@ -88,115 +64,6 @@ def read(message: str) -> list[Change]:
     replaced = {c.old.casefold() for c in found if c.kind == "replace"}
     kept = [c for c in found if c.kind != "end" or c.old.casefold() not in replaced]
     return [Change(c.kind, c.old, c.new, normalised.original_span(*c.span)) for c in _unique(kept)]
-
-
-_MARKERS = r"(?:(?:oh|sorry|wait|no|nope|oops|whoops|correction|actually|my bad)[\s,:;!.-]+)*"
-_VALUE = r"(?:on\s+|in\s+|at\s+)?(?P<{}>[\w'’-]+(?:\s+[\w'’-]+){{0,2}}?)"
-_NOT_BUT = re.compile(
-    rf"(?:^|(?<=[.!?]\s)){_MARKERS}(?:"
-    rf"not\s+{_VALUE.format('old')}\s*[,;–—-]\s*(?:it's\s+|its\s+|it\s+is\s+|but\s+)?{_VALUE.format('new')}"
-    rf"|(?:it's|its|it\s+is|that's|that\s+is)\s+{_VALUE.format('new2')}\s*,\s*not\s+{_VALUE.format('old2')}"
-    r")\s*[.!]*(?=\s|$)",
-    re.IGNORECASE,
-)
-
-
-def _not_this_but_that(text: str) -> list[Change]:
-    """ "Not Tuesday, Thursday.", "It's Thursday, not Tuesday": a value said earlier, put
-    right on its own (the fact it corrects is found by the old value)."""
-    found = []
-    for match in _NOT_BUT.finditer(text):
-        old, new = (
-            match.group("old") or match.group("old2"),
-            match.group("new") or match.group("new2"),
-        )
-        if old.casefold() != new.casefold() and old.casefold() not in _VAGUE:
-            found.append(Change("replace", old, new, (match.start(), match.end())))
-    return found
-
-
-_SWITCHED = re.compile(
-    r"\bi(?:'ve|\s+have)?\s+(?:gave|given|give)\s+up\s+(?:on\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
-    r"\s*(?:,|;|and|,\s*and)\s*(?:i(?:'ve|\s+have)?\s+)?(?:switched|moved|changed|went)\s+(?:over\s+)?to\s+"
-    r"(?P<new>[\w'’-]+(?:\s+(?!instead\b)[\w'’-]+)?)(?=\s+instead\b|\s*[.!,;]|\s*$)",
-    re.IGNORECASE,
-)
-
-
-# "I've gone off sushi a bit, pizza's my favourite now": the new favourite replaces the old.
-_GONE_OFF = re.compile(
-    r"\b(?:gone|went|go)\s+(?:right\s+|a\s+bit\s+)?off\s+(?P<old>[\w'’-]+(?:\s+[\w'’-]+)??)"
-    r"(?:\s+a\s+bit|\s+lately|\s+recently|\s+completely)?\s*(?:,\s*and|,|;|and)\s*(?:now\s+)?"
-    r"(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)(?:'s|’s|\s+is)\s+(?:now\s+)?my\s+(?:new\s+)?fav(?:ou)?rite\b",
-    re.IGNORECASE,
-)
-# "My doctor switched me from warfarin to apixaban", "we changed from Sky to Virgin".
-_FROM_TO = re.compile(
-    r"\b(?:switched|changed|moved|swapped)\s+(?:me\s+|us\s+|over\s+)?from\s+"
-    r"(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:to|for)\s+(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)"
-    r"(?=\s+(?:last|this|yesterday|today|instead|recently|a\s|two\s|three\s)|\s*[.!,;]|\s*$)",
-    re.IGNORECASE,
-)
-
-
-def _switched(text: str) -> list[Change]:
-    """ "I gave up on Japanese, switched to Korean instead", "switched me from warfarin to
-    apixaban": one thing replaced by another."""
-    return [
-        Change("replace", m.group("old"), m.group("new"), (m.start(), m.end()))
-        for pattern in (_SWITCHED, _FROM_TO, _GONE_OFF)
-        for m in pattern.finditer(text)
-        if m.group("old").casefold() not in _VAGUE
-    ]
-
-
-_STOPPED = re.compile(
-    r"(?:\bno\s+more\s+(?P<more>[a-z][\w-]+)(?=\s+for\s+me\b)|"
-    r"^(?:no\s+more\s+(?P<lead>[a-z][\w-]+))(?=\s+for\s+me\b|\s*[,.!])|"
-    r"\bi(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|gave\s+up)\s+(?P<ing>[a-z]+ing)\b)",
-    re.IGNORECASE,
-)
-
-
-def _stopped(text: str) -> list[Change]:
-    """ "No more running for me", "I've stopped cycling": what the user no longer does ends,
-    named as said and by its base form ("running" -> "run", "cycling" -> "cycle"), so the fact
-    "User runs marathons" is found too."""
-    found = []
-    for m in _STOPPED.finditer(text):
-        word = (m.group("more") or m.group("lead") or m.group("ing")).casefold()
-        if word in _VAGUE:
-            continue
-        span = (m.start(), m.end())
-        found += [Change("end", form, "", span) for form in _forms(word)]
-    return found
-
-
-def _forms(word: str) -> list[str]:
-    if not word.endswith("ing") or len(word) < 6:
-        return [word]
-    stem = word[:-3]
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
-        return [word, stem[:-1]]  # running -> run, swimming -> swim
-    if stem[-1] not in "aeiouy" and stem[-2] not in "aeiou":
-        return [word, stem + "e"]  # cycling -> cycle
-    return [word, stem]  # reading -> read
-
-
-_DIED = re.compile(
-    r"(?:^|(?<=[.!?]\s))(?P<name>[A-ZÀ-Ý][\w'’-]+)\s+(?:has\s+|sadly\s+)?(?:passed\s+away|died|"
-    r"was\s+put\s+down|had\s+to\s+be\s+put\s+down|ran\s+away|went\s+missing)\b"
-)
-
-
-def _died(text: str) -> list[Change]:
-    """ "Nibbles passed away last week": what was remembered about Nibbles ends (the name is a
-    capitalised word that opens the sentence; what names no memory changes nothing)."""
-    return [
-        Change("end", m.group("name"), "", (m.start(), m.end()))
-        for m in _DIED.finditer(text)
-        if m.group("name").casefold() not in _VAGUE | {"i", "he", "she", "it", "they", "we"}
-    ]
 
 
 def _unique(changes: list[Change]) -> list[Change]:
@@ -417,14 +284,17 @@ def _phrase_of(token: Any) -> str:
     start = token.left_edge.i
     while start < token.i and token.doc[start].dep_ in ("det", "poss", "predet", "case"):
         start += 1
-    return str(token.doc[start : token.i + 1].text)
+    end = token.i + 1
+    if end < len(token.doc) and token.doc[end].dep_ == "nummod" and token.doc[end].head == token:
+        end += 1  # a model number: "a Pixel 8"
+    return str(token.doc[start:end].text)
 
 
 def _names(token: Any) -> bool:
     """Whether ``token`` names a thing a memory could be about (not "it", "work", "early")."""
     if token is None or token.pos_ not in ("NOUN", "PROPN"):
         return False
-    return token.lower_ not in _VAGUE and token.lemma_.casefold() not in _VAGUE
+    return token.lower_ not in VAGUE and token.lemma_.casefold() not in VAGUE
 
 
 # Nouns that name a kind of thing, not the thing: in "my walnut allergy" the walnut is named.
@@ -448,3 +318,6 @@ def _is_date(token: Any) -> bool:
 
 def _date_words(token: Any) -> str:
     return "".join(t.text_with_ws for t in token.subtree).strip()
+
+
+__all__ = ["PARTNER", "VEHICLE", "Change", "read"]

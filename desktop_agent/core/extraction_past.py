@@ -22,6 +22,33 @@ _BEFORE_BECOMING: Final = re.compile(
 )
 
 
+# "Before I moved to Glasgow I lived in Dundee": the earlier place, and the move since.
+_BEFORE_I_MOVED: Final = re.compile(
+    r"^before\s+(?:i\s+moved|moving|i\s+relocated|relocating)\s+(?P<to>to\s+[A-Z][^,]*?)\s*,?\s+"
+    r"i\s+(?P<verb>lived|was\s+living|used\s+to\s+live)\s+(?P<rest>\w.*)$",
+    re.IGNORECASE,
+)
+# "I retired last year after 30 years as a postman": the career before, and retired now.
+_RETIRED_AFTER: Final = re.compile(
+    r"^i(?:'ve|\s+have)?\s+retired\b.*?\bafter\s+(?:\w+\s+){0,3}?"
+    r"(?:years?|decades?|a\s+(?:long\s+)?career|a\s+lifetime)\s+as\s+(?P<job>an?\s+.+)$",
+    re.IGNORECASE,
+)
+
+
+def told_past(clause: str) -> tuple[str, str | None] | None:
+    """A clause told as the past: what the present would have said then, and what it says is
+    true now, if it does ("Before I moved to Glasgow I lived in Dundee" -> "I live in Dundee",
+    "I moved to Glasgow"); None for any other clause."""
+    if found := _BEFORE_I_MOVED.match(clause):
+        return f"I live {found['rest']}", f"I moved {found['to']}"
+    if found := _RETIRED_AFTER.match(clause):
+        return f"I'm {found['job']}", "I'm retired"
+    if (now := as_present(clause)) is not None:
+        return now, moved_since(now)
+    return None
+
+
 def as_present(clause: str) -> str | None:
     """ "I used to be a bank teller" and "I was a bank teller" -> "I'm a bank teller"; "I used
     to live in Leeds" -> "I live in Leeds"; None for any other clause."""
@@ -42,4 +69,4 @@ def moved_since(present: str) -> str | None:
     return None
 
 
-__all__ = ["as_present", "moved_since"]
+__all__ = ["as_present", "moved_since", "told_past"]

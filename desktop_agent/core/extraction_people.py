@@ -231,5 +231,5 @@ def _attribute(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         return
     value = _words(tokens[[t.i for t in tokens].index(head.i) + 1 :]) if head in tokens else ""
     if noun in ("birthday", "job", "age", "name", "address", "phone", "email"):
-        person = Who("person", who.token, who.relation, said=who.said)
+        person = Who("person", who.token, who.relation, who.name, who.said)
         yield _make(person, tokens, "fact", f"person:{who.relation}:{noun}", value)

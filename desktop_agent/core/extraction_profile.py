@@ -121,7 +121,10 @@ def origin(clause: str) -> Iterator[Match]:
         yield Match("fact", "origin", value, f"User is from {value}", 0.85)
 
 
-_AGE = _compile(rf"(?:{I_AM}|i\s+(?:just\s+)?turned)\s+(\d{{1,3}})(?:\s+years?\s+old|\s+now)?\s*$")
+_AGE = _compile(
+    rf"(?:{I_AM}|i\s+(?:just\s+)?turned)\s+(\d{{1,3}})(?:\s+years?\s+old|\s+now)?"
+    r"(?:\s+(?:yesterday|today|last\s+(?:week|month|\w+day)|this\s+(?:week|month)))?\s*$"
+)
 
 
 def age(clause: str) -> Iterator[Match]:

@@ -61,10 +61,16 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if partners == {"mother", "father"}:
         relation = "parents"  # "my mum and dad live in Wales"
     owned = _possessor(noun) or _possessor(subject)
-    holder = next((c for c in noun.children if c.dep_ == "poss" and _relation_of(c)), None)
-    if holder is not None and _possessor(holder) and not relation:
-        # "my dad's birthday is on 2 March": an attribute of one of the user's people.
-        who = Who("attribute", subject, _relation_of(holder), said=_relation_words(holder))
+    holder = next(
+        (c for c in noun.children if c.dep_ == "poss" and (_relation_of(c) or _known(c))), None
+    )
+    if holder is not None and (_possessor(holder) or _known(holder)) and not relation:
+        # "my dad's birthday is on 2 March", "Priya's birthday is ..." (Priya known as the
+        # wife): an attribute of one of the user's people.
+        if known := _known(holder):
+            who = Who("attribute", subject, known, holder.text, f"{known} {holder.text}")
+        else:
+            who = Who("attribute", subject, _relation_of(holder), said=_relation_words(holder))
         context.last = Who("person", holder, who.relation, said=who.said)
         return who
     bare = not any(c.dep_ == "det" for c in noun.children) and noun.i == noun.sent.start
@@ -83,6 +89,13 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if owned:
         return Who("owned", subject)  # "my exam is on 12 May", "my goal is to..."
     return Who("thing", subject)
+
+
+def _known(token: Token) -> str:
+    """The relation of a remembered name ("Priya" -> "wife"), or ""."""
+    if token.pos_ != "PROPN" and not token.text.istitle():
+        return ""
+    return KNOWN_PEOPLE.get().get(token.lower_, "")
 
 
 def _relation_of(noun: Token) -> str:

@@ -78,11 +78,19 @@ def _used_to(text: str) -> str:
         return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")
     said = _lower_first(second_person(text))
     if text.startswith(("User's ", "User’s ")):
-        said = re.sub(r"\b(is|are|has)\b", lambda m: _PAST_TENSE[m.group(1)], said, count=1)
+        # "your sister Hannah lives in Bristol" -> "... used to live in Bristol"
+        said = re.sub(
+            rf"\b(is|are|has|{'|'.join(_HABITS)})\b",
+            lambda m: _PAST_TENSE.get(m.group(1)) or f"used to {_base(m.group(1))}",
+            said,
+            count=1,
+        )
     return said
 
 
 _PAST_TENSE: Final = {"is": "was", "are": "were", "has": "had"}
+# What one of the user's people does, said in the present: "lives", "works".
+_HABITS: Final = ("lives", "works", "goes", "plays", "teaches", "studies", "drives", "attends")
 
 
 def _you_inside(text: str) -> str:

@@ -130,6 +130,9 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "promotion",
         "promoted",
         "did i do before",  # "what did I do before freelancing?"
+        "still working",  # "am I still working?" (not "what am I working on?")
+        "employed",
+        "retired",
     ),
     "employer": ("work", "company", "employer", "job"),
     "diet": ("eat", "diet", "vegetarian", "vegan", "health", "dietary"),

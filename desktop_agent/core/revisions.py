@@ -192,13 +192,16 @@ def substituted(text: str, old: str, new: str) -> str:
         after = words[end]
         bare = after.rstrip(",.;:!?()")
         closing = bare != after or end + 1 == len(words) or _closes(words[end + 1])
-        if _modifier(bare) and closing:
-            end += 1
+        if (_modifier(bare) or _MODEL_NUMBER.fullmatch(bare)) and closing:
+            end += 1  # "an iPhone 12" is one phrase too
             trailing = after[len(bare) :]
     replaced = [*words[:start], new + trailing, *words[end:]]
     if start > 0 and replaced[start - 1].casefold() in ("a", "an"):
         replaced[start - 1] = _article(new, replaced[start - 1])
     return " ".join(replaced)
+
+
+_MODEL_NUMBER: Final = re.compile(r"\d{1,4}[a-zA-Z]{0,3}")
 
 
 def _modifier(word: str) -> bool:
