@@ -166,9 +166,54 @@ def _died(text: str) -> list[Change]:
     ]
 
 
+_A_THE = r"(?:an?\s+|the\s+)?"
+_PHRASE = r"[\w'’-]+(?:\s+[\w'’-]+){0,2}?"
+# "Biscuit is actually a guinea pig, not a hamster": the thing said again, as it really is.
+_IS_NOT = re.compile(
+    rf"\b(?:is|are|was)\s+(?:actually\s+|really\s+|in\s+fact\s+)?{_A_THE}(?P<new>{_PHRASE})\s*,\s*"
+    rf"not\s+{_A_THE}(?P<old>{_PHRASE})\s*[.!]*(?=\s|$)",
+    re.IGNORECASE,
+)
+# "Oops, I meant the 6th floor": the same thing, another one of its kind.
+_MEANT = re.compile(
+    rf"(?:^|(?<=[.!?]\s)){_MARKERS}i\s+meant\s+{_A_THE}(?P<mod>[\w'’-]+)\s+(?P<head>[a-z][\w-]*)"
+    r"\s*[.!]*(?=\s|$)",
+    re.IGNORECASE,
+)
+# "We had the Focus resprayed blue": the same car in another colour.
+_RESPRAYED = re.compile(
+    r"\b(?:had|got)\s+(?:the|my|our)\s+(?P<thing>[\w'’-]+)\s+(?:resprayed|repainted|painted)\s+"
+    r"(?P<colour>[a-z]+)\b"
+)
+
+
+def _said_again(text: str) -> list[Change]:
+    found = [
+        Change("replace", m["old"], m["new"], (m.start(), m.end()))
+        for m in _IS_NOT.finditer(text)
+        if m["old"].casefold() not in VAGUE and m["old"].casefold() != m["new"].casefold()
+    ]
+    found += [
+        Change("replace", m["head"], f"{m['mod']} {m['head']}", (m.start(), m.end()))
+        for m in _MEANT.finditer(text)
+        if m["head"].casefold() not in VAGUE and m["mod"].casefold() not in _NOT_KINDS
+    ]
+    return found + [
+        Change("replace", m["thing"], f"{m['colour']} {m['thing']}", (m.start(), m.end()))
+        for m in _RESPRAYED.finditer(text)
+        if m["thing"].casefold() not in VAGUE
+    ]
+
+
 def phrased(text: str) -> list[Change]:
     """The changes told in set phrases in ``text`` (already normalised)."""
-    return [*_not_this_but_that(text), *_switched(text), *_stopped(text), *_died(text)]
+    return [
+        *_not_this_but_that(text),
+        *_switched(text),
+        *_said_again(text),
+        *_stopped(text),
+        *_died(text),
+    ]
 
 
 __all__ = ["VAGUE", "Change", "ChangeKind", "phrased"]

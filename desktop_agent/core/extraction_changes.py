@@ -145,7 +145,8 @@ def _broke_up(verb: Any, lemma: str) -> bool:
     pair = {subject.lower_, *(c.lower_ for c in subject.conjuncts)}
     if subject.lower_ != "we" and not ("i" in pair and len(pair) > 1):
         return False  # "we", or "Tom and I"
-    if _object(verb) is not None or _prep_object(verb, "with") is not None:
+    # an object ends something else ("we split the bill"); "in the spring" says when
+    if any(c.dep_ == "dobj" for c in verb.children) or _prep_object(verb, "with") is not None:
         return False
     if lemma in ("break", "split") and _particle(verb) == "up":
         return True

@@ -163,6 +163,8 @@ def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             yield _make(who, tokens, "plan", f"plan:{_slug(_words(tokens))}",
                         _words(tokens), when=when)  # fmt: skip
         return
+    if any(c.dep_ == "case" for c in place.children):
+        return  # "I've moved to Sainsbury's": a shop or firm (a workplace), not a city
     city = _place(place)
     yield _make(who, tokens, "fact", "home_city", city, f"User lives in {city}", correction=True)
 

@@ -11,6 +11,7 @@ from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.extraction_rules import Match, Rule
 from desktop_agent.core.extraction_sentences import _NAME
 from desktop_agent.core.extraction_words import RELATIONS
+from desktop_agent.core.timeparse import WEEKDAYS
 
 HOUSEHOLD_RULES: list[Rule] = []
 
@@ -41,6 +42,21 @@ def school_moved(sentence: str) -> Iterator[Match]:
         school = found.group("school")
         text = f"User's {who} goes to {school}"
         yield Match("fact", f"person:{relation}:school", school, text, 0.8, correction=True)
+
+
+# "We lived in Hong Kong for five years when I was a kid": where the user grew up.
+_LIVED_AS_A_CHILD = re.compile(
+    rf"(?i:\b(?:i|we)\s+lived\s+in\s+)(?P<place>{_NAME}(?:\s+{_NAME})?)\b[^.!?]*?"
+    r"(?i:\bwhen\s+i\s+was\s+(?:a\s+(?:kid|child|boy|girl|toddler|baby)|little|young|small))"
+)
+
+
+@_rule
+def lived_as_a_child(sentence: str) -> Iterator[Match]:
+    found = _LIVED_AS_A_CHILD.search(sentence)
+    if found:
+        place = found.group("place")
+        yield Match("fact", "origin:grew_up", place, f"User grew up in {place}", 0.8)
 
 
 # "I was born in Nairobi but grew up in Leeds": two places, so where the user grew up has a slot
@@ -94,6 +110,41 @@ def together_for(sentence: str) -> Iterator[Match]:
         how, long = " ".join(found.group("how").casefold().split()), found.group("long")
         text = f"User and User's partner have been {how} {long}"
         yield Match("fact", "partner:together", long, text, 0.8)
+
+
+# "My flat is on the 4th floor, no lift": which floor the user's home is on.
+_FLOOR = re.compile(
+    r"(?i:\bmy\s+(?P<home>flat|apartment|place|room|house)\s+is\s+on\s+the\s+)"
+    r"(?P<floor>\w+(?i:\s+floor)|(?i:ground|top|first|second|third)\s+floor)"
+)
+
+
+@_rule
+def home_floor(sentence: str) -> Iterator[Match]:
+    found = _FLOOR.search(sentence)
+    if found:
+        home, floor = found.group("home").casefold(), found.group("floor")
+        yield Match("fact", "home:floor", floor, f"User's {home} is on the {floor}", 0.8)
+
+
+# "My yoga class is on Tuesday evenings", "my pottery class is every Wednesday": a weekly
+# class, said as the class's day rather than as something the user does.
+_DAYS = "|".join(WEEKDAYS)
+_CLASS_DAY = re.compile(
+    r"(?i:\bmy\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?P<kind>class|lesson|lessons|practice|"
+    r"session|club|group|training)\s+(?:is|are)\s+(?P<when>(?:on|every)\s+"
+    rf"(?:{_DAYS})s?(?:\s+(?:and\s+)?(?:{_DAYS})s?)*(?:\s+(?:evenings?|mornings?|afternoons?|nights?))?))\b"
+)
+
+
+@_rule
+def class_day(sentence: str) -> Iterator[Match]:
+    found = _CLASS_DAY.search(sentence)
+    if found:
+        what, kind, when = (found.group(g) for g in ("what", "kind", "when"))
+        verb = "are" if re.search(r"[^s]s$", kind.casefold()) else "is"
+        text = f"User's {what.casefold()} {kind.casefold()} {verb} {when}"
+        yield Match("fact", f"routine:{what.casefold()}", when, text, 0.75)
 
 
 __all__ = ["HOUSEHOLD_RULES"]

@@ -28,6 +28,11 @@ _BEFORE_I_MOVED: Final = re.compile(
     r"i\s+(?P<verb>lived|was\s+living|used\s+to\s+live)\s+(?P<rest>\w.*)$",
     re.IGNORECASE,
 )
+# "I moved from Manchester to Bath last spring": where the user lived, and lives now.
+_MOVED_FROM: Final = re.compile(
+    r"^(?:[Ii]|[Ww]e)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
+    r"(?:house\s+)?from\s+(?P<from>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<to>to\s+[A-Z].*)$"
+)
 # "I retired last year after 30 years as a postman": the career before, and retired now.
 _RETIRED_AFTER: Final = re.compile(
     r"^i(?:'ve|\s+have)?\s+retired\b.*?\bafter\s+(?:\w+\s+){0,3}?"
@@ -42,6 +47,8 @@ def told_past(clause: str) -> tuple[str, str | None] | None:
     "I moved to Glasgow"); None for any other clause."""
     if found := _BEFORE_I_MOVED.match(clause):
         return f"I live {found['rest']}", f"I moved {found['to']}"
+    if found := _MOVED_FROM.match(clause):
+        return f"I live in {found['from']}", f"I moved {found['to']}"
     if found := _RETIRED_AFTER.match(clause):
         return f"I'm {found['job']}", "I'm retired"
     if (now := as_present(clause)) is not None:

@@ -70,6 +70,10 @@ def home(clause: str) -> Iterator[Match]:
             )
         return
     moved = bool(lead.group("moved"))
+    if moved and re.search(r"['’]s$", value):
+        # "I've moved to Sainsbury's": a shop or firm named by its owner, so a new workplace
+        yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+        return
     now = bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
     yield Match("fact", "home_city", value, f"User lives in {value}", 0.9, correction=moved or now)
 

@@ -38,14 +38,15 @@ _NEW_PARTNER = re.compile(
     r"a\s+(?:guy|girl|man|woman|lad|lass))(?:\s+(?:new|now|else))*|"
     r"i(?:'ve|\s+have)\s+(?:got\s+)?a\s+new\s+(?:boyfriend|girlfriend|partner|fianc[eé]e?)|"
     r"i\s+(?:met|found)\s+someone(?:\s+new)?)"
-    r"\s*[,;:-]+\s*(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+)"
+    r"(?:\s*[,;:-]+\s*(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)|\s+(?:called|named))\s+)"
     rf"(?P<name>{_NAME})"
 )
 
 
 @_rule
 def new_partner(sentence: str) -> Iterator[Match]:
-    """ "I'm seeing someone new, his name is Felipe": the partner slot's new value."""
+    """ "I'm seeing someone new, his name is Felipe", "I'm seeing someone called Theo now": the
+    partner slot's new value."""
     found = _NEW_PARTNER.search(sentence)
     if found:
         name = found.group("name")

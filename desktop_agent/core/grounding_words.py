@@ -172,8 +172,12 @@ def stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.casefold())}
 
 
+# "where did I live as a kid?": the user as a child, not their child
+_AS_A_CHILD = re.compile(r"\b(?:as|when\s+i\s+was)\s+a\s+(?:child|kid|boy|girl|baby)\b", re.I)
+
+
 def _relation_in(text: str) -> str | None:
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(_AS_A_CHILD.sub(" ", text)):
         stem = _stem(word)
         if stem in {_stem(r) for r in RELATIONS}:
             return stem

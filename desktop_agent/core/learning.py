@@ -154,8 +154,8 @@ def _restates(fact: Any, changes: Sequence[Any]) -> bool:
     ("User is going to Iceland instead of Japan", "User left the startup") would keep the old
     value current; the change itself says it better. Explicit retractions ("User no longer
     works at the bank") stay: they supersede by slot."""
-    if getattr(fact, "negated", False):
-        return False
+    if getattr(fact, "negated", False) or getattr(fact, "past", False):
+        return False  # "moved from Manchester to Bath": "User lived in Manchester" is the past
     start, end = fact.span
     if fact.subject_key.startswith("said:") and any(
         c.kind == "redate" and c.span[0] < end and start < c.span[1] for c in changes

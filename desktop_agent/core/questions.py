@@ -84,6 +84,11 @@ _PAST = re.compile(
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then)\b",
     re.IGNORECASE,
 )
+_CHILDHOOD = re.compile(
+    r"\b(?:as\s+a\s+(?:child|kid|boy|girl)|growing\s+up|when\s+i\s+was\s+(?:little|young|small|"
+    r"a\s+(?:child|kid|boy|girl)))\b",
+    re.IGNORECASE,
+)
 # Requests that only mention the user ("help me write...", "can you tell me a joke") are not
 # questions about the user.
 _NOT_ABOUT_ME = re.compile(
@@ -112,7 +117,17 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "address",
         "house",
     ),
-    "origin": ("from", "born", "grow", "grew", "originally"),
+    "origin": (
+        "from",
+        "born",
+        "grow",
+        "grew",
+        "originally",
+        "as a child",
+        "as a kid",
+        "childhood",
+        "when i was little",
+    ),
     "age": ("how old", "age", "years old"),
     "birthday": ("birthday", "born"),
     "job": (
@@ -263,4 +278,6 @@ def about_user(message: str) -> AboutUser | None:
         return AboutUser(text, everything=False, past=False, named=named.group(1))
     if not _ABOUT_ME.search(text) or _NOT_ABOUT_ME.search(text):
         return None
-    return AboutUser(text, everything=False, past=bool(_PAST.search(text)))
+    # "where did I live as a kid?" asks where the user grew up, which is no earlier value
+    past = bool(_PAST.search(text)) and not _CHILDHOOD.search(text)
+    return AboutUser(text, everything=False, past=past)

@@ -245,6 +245,10 @@ def redated(text: str, when: str, *, resolve: bool = True) -> str:
         said = found.group(0)
         lead = re.match(r"(?i)(?:on|in|at)\s+", said)
         every = re.search(r"(?i)\b(?:every|each)\s+$", bare[: found.start()])
+        # "on Tuesday evenings" -> "on Thursday evenings", not "Thursdays evenings"
+        every = every or re.match(
+            r"(?i)\s+(?:evening|morning|afternoon|night)s\b", bare[found.end() :]
+        )
         if every and when.casefold().removesuffix("s") in WEEKDAYS:
             when = when[:-1] if when.endswith("s") else when  # "every Thursday", not "Thursdays"
         new = f"{lead.group(0) if lead else ''}{when}"

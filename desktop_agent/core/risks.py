@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from desktop_agent.core.grounding_wording import second_person
 from desktop_agent.core.memory_model import MemoryItem
 
 # What a named allergen or diet rules out, besides its own words.
@@ -260,7 +261,7 @@ class Risk:
         """The line for a medicine taken: ``lead`` ("Remember", "Careful") and why."""
         return (
             f"⚠ {lead}: you take {self.drug}, and painkillers such as ibuprofen or aspirin can "
-            f"interact with it; ask a pharmacist or your doctor first (“{self.memory.text}”)."
+            "interact with it; ask a pharmacist or your doctor first."
         )
 
     def stated_in(self, reply: str) -> bool:
@@ -363,21 +364,25 @@ def reminder(risks: Sequence[Risk]) -> str:
     return _lines(risks, "Remember")
 
 
-_SAID: Final = {
-    "Remember": "you told me to avoid this",
-    "Careful": "this suggests something you told me to avoid",
-}
+# After the risks, said to the user: "⚠ Careful: you don't eat pork, and this suggests ..."
+_SAID: Final = {"Remember": "", "Careful": ", and this suggests something that rules out"}
 
 
 def _lines(risks: Sequence[Risk], lead: str) -> str:
-    """One line for every risk of a medicine taken, one for all the others together."""
+    """One line for every risk of a medicine taken, one for all the others together, each
+    naming the memory as said to the user ("you are allergic to peanuts")."""
     lines = [r.interaction(lead) for r in risks if r.drug]
     others = [r for r in risks if not r.drug]
     if others:
-        named = "; ".join(f"“{r.memory.text}”" for r in others)
-        said = _SAID[lead]
-        lines.append(f"⚠ {lead}: {said} ({named}).")
+        named = "; ".join(_to_user(r.memory.text) for r in others)
+        lines.append(f"⚠ {lead}: {named}{_SAID[lead]}.")
     return "\n".join(lines)
+
+
+def _to_user(text: str) -> str:
+    """ "User does not eat pork" -> "you don't eat pork"."""
+    said = re.sub(r"\b(do|does|is|are|has|have) not\b", r"\1n't", second_person(text))
+    return said[:1].lower() + said[1:]
 
 
 def risk_instruction(risks: Sequence[Risk]) -> str:

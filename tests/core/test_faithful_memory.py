@@ -248,7 +248,9 @@ def test_a_reply_that_still_breaks_a_risk_gets_a_warning_naming_the_memory(
 ) -> None:
     text, systems = _cook(memory, ["Peanut noodles are great.", "Satay chicken it is."])
     assert text.startswith("Satay chicken it is.")
-    assert text.splitlines()[-1].startswith("⚠") and "User is allergic to peanuts" in text
+    assert text.splitlines()[-1] == (
+        "⚠ Careful: you are allergic to peanuts, and this suggests something that rules out."
+    )
 
 
 def test_a_reply_that_respects_the_risk_is_shown_as_it_is(memory: MemoryService) -> None:
@@ -296,7 +298,7 @@ def test_asking_about_what_a_risk_rules_out_gets_a_reminder(memory: MemoryServic
         "I've got a nasty chest infection, would penicillin help?",
     )
     assert reply.text.startswith("Rest and drink plenty of fluids.")
-    assert "User is allergic to penicillin" in reply.text.splitlines()[-1]
+    assert reply.text.splitlines()[-1] == "⚠ Remember: you are allergic to penicillin."
     assert any("penicillin" in r.item.text for r in reply.memories_used)
 
 
@@ -314,7 +316,7 @@ def test_a_reply_that_only_says_avoid_the_named_thing_still_gets_the_reason(
         "I have a bad headache, can I take some ibuprofen?",
     )
     assert reply.text.startswith(said)
-    assert "User is allergic to ibuprofen" in reply.text.splitlines()[-1]
+    assert "you are allergic to ibuprofen" in reply.text.splitlines()[-1]
 
 
 def test_forgetting_a_named_thing_offers_it_and_what_was_said_of_it_by_name_only(
