@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from desktop_agent.core.timeparse import WEEKDAYS
+
 ChangeKind = Literal["end", "replace", "redate", "cancel"]
 
 
@@ -187,6 +189,16 @@ _RESPRAYED = re.compile(
 )
 
 
+_DAY = rf"(?:{'|'.join(WEEKDAYS)})s?"
+# "I've dropped the Wednesday swim, just Mondays now": a routine kept on the days left.
+_DROPPED_DAY = re.compile(
+    r"\b(?:dropped|ditched|stopped|cancelled|canceled|quit|given\s+up|gave\s+up)\s+(?:the|my|our)\s+"
+    rf"(?P<day>{_DAY})\s+[a-z]+\b[^.!?]*?\b(?:just|only)\s+(?:on\s+)?"
+    rf"(?P<days>{_DAY}(?:\s*(?:,|and|&)\s*{_DAY})*)",
+    re.IGNORECASE,
+)
+
+
 def _said_again(text: str) -> list[Change]:
     found = [
         Change("replace", m["old"], m["new"], (m.start(), m.end()))
@@ -197,6 +209,10 @@ def _said_again(text: str) -> list[Change]:
         Change("replace", m["head"], f"{m['mod']} {m['head']}", (m.start(), m.end()))
         for m in _MEANT.finditer(text)
         if m["head"].casefold() not in VAGUE and m["mod"].casefold() not in _NOT_KINDS
+    ]
+    found += [
+        Change("redate", m["day"].rstrip("sS"), m["days"], (m.start(), m.end()))
+        for m in _DROPPED_DAY.finditer(text)
     ]
     return found + [
         Change("replace", m["thing"], f"{m['colour']} {m['thing']}", (m.start(), m.end()))

@@ -83,7 +83,7 @@ _INVERTING = frozenset(
 
 def _clause_heads(sentence: Any) -> Iterator[Token]:
     for token in sentence:
-        if token.dep_ in _CLAUSE and token.pos_ in ("VERB", "AUX"):
+        if token.dep_ in _CLAUSE and (token.pos_ in ("VERB", "AUX") or _perfect(token)):
             if token.dep_ == "xcomp" and token.head.pos_ in ("VERB", "AUX"):
                 continue  # read with its head: "want to run", "ended up moving"
             if token.dep_ == "relcl" or any(
@@ -91,6 +91,13 @@ def _clause_heads(sentence: Any) -> Iterator[Token]:
             ):
                 continue
             yield token
+
+
+def _perfect(token: Token) -> bool:
+    """A participle the parser calls an adjective, after "has": "she has just qualified as"."""
+    return token.pos_ == "ADJ" and any(
+        c.dep_ == "aux" and c.lemma_ == "have" for c in token.children
+    )
 
 
 def _subject(verb: Token) -> Token | None:

@@ -90,7 +90,8 @@ _SUBJECTLESS = re.compile(
 _WORD = re.compile(r"[A-Za-z0-9'’/]+")
 _IS_AFTER = re.compile(
     r"\s+(?:from|a|an|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
-    r"retired|\d|\w+ing)\b",
+    r"retired|\d|(?!(?:wedding|christening|meeting|evening|morning|building|thing|ring|spring|"
+    r"sibling|pudding|painting|earring|offspring|dumpling|darling|ceiling|clothing)\b)\w+ing)\b",
     re.IGNORECASE,
 )
 

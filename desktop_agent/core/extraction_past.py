@@ -33,6 +33,10 @@ _MOVED_FROM: Final = re.compile(
     r"^(?:[Ii]|[Ww]e)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
     r"(?:house\s+)?from\s+(?P<from>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<to>to\s+[A-Z].*)$"
 )
+# "I lived in Berlin for three years": where the user lived, which is the past.
+_LIVED: Final = re.compile(
+    r"^(?:[Ii]|[Ww]e)\s+(?:once\s+|previously\s+)?lived\s+(?P<rest>in\s+[A-Z].*)$"
+)
 # "I retired last year after 30 years as a postman": the career before, and retired now.
 _RETIRED_AFTER: Final = re.compile(
     r"^i(?:'ve|\s+have)?\s+retired\b.*?\bafter\s+(?:\w+\s+){0,3}?"
@@ -49,6 +53,8 @@ def told_past(clause: str) -> tuple[str, str | None] | None:
         return f"I live {found['rest']}", f"I moved {found['to']}"
     if found := _MOVED_FROM.match(clause):
         return f"I live in {found['from']}", f"I moved {found['to']}"
+    if found := _LIVED.match(clause):
+        return f"I live {found['rest']}", None
     if found := _RETIRED_AFTER.match(clause):
         return f"I'm {found['job']}", "I'm retired"
     if (now := as_present(clause)) is not None:

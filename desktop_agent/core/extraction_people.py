@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from desktop_agent.core import extraction_words as words
 from desktop_agent.core.extraction_grammar import (
@@ -157,7 +158,7 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             return
     # "she's training to be a midwife", misparsed: "training" as what she is
     training = lemma == "be" and attr is not None and attr.lower_ in ("training", "retraining")
-    if lemma in ("become", "retrain", "requalify", "qualify", "train") or training:
+    if lemma in ("become", "retrain", "requalify", "qualify", "qualified", "train") or training:
         role = _prep_object(head, "as") or (None if training else attr)  # "... retrained as"
         to_be = next((c for c in head.children if c.dep_ == "xcomp" and c.lemma_ == "be"), None)
         if role is None and to_be is not None:  # "she's training to be a midwife"
@@ -230,6 +231,17 @@ def _attribute(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if head.lemma_ != "be" or noun in ("name",):  # names: the patterns read them
         return
     value = _words(tokens[[t.i for t in tokens].index(head.i) + 1 :]) if head in tokens else ""
+    person = Who("person", who.token, who.relation, who.name, who.said)
     if noun in ("birthday", "job", "age", "name", "address", "phone", "email"):
-        person = Who("person", who.token, who.relation, who.name, who.said)
         yield _make(person, tokens, "fact", f"person:{who.relation}:{noun}", value)
+    elif noun in _EVENTS and (when := _when(tokens)):
+        # "My sister's wedding is on 14 June": a date in the user's diary, about one of theirs
+        key = f"person:{who.relation}:plan:{noun}"
+        yield _make(person, tokens, "plan", key, value, when=when)
+
+
+# What happens to one of the user's people on a day: their plans the user keeps a date for.
+_EVENTS: Final = frozenset(
+    "wedding graduation christening funeral party operation surgery appointment exam "
+    "interview retirement hen stag".split()
+)

@@ -48,7 +48,7 @@ def nickname(clause: str) -> Iterator[Match]:
 
 _HOME = _compile(
     rf"(?:{I_AM}\s+(?:now\s+)?(?:living|based|settled)\s+in|i\s+(?:now\s+|currently\s+|still\s+)?live\s+in|"
-    rf"(?P<moved>(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|since\s+|now\s+)?(?:moved|relocated)\s+(?:house\s+)?(?:to|into))|"
+    rf"(?P<moved>(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|since\s+|now\s+)?(?:moved|relocated)\s+(?:house\s+|back\s+)?(?:to|into))|"
     rf"(?P<gone>i\s+(?:don't|do not|no longer)\s+live\s+in))\s+"
 )
 

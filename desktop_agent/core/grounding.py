@@ -23,7 +23,8 @@ from desktop_agent.core.grounding_wording import (
     _joined,
     _lower_first,
     _used_to,
-    counted,
+    contracted,
+    counted_together,
     second_person,
 )
 from desktop_agent.core.grounding_words import (
@@ -159,7 +160,8 @@ def compose(
     how_many = re.match(r"\s*how\s+many\b", question.text, re.IGNORECASE) is not None
     # a count the user told ("User has three kids") beats the names counted
     how_many = how_many and not any(_A_COUNT.search(r.item.text) for r in facts)
-    said = [second_person(counted(r.item.text) if how_many else r.item.text) for r in facts]
+    texts = [r.item.text for r in facts]
+    said = [contracted(second_person(t)) for t in (counted_together(texts) if how_many else texts)]
     # "User has two daughters, Ruby and Jade" beside their names, counted: said once
     current = [s for i, s in enumerate(said) if _bare(s) not in {_bare(t) for t in said[:i]}]
     values = _values([r.item for r in facts])

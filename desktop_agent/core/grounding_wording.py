@@ -179,3 +179,41 @@ def counted(text: str) -> str:
     if who.split()[0] not in _NUMBERS and 2 <= count <= len(_NUMBERS) + 1:
         who = f"{_NUMBERS[count - 2]} {who}"
     return f"User has {who}: {names}"
+
+
+_NAMED_ONE: Final = re.compile(
+    r"^User['’]s (?P<who>[a-z][\w -]*?) is named (?P<name>[A-Z][\w'’-]+)\b"
+)
+
+
+def counted_together(texts: Sequence[str]) -> list[str]:
+    """For "how many ...?": names told apart, counted together ("User's cats are called Salt
+    and Pepper" and "User's cat is named Paprika (a third cat)" -> "User has three cats: Salt,
+    Pepper and Paprika"); any other text as it is."""
+    names: dict[str, list[str]] = {}
+    for text in texts:
+        if many := _NAMED_MANY.match(text):
+            said = re.split(r",\s*|\s+and\s+", many["names"])
+            names.setdefault(_singular(many["who"]), []).extend(said)
+        elif one := _NAMED_ONE.match(text):
+            names.setdefault(one["who"], []).append(one["name"])
+    out: list[str] = []
+    for text in texts:
+        found = _NAMED_MANY.match(text) or _NAMED_ONE.match(text)
+        who = found and (_singular(found["who"]) if "names" in found.groupdict() else found["who"])
+        together = names.get(who or "", [])
+        if who and len(together) > 1 and len(texts) > 1:
+            line = f"User's {who}s are called {', '.join(together[:-1])} and {together[-1]}"
+            out.append(counted(line))
+            continue
+        out.append(counted(text))
+    return list(dict.fromkeys(out))
+
+
+def _singular(noun: str) -> str:
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def contracted(text: str) -> str:
+    """Said as people say it: "You do not smoke anymore" -> "You don't smoke anymore"."""
+    return re.sub(r"\b(do|does|is|are|has|have|was|were) not\b", r"\1n't", text)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.grounding_wording import second_person
+from desktop_agent.core.grounding_wording import contracted, second_person
 from desktop_agent.core.memory_model import MemoryItem
 
 # What a named allergen or diet rules out, besides its own words.
@@ -223,12 +223,15 @@ _FOOD = re.compile(
     r"\b(?:cook|cooking|recipe|recipes|eat|eating|food|meal|meals|dinner|lunch|breakfast|"
     r"snack|snacks|bake|baking|dish|dishes|restaurant|menu|order|drink|dessert|cake|"
     r"sandwich|grocer\w*|shopping list|ingredients?|hungry|tonight|cocktails?|bar|pub|"
-    r"wine|beer|party|toast|brunch|supper|serve|serving|picnic|bbq|barbecue|buffet|feed)\b",
+    r"wine|beer|party|toast|brunch|supper|serve|serving|picnic|bbq|barbecue|buffet|feed|"
+    r"sauce|sauces|stir[\s-]fry|soup|salad|curry|pasta|pizza|marinade|dressing|sweets|treats?|"
+    r"chocolate|biscuits?|cheese\w*|takeaway|smoothie|sandwiches|baked?|roast|stew)\b",
     re.IGNORECASE,
 )
 _MEDICINE = re.compile(
     r"\b(?:medicine|medication|drug|drugs|antibiotic\w*|pill|pills|prescription|infection|"
-    r"doctor|pharmacy|treat|treatment)\b",
+    r"doctor|pharmacy|treat|treatment|take\s+for|cold|flu|headache|migraine|cough|fever|"
+    r"painkillers?|pain\s+relief|remed(?:y|ies)|tablets?|sore\s+throat|congest\w*|blocked\s+nose)\b",
     re.IGNORECASE,
 )
 _DRUGS: Final = frozenset({"penicillin", "amoxicillin", "aspirin", "ibuprofen", "sulfa", "codeine"})
@@ -291,13 +294,29 @@ class Risk:
         )
 
 
+# Conditions that rule out common medicines: decongestants raise blood pressure; the
+# anti-inflammatory painkillers harm an ulcer or weak kidneys.
+_CONDITIONS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
+    (
+        re.compile(r"\bhigh blood pressure\b|\bhypertension\b", re.IGNORECASE),
+        ("pseudoephedrine", "phenylephrine", "sudafed", "decongestant", "decongestants"),
+    ),
+    (re.compile(r"\b(?:stomach|peptic) ulcers?\b|\bkidney disease\b", re.IGNORECASE), _NSAIDS),
+)
+
+
 def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
-    """The risks among active semantic memories (allergies, diets, foods never eaten)."""
+    """The risks among active semantic memories (allergies, diets, foods never eaten, a
+    medicine or condition that rules out others)."""
     found = []
     for item in items:
         taken = item.subject_key.casefold().partition("medication:")[2]
         if item.active and taken in _INTERACTIONS:
             found.append(Risk(item, _INTERACTIONS[taken], True, drug=taken))
+            continue
+        ruled_out = [terms for condition, terms in _CONDITIONS if condition.search(item.text)]
+        if item.active and ruled_out and not _TAKEN_BACK.search(item.text):
+            found.append(Risk(item, ruled_out[0], True))
             continue
         if not item.active or not (item.type == "risk" or _RISK_TEXT.search(item.text)):
             continue
@@ -381,7 +400,7 @@ def _lines(risks: Sequence[Risk], lead: str) -> str:
 
 def _to_user(text: str) -> str:
     """ "User does not eat pork" -> "you don't eat pork"."""
-    said = re.sub(r"\b(do|does|is|are|has|have) not\b", r"\1n't", second_person(text))
+    said = contracted(second_person(text))
     return said[:1].lower() + said[1:]
 
 
