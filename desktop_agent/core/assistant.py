@@ -348,9 +348,11 @@ class Assistant:
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
         if not self._remembering() or conversation.incognito:
             return []
-        from desktop_agent.core.risks import relevant_risks, risks_of
+        from desktop_agent.core.risks import relevant_risks, risks_of, taken_back
 
-        return relevant_risks(text, risks_of(self._memory.active_facts()))
+        risks = relevant_risks(text, risks_of(self._memory.active_facts()))
+        gone = taken_back(text, risks)
+        return [r for r in risks if r not in gone]
 
     def _choose_action(self, intent: Intent) -> str:
         from desktop_agent.core.procedures import choose_style

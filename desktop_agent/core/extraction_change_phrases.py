@@ -199,6 +199,13 @@ _DROPPED_DAY = re.compile(
 )
 
 
+# "I got a new job as a sous chef": the old workplace goes with the old job, unless named.
+_NEW_JOB = re.compile(
+    r"\b(?i:(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position))\b"
+    r"(?![^.!?]*\b(?:at|with|for|in)\s+(?:the\s+)?[A-Z])"
+)
+
+
 def _said_again(text: str) -> list[Change]:
     found = [
         Change("replace", m["old"], m["new"], (m.start(), m.end()))
@@ -210,6 +217,7 @@ def _said_again(text: str) -> list[Change]:
         for m in _MEANT.finditer(text)
         if m["head"].casefold() not in VAGUE and m["mod"].casefold() not in _NOT_KINDS
     ]
+    found += [Change("end", "job", "", (m.start(), m.end())) for m in _NEW_JOB.finditer(text)]
     found += [
         Change("redate", m["day"].rstrip("sS"), m["days"], (m.start(), m.end()))
         for m in _DROPPED_DAY.finditer(text)

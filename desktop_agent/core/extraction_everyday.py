@@ -142,9 +142,11 @@ def named_employer(clause: str) -> Iterator[Match]:
 
 # Things a user names: "my gym is called Iron Temple", "our boat is named Sea Biscuit".
 _THING_NAMED = re.compile(
-    r"(?i:(?:my|our)\s+(?P<thing>[a-z][a-z-]{1,20})\s+is\s+(?P<how>called|named))\s+"
+    r"(?i:(?:my|our)\s+(?P<thing>[a-z][a-z-]{1,20})\s+is\s+(?P<how>called|named)?)\s*"
     r"(?P<name>(?:The\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3})"
 )
+# Places named without "called": "my gym is PureGym", "my bank is Monzo".
+_PLACES = frozenset("gym bank club team church surgery pub supermarket salon barber choir".split())
 
 
 @_rule
@@ -155,8 +157,11 @@ def thing_named(clause: str) -> Iterator[Match]:
     thing = found.group("thing").casefold()
     if thing in RELATIONS or thing in PETS or thing in STOPWORDS or thing == "name":
         return  # people and pets: ``relation_name``
+    how = found.group("how")
+    if how is None and thing not in _PLACES:
+        return
     value = found.group("name")
-    text = f"User's {thing} is {found.group('how').casefold()} {value}"
+    text = f"User's {thing} is {how.casefold() + ' ' if how else ''}{value}"
     yield Match("fact", f"name_of:{thing}", value, text, 0.85)
 
 
@@ -172,14 +177,21 @@ _DETAIL = re.compile(
 )
 
 
+_PHONE_WORDS = frozenset({"number", "mobile", "mobile number", "phone", "mobile phone number"})
+
+
 @_rule
 def detail(clause: str) -> Iterator[Match]:
     for found in _DETAIL.finditer(clause.strip()):
         if found.group("thing").casefold().startswith(("favourite", "favorite")):
             continue
         thing, value = found.group("thing"), found.group("value").rstrip(".")
+        # "my new number is ...": the phone number, put right
+        new = thing.casefold().startswith("new ")
+        thing = thing[4:] if new else thing
+        thing = "phone number" if thing.casefold() in _PHONE_WORDS else thing
         key = "detail:" + " ".join(thing.casefold().split())
-        yield Match("fact", key, value, f"User's {thing} is {value}", 0.85)
+        yield Match("fact", key, value, f"User's {thing} is {value}", 0.85, correction=new)
 
 
 # "... with my parrot Kiwi", "... and my brother Anders": a named relation inside a clause that

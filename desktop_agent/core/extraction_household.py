@@ -147,4 +147,33 @@ def class_day(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"routine:{what.casefold()}", when, text, 0.75)
 
 
+# "My daughter Mia is in Year 3", "Mia's moved up to Year 4 now": a child's school year.
+_SCHOOL_YEAR = re.compile(
+    rf"(?:(?i:my|our)\s+(?P<rel>[a-z]+)\s+(?:(?P<named>{_NAME})\s+)?|(?P<name>{_NAME})\s+|"
+    rf"(?P<own>{_NAME})(?:'s|’s)\s+)"
+    r"(?P<how>(?i:is\s+(?:now\s+)?in|(?:has\s+)?moved\s+up\s+(?:in)?to|(?:is\s+)?going\s+into|"
+    r"started|is\s+starting))\s+(?P<year>(?i:year|grade)\s+\d{1,2}|(?i:reception|sixth\s+form))\b"
+)
+
+
+@_rule
+def school_year(sentence: str) -> Iterator[Match]:
+    found = _SCHOOL_YEAR.search(sentence)
+    if not found:
+        return
+    said = (found.group("rel") or "").casefold()
+    name = re.sub(
+        r"['’]s$", "", found.group("named") or found.group("name") or found.group("own") or ""
+    )
+    relation = RELATIONS.get(said) or KNOWN_PEOPLE.get().get(name.casefold())
+    if relation not in ("son", "daughter", "child", "stepson", "stepdaughter", "grandson",
+                        "granddaughter", "nephew", "niece"):  # fmt: skip
+        return
+    who = f"{said or relation} {name}".strip()
+    year = found.group("year")
+    moved = not found.group("how").casefold().startswith("is")
+    text = f"User's {who} is in {year}"
+    yield Match("fact", f"person:{relation}:school_year", year, text, 0.8, correction=moved)
+
+
 __all__ = ["HOUSEHOLD_RULES"]

@@ -114,7 +114,10 @@ def partner_now(clause: str) -> Iterator[Match]:
 
 
 _ORIGIN = _compile(
-    rf"(?:{I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+"
+    rf"(?:{I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from"
+    # "I grew up on a farm in Devon", "in a village near York": where, after what
+    r"|i\s+grew\s+up\s+(?:on|in)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:farm|village|town|estate|"
+    r"island|smallholding|croft|street|house)\s+(?:in|near|outside)|i\s+grew\s+up\s+in)\s+"
 )
 
 

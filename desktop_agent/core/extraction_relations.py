@@ -24,13 +24,13 @@ _RELATIONS = (
 # "My dentist is Dr Okafor", "my boss is Karen": people the user sees by what they do, named
 # with a bare "is" (for family, "my dad is French" says no name, so they need "called").
 _NAMED_BY_ROLE = (
-    r"(?:best friend|friend|boss|manager|dentist|doctor|gp|landlord|landlady|trainer|"
+    r"(?:best friend|closest friend|friend|boss|manager|dentist|doctor|gp|landlord|landlady|trainer|"
     r"personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|hairdresser|"
     r"barber|therapist|mentor|tutor|coach|supervisor|midwife|optician|psychiatrist|"
     r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?)"
 )
 _ROLE_IS = re.compile(
-    rf"(?i:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+is\s+"
+    rf"(?i:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?is\s+"
     # "our new landlord is a woman called Sandra"
     r"(?:now\s+)?(?:an?\s+(?:man|woman|guy|lady|bloke|chap|girl|fella)\s+(?:called|named)\s+)?)"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
@@ -64,6 +64,7 @@ def relation_name(clause: str) -> Iterator[Match]:
         said = by_role.group("rel")
         value = by_role.group("name")
         relation = RELATIONS.get(said.casefold()) or said.casefold()
+        relation = "best friend" if relation == "closest friend" else relation
         yield Match("fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85)
         return
     if value and lead is not None:
@@ -114,9 +115,12 @@ _SHARED_HOME = re.compile(
     # "we've just bought a house in", "I'm renting a flat in"
     r"we(?:'ve|’ve|\s+have|'re|’re|\s+are)?|i(?:'ve|’ve|\s+have|'m|’m|\s+am)?"
     r"(?=\s+(?:now\s+|still\s+|currently\s+|finally\s+|just\s+|recently\s+)?"
-    r"(?:share|rent|renting|sharing|bought)\b))\s+"
+    r"(?:share|rent|renting|sharing|bought|moved\s+into|live\s+in\s+(?:a|an|the|our)\s)\b))\s+"
     r"(?:now\s+|still\s+|currently\s+|(?P<news>finally\s+|just\s+|recently\s+))?"
-    r"(?P<verb>live|living|share|sharing|rent|renting|own|have|bought)\s+"
+    r"(?P<verb>live|living|share|sharing|rent|renting|own|have|bought|moved\s+into)\s+"
+    # "we live in a two-bed flat in Hackney": the home described, then where it is
+    r"(?:in\s+(?=(?:a|an|the|our)\s+(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|"
+    r"cottage|studio|room)\b))?"
     r"(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|place|home|cottage|"
     r"studio|room)?"
     # "a tiny flat above a bakery in Bristol": where in the city, then the city
@@ -132,7 +136,9 @@ def shared_home(clause: str) -> Iterator[Match]:
     if not value or lead is None:
         return
     # "we finally bought a house in Bath": a move, so it replaces the city before
-    moved = bool(lead.group("news")) or lead.group("verb").casefold() == "bought"
+    moved = bool(lead.group("news")) or lead.group("verb").casefold().startswith(
+        ("bought", "moved")
+    )
     yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=moved)
     name = lead.group("name")
     if name and name[:1].isupper():

@@ -387,4 +387,18 @@ def new_goal(sentence: str) -> Iterator[Match]:
         )
 
 
+# "New number: 07700 900456": a phone number, told as news (across the colon).
+_NEW_NUMBER = re.compile(
+    r"^(?i:(?:my\s+)?new\s+(?:phone\s+|mobile\s+)?number)\s*[:-]\s*(?P<value>\+?\d[\d ]{4,}\d)\b"
+)
+
+
+@_rule
+def new_number(sentence: str) -> Iterator[Match]:
+    if found := _NEW_NUMBER.match(sentence.strip()):
+        value = found.group("value")
+        text = f"User's phone number is {value}"
+        yield Match("fact", "detail:phone number", value, text, 0.85, correction=True)
+
+
 __all__ = ["SENTENCE_RULES"]

@@ -105,7 +105,7 @@ def _relation_of(noun: Token) -> str:
         return f"{lower}-in-law"
     if lower in words.RELATIONS or lemma in words.RELATIONS:
         relation = words.RELATIONS.get(lower) or words.RELATIONS[lemma]
-        if relation == "friend" and any(c.lower_ == "best" for c in noun.children):
+        if relation == "friend" and any(c.lower_ in ("best", "closest") for c in noun.children):
             return "best friend"
         return relation
     return words.PETS.get(lower) or words.PETS.get(lemma) or ""

@@ -62,6 +62,7 @@ _JOB = _compile(
     rf"(?:i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
+    r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
     rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
     r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
@@ -89,7 +90,7 @@ def job(clause: str) -> Iterator[Match]:
                 "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
             )
             return
-        now = promoted or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
+        now = promoted or bool(lead.group("new") or re.search(r"\bnow\b", clause, re.IGNORECASE))
         place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
         # One statement, one memory: forgetting "my job as a vet nurse" takes the hospital too.
         at = f" {place[0]} {place[1]}" if place else ""
@@ -148,6 +149,9 @@ _JOINED = _compile(
 )
 
 
+_MEMBERSHIP = re.compile(r"\b(?:gym|fitness|leisure|club)\b", re.IGNORECASE)
+
+
 def joined(clause: str) -> Iterator[Match]:
     """ "I joined Shopify as a product manager": a new employer, and with "as" a new job."""
     lead = _JOINED.match(clause)
@@ -156,6 +160,12 @@ def joined(clause: str) -> Iterator[Match]:
     rest = clause[lead.end() :]
     place = proper_noun(rest, clause)
     if not place:
+        return
+    if member := _MEMBERSHIP.search(place):
+        # "I joined The Gym Group": a gym or club the user belongs to, not a workplace
+        thing = "club" if member.group(0).casefold() == "club" else "gym"
+        text = f"User's {thing} is {place}"
+        yield Match("fact", f"name_of:{thing}", place, text, 0.85, correction=True)
         return
     yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
     role = re.match(r"\s+as\s+(.+)$", rest[len(place) :])

@@ -18,167 +18,8 @@ from typing import Final
 
 from desktop_agent.core.grounding_wording import contracted, second_person
 from desktop_agent.core.memory_model import MemoryItem
+from desktop_agent.core.risk_words import DIETS, EXPANSIONS
 
-# What a named allergen or diet rules out, besides its own words.
-EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
-    "peanut": ("peanut", "peanuts", "peanut butter", "groundnut", "satay", "goober"),
-    "nut": (
-        "nut",
-        "nuts",
-        "almond",
-        "walnut",
-        "cashew",
-        "pecan",
-        "hazelnut",
-        "pistachio",
-        "macadamia",
-        "praline",
-        "marzipan",
-        "nutella",
-        "pesto",
-    ),
-    "tree nut": ("almond", "walnut", "cashew", "pecan", "hazelnut", "pistachio", "macadamia"),
-    "shellfish": (
-        "shellfish",
-        "shrimp",
-        "prawn",
-        "prawns",
-        "crab",
-        "lobster",
-        "mussel",
-        "mussels",
-        "oyster",
-        "oysters",
-        "scallop",
-        "scallops",
-        "clam",
-        "clams",
-        "crayfish",
-    ),
-    "fish": ("fish", "salmon", "tuna", "cod", "anchovy", "anchovies", "sardine", "trout"),
-    "egg": ("egg", "eggs", "omelette", "omelet", "mayonnaise", "meringue", "frittata"),
-    "milk": ("milk", "cheese", "butter", "cream", "yogurt", "yoghurt", "ice cream"),
-    "dairy": ("milk", "cheese", "butter", "cream", "yogurt", "yoghurt", "dairy"),
-    "lactose": ("milk", "cheese", "cream", "yogurt", "yoghurt", "ice cream"),
-    "gluten": (
-        "gluten",
-        "wheat",
-        "bread",
-        "pasta",
-        "flour",
-        "barley",
-        "rye",
-        "couscous",
-        "bagel",
-        "bagels",
-        "toast",
-        "sandwich",
-        "sandwiches",
-        "pizza",
-        "noodles",
-        "croissant",
-        "pastry",
-        "muffin",
-        "wrap",
-        "crackers",
-        "dumplings",
-    ),
-    "wheat": ("wheat", "bread", "pasta", "flour", "couscous"),
-    "soy": ("soy", "soya", "tofu", "edamame", "tempeh", "miso"),
-    "sesame": ("sesame", "tahini", "hummus"),
-    "penicillin": ("penicillin", "amoxicillin", "ampicillin"),
-    "pork": ("pork", "bacon", "ham", "sausage", "prosciutto", "chorizo", "pepperoni", "lard"),
-    "beef": ("beef", "steak", "burger", "mince"),
-    "meat": (
-        "meat",
-        "chicken",
-        "beef",
-        "pork",
-        "bacon",
-        "ham",
-        "lamb",
-        "turkey",
-        "sausage",
-        "steak",
-        "veal",
-        "duck",
-        "chorizo",
-        "pepperoni",
-        "prosciutto",
-        "burger",
-    ),
-    "alcohol": (
-        "alcohol",
-        "wine",
-        "beer",
-        "vodka",
-        "whisky",
-        "whiskey",
-        "rum",
-        "gin",
-        "cocktail",
-        "tequila",
-        "margarita",
-        "mojito",
-        "martini",
-        "negroni",
-        "spritz",
-        "bourbon",
-        "scotch",
-        "brandy",
-        "cognac",
-        "champagne",
-        "prosecco",
-        "cider",
-        "sake",
-        "sangria",
-        "mimosa",
-        "daiquiri",
-    ),
-    # Sugary food: what diabetes rules out in a suggestion (the user may still choose it).
-    "sugar": (
-        "cake",
-        "ice cream",
-        "chocolate",
-        "cookie",
-        "cookies",
-        "candy",
-        "sweets",
-        "brownie",
-        "brownies",
-        "pie",
-        "doughnut",
-        "donut",
-        "pudding",
-        "cheesecake",
-        "tiramisu",
-        "fudge",
-        "soda",
-        "milkshake",
-        "syrup",
-    ),
-}
-_DIETS: Final[dict[str, tuple[str, ...]]] = {
-    "vegetarian": ("meat", "fish", "shellfish"),
-    "veggie": ("meat", "fish", "shellfish"),
-    "pescatarian": ("meat",),
-    "vegan": ("meat", "fish", "shellfish", "egg", "dairy", "honey"),
-    "halal": ("pork", "alcohol"),
-    "kosher": ("pork", "shellfish"),
-    "celiac": ("gluten",),
-    "gluten-free": ("gluten",),
-    "dairy-free": ("dairy",),
-    "coeliac": ("gluten",),
-    # Conditions (``extraction_rules.condition``) that rule foods out.
-    "diabetes": ("sugar",),
-    # Not drinking, for whatever reason: a drink suggestion must be alcohol-free.
-    "pregnant": ("alcohol",),
-    "sober": ("alcohol",),
-    "teetotal": ("alcohol",),
-    "off alcohol": ("alcohol",),
-    "lactose intolerance": ("lactose",),
-    "gluten intolerance": ("gluten",),
-}
 _RISK_TEXT = re.compile(
     r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
     r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\bpregnan\w*|\bsober\b|\bteetotal\b|\boff alcohol\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
@@ -193,7 +34,8 @@ _RISK_KIND = re.compile(
 )
 _TAKEN_BACK = re.compile(
     r"\b(?:does not have|doesn't have|(?:is|are) not (?:allergic|intolerant)|"
-    r"isn't (?:allergic|intolerant)|no longer (?:has|is|allergic|intolerant))\b",
+    r"isn't (?:allergic|intolerant)|no longer (?:has|is|allergic|intolerant)|(?:is|are) no longer|"
+    r"(?:is|are) not (?:vegetarian|vegan|pescatarian|halal|kosher))\b",
     re.IGNORECASE,
 )
 _AFTER_ALLERGY = re.compile(
@@ -372,6 +214,28 @@ def _excluded_before(before: str) -> bool:
     return False
 
 
+_DIET_KINDS: Final = frozenset({"vegan", "vegetarian", "pescatarian", "halal", "kosher"})
+
+
+def taken_back(message: str, risks: Sequence[Risk]) -> list[Risk]:
+    """The risks ``message`` itself takes back ("I'm not vegetarian anymore, I eat chicken
+    now"): learned after the reply, so the reply is not checked against them. An allergy only
+    when the message also names what it was to ("no longer allergic to cats")."""
+    lowered = message.casefold()
+    gone = []
+    for risk in risks:
+        kind = _RISK_KIND.search(risk.memory.text)
+        if kind is None:
+            continue
+        stem = re.escape(kind.group(0).casefold()[:6])
+        if not re.search(rf"\b(?:not|no\s+longer|n't)\s+(?:\w+\s+)?{stem}", lowered):
+            continue
+        said = {w.casefold() for w in _WORD.findall(message)}
+        if kind.group(0).casefold() in _DIET_KINDS or said & set(risk.terms):
+            gone.append(risk)
+    return gone
+
+
 def named_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
     """Risks whose ruled-out things the message names ("would penicillin help?")."""
     lowered = message.casefold()
@@ -424,7 +288,7 @@ def _terms(text: str) -> set[str]:
             objects.append(next(g for g in found.groups() if g))
     words = {w for obj in objects for w in _WORD.findall(obj)}
     terms: set[str] = set()
-    for diet, ruled_out in _DIETS.items():
+    for diet, ruled_out in DIETS.items():
         if re.search(rf"\b{diet}\b", lowered):
             for family in ruled_out:
                 terms.update(EXPANSIONS.get(family, (family,)))
