@@ -206,10 +206,58 @@ _NEW_JOB = re.compile(
 )
 
 
+# Stand-ins for what a change names by its slot, not a word (``revisions.naming`` knows them).
+COMMUTE: Final = "commute"  # "I work from home full-time now": the commute ends
+SURNAME: Final = "surname"  # "my surname is now Patel": the name's last word
+MEDICATION: Final = "medication"  # "my GP switched me to citalopram": the one medicine taken
+_TOLD_BUT = re.compile(
+    r"\bi\s+told\s+you\b[^.!?]*?\b(?P<old>[\w'’-]+)\s*,?\s+but\s+(?:it's|it’s|it\s+is|it\s+was|"
+    r"that's|it's\s+really)\s+(?:actually\s+|really\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_TAKEN_UP = re.compile(
+    r"\b(?:given|gave)\s+up\s+(?P<old>[\w'’-]+)\s*(?:,\s*and|,|and)\s*(?:has\s+|have\s+|'s\s+|'ve\s+)?"
+    r"(?:taken|took)\s+up\s+(?P<new>[\w'’-]+(?:\s+(?!now\b|instead\b)[\w'’-]+)?)",
+    re.IGNORECASE,
+)
+_WORKS_FROM_HOME = re.compile(
+    r"\b(?:i\s+)?(?:now\s+)?work\s+from\s+home\s+(?:full[\s-]time|permanently|every\s+day|now)",
+    re.IGNORECASE,
+)
+_SURNAME = re.compile(
+    r"\bmy\s+(?:sur|last\s+|family\s+)name\s+is\s+now\s+(?P<new>[A-Z][\w'’-]+)|"
+    r"\bi(?:'ve|\s+have)?\s+changed\s+my\s+(?:sur|last\s+)name\s+to\s+(?P<to>[A-Z][\w'’-]+)",
+)
+_MEDICINE_SWITCH = re.compile(
+    r"\b(?:gp|doctor|dr\s+\w+|consultant|psychiatrist|specialist|nurse|pharmacist)\s+(?:has\s+)?"
+    r"(?:switched|changed|moved|put)\s+me\s+(?:on\s*)?(?:to\s+|onto\s+)(?P<new>[a-z][\w-]+)|"
+    r"\b(?:switched|changed)\s+my\s+(?:medication|meds|prescription|tablets)\s+to\s+(?P<to>[a-z][\w-]+)",
+    re.IGNORECASE,
+)
+
+
+def _by_slot(text: str) -> list[Change]:
+    """Changes to what a slot holds, however it was said: a commute ended by working from
+    home, a new surname, a medicine switched for another."""
+    found = [
+        Change("end", COMMUTE, "", (m.start(), m.end())) for m in _WORKS_FROM_HOME.finditer(text)
+    ]
+    found += [
+        Change("replace", SURNAME, m["new"] or m["to"], (m.start(), m.end()))
+        for m in _SURNAME.finditer(text)
+    ]
+    return found + [
+        Change("replace", MEDICATION, m["new"] or m["to"], (m.start(), m.end()))
+        for m in _MEDICINE_SWITCH.finditer(text)
+        if (m["new"] or m["to"]).casefold() not in VAGUE | {"the", "a", "an", "some"}
+    ]
+
+
 def _said_again(text: str) -> list[Change]:
     found = [
         Change("replace", m["old"], m["new"], (m.start(), m.end()))
-        for m in _IS_NOT.finditer(text)
+        for pattern in (_IS_NOT, _TOLD_BUT, _TAKEN_UP)
+        for m in pattern.finditer(text)
         if m["old"].casefold() not in VAGUE and m["old"].casefold() != m["new"].casefold()
     ]
     found += [
@@ -235,9 +283,10 @@ def phrased(text: str) -> list[Change]:
         *_not_this_but_that(text),
         *_switched(text),
         *_said_again(text),
+        *_by_slot(text),
         *_stopped(text),
         *_died(text),
     ]
 
 
-__all__ = ["VAGUE", "Change", "ChangeKind", "phrased"]
+__all__ = ["COMMUTE", "MEDICATION", "SURNAME", "VAGUE", "Change", "ChangeKind", "phrased"]

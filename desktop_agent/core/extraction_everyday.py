@@ -140,6 +140,22 @@ def named_employer(clause: str) -> Iterator[Match]:
         yield Match("fact", "employer", value, f"User works at {value}", 0.8)
 
 
+# "I work from home full-time now": how the user gets to work, which ends a commute.
+_FROM_HOME = _compile(
+    r"i\s+(?:now\s+|currently\s+)?work\s+(?:from|at)\s+home"
+    r"(?P<how>(?:\s+(?:full[-\s]time|part[-\s]time|permanently|every\s+day|most\s+days|now))*)\s*$"
+)
+
+
+@_rule
+def works_from_home(clause: str) -> Iterator[Match]:
+    found = _FROM_HOME.match(clause.strip(" .!"))
+    if found:
+        how = re.sub(r"\s+now$", "", found.group("how")).strip()
+        text = f"User works from home {how}".strip()
+        yield Match("fact", "routine:commute", "home", text, 0.8, correction=True)
+
+
 # Things a user names: "my gym is called Iron Temple", "our boat is named Sea Biscuit".
 _THING_NAMED = re.compile(
     r"(?i:(?:my|our)\s+(?P<thing>[a-z][a-z-]{1,20})\s+is\s+(?P<how>called|named)?)\s*"

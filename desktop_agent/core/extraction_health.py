@@ -108,7 +108,7 @@ _DIET = _compile(
     r"i have gone|i turned|"
     # "I've gone back to being vegetarian", "I'm back to being vegan", "I switched to vegan"
     r"(?:i've|i\s+have|i)\s+(?:gone|went|switched|changed|moved)\s+(?:back\s+)?to(?:\s+being)?|"
-    rf"{I_AM}\s+back\s+to(?:\s+being)?)"
+    rf"{I_AM}\s+back\s+to(?:\s+being)?|(?P<on>{I_AM}\s+(?:now\s+)?on|i(?:'ve|\s+have)\s+(?:been|gone)\s+on))"
     r"\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
     r"(?:(?:strict|strictly|fully|full|completely|totally|now)\s+)?"
     r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler|halal|kosher|"
@@ -128,6 +128,8 @@ def diet(clause: str) -> Iterator[Match]:
             yield Match("fact", "diet", value, f"User is no longer {value}", 0.85, True, True)
         return
     text = f"User eats {value}" if value in ("halal", "kosher") else f"User is {value}"
+    if found.group("on"):  # "I'm on a strict keto diet"
+        text = f"User is on a {value} diet"
     since = re.search(r"(?i)\s(since|for)\s+([^,.;!?]+)", clause[found.end() :])
     if since and text.startswith("User is "):  # "I've been vegetarian since I was 12"
         said = re.sub(r"(?i)\bI was\b", "User was", since.group(2).strip())

@@ -401,4 +401,19 @@ def new_number(sentence: str) -> Iterator[Match]:
         yield Match("fact", "detail:phone number", value, text, 0.85, correction=True)
 
 
+# "New favourite film: Past Lives.": a favourite, told as news (across the colon).
+_NEW_FAVOURITE = re.compile(
+    r"^(?i:(?:my\s+)?new\s+fav(?:ou)?rite\s+)(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s*(?::|-|is)\s*"
+    r"(?P<value>[^.!?]+?)\s*[.!]*$"
+)
+
+
+@_rule
+def new_favourite(sentence: str) -> Iterator[Match]:
+    if found := _NEW_FAVOURITE.match(sentence.strip()):
+        thing, value = found.group("thing").casefold(), found.group("value")
+        text = f"User's favorite {thing} is {value}"
+        yield Match("fact", f"favorite:{thing}", value, text, 0.85, correction=True)
+
+
 __all__ = ["SENTENCE_RULES"]

@@ -37,6 +37,24 @@ KINDS: Final[dict[str, frozenset[str]]] = {
         "coriander cilantro basil parsley mint dill rosemary thyme oregano sage tarragon chives "
         "fennel lemongrass bay".split()
     ),
+    "fruit": frozenset(
+        "apple apples banana bananas kiwi kiwis mango mangoes orange oranges strawberry "
+        "strawberries peach peaches pineapple grape grapes cherry cherries melon watermelon "
+        "lemon lime pear pears plum plums raspberry raspberries blueberry blueberries avocado "
+        "papaya apricot apricots coconut fig figs pomegranate".split()
+    ),
+    "nut": frozenset(
+        "peanut peanuts almond almonds cashew cashews walnut walnuts hazelnut hazelnuts pecan "
+        "pecans pistachio pistachios macadamia brazil".split()
+    ),
+    "colour": frozenset(
+        "red blue green yellow black white silver grey gray orange purple pink brown gold "
+        "navy maroon beige teal".split()
+    ),
+    "pet": frozenset(
+        "dog dogs puppy cat cats kitten hamster guinea pig rabbit bunny parrot budgie tortoise "
+        "turtle goldfish fish snake lizard gecko ferret horse pony chicken chickens".split()
+    ),
     # "When is my sister's wedding?" is answered by "... is getting married on 6 September"
     "wedding": frozenset("married marry marrying marries wedding wed".split()),
 }
@@ -51,6 +69,16 @@ _NAMES: Final = {
     "wedding": "wedding",
     "herb": "herb",
     "herbs": "herb",
+    "fruit": "fruit",
+    "fruits": "fruit",
+    "nut": "nut",
+    "nuts": "nut",
+    "colour": "colour",
+    "color": "colour",
+    "pet": "pet",
+    "pets": "pet",
+    "animal": "pet",
+    "animals": "pet",
 }
 
 

@@ -13,6 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
+from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.grounding import (
     GroundedAnswer,
     _values,
@@ -60,6 +61,9 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             question, text = asked, renamed
         elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
             question = AboutUser(text, everything=False, past=False, named=text)
+        elif question is None and (name := _named_in_memory(memory, text)) and asks_only(text):
+            # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
+            question = AboutUser(text, everything=False, past=False, named=name)
         elif question is None:
             return None
     if question.everything:
@@ -186,6 +190,30 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
         if relation and value and ":" not in relation:
             people[value.group(1).casefold()] = relation
     return people
+
+
+def _named_in_memory(memory: MemoryService, text: str) -> str:
+    """The person a question asks about by a name told only inside a fact about the user's
+    people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
+    "" (a place, "any tips for living in Lisbon?", is no one)."""
+    asked = _ASKED_OF.match(text)
+    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+        return ""
+    name = asked.group(1)
+    said = re.compile(rf"\b{re.escape(name)}\b")
+    for item in memory.active_facts():
+        words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
+        if item.kind == SEMANTIC and said.search(item.text) and words & _PEOPLE_WORDS:
+            return name
+    return ""
+
+
+_ASKED_OF: Final = re.compile(
+    r"^\s*(?i:how\s+old\s+is|where\s+does|what\s+does|when\s+is|when's|what\s+is|what's|"
+    r"who\s+is|who's|which\s+school\s+does)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
+)
+_NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
+_PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS
 
 
 def _by_relation(memory: MemoryService, text: str) -> str | None:

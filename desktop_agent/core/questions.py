@@ -102,7 +102,7 @@ _NOT_ABOUT_ME = re.compile(
 # Words of a question -> the subject_key families that answer it. Used to pick, among the
 # recalled facts, those that answer this question rather than merely share a word with it.
 SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
-    "name": ("name", "called", "call"),
+    "name": ("name", "called", "call", "surname", "last name", "family name", "maiden name"),
     "home_city": (
         "live",
         "living",

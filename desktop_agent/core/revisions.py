@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from desktop_agent.core.extraction_change_phrases import COMMUTE, MEDICATION, SURNAME
 from desktop_agent.core.extraction_changes import PARTNER, VEHICLE, Change
 from desktop_agent.core.extraction_dates import resolve_date
 from desktop_agent.core.memory_model import SEMANTIC, MemoryItem, Provenance
@@ -54,6 +55,23 @@ def apply(
                     _revise(memory, trip, substituted(trip.text, place[1], change.new), provenance)
                 )
             continue
+        if change.kind == "replace" and change.old == SURNAME:
+            # "my surname is now Patel": "User's name is Sarah Jones" -> "... Sarah Patel"
+            for item in [i for i in memory.active_facts() if i.subject_key == "name"][:1]:
+                if found := re.search(r"\s[A-Z][\w'’-]*\s+([A-Z][\w'’-]+)\s*$", item.text):
+                    text = item.text[: found.start(1)] + change.new
+                    written.append(_revise(memory, item, text, provenance))
+            continue
+        if change.kind == "replace" and change.old == MEDICATION:
+            # "my GP switched me to citalopram": the one medicine taken, whichever it is
+            taken = [
+                i.subject_key.partition(":")[2]
+                for i in memory.active_facts()
+                if i.subject_key.startswith("medication:") and i.id not in learned
+            ]
+            if len(taken) != 1:
+                continue
+            change = Change("replace", taken[0], change.new, change.span)
         targets = [
             t for t in naming(memory, change.old) if t.id not in learned and t not in written
         ]
@@ -75,8 +93,12 @@ def apply(
             text = substituted(target.text, change.old, change.new)
             if _is_date_words(change.old) and _is_date_words(change.new):
                 text = redated(target.text, change.new)  # the resolved date moves with it
+            # "medication:warfarin" is the drug itself: the new one has its own slot
+            key = target.subject_key
+            if key.casefold() == f"medication:{change.old.casefold()}":
+                key = f"medication:{change.new.casefold()}"
             if text != target.text:
-                written.append(_revise(memory, target, text, provenance))
+                written.append(_revise(memory, target, text, provenance, key))
     return written
 
 
@@ -117,6 +139,8 @@ def naming(memory: MemoryService, word: str) -> list[MemoryItem]:
         return [i for i in memory.active_facts() if _about_partner(i.subject_key)]
     if word == VEHICLE:  # "it got written off": the user's vehicle
         return [i for i in memory.active_facts() if i.subject_key == VEHICLE]
+    if word == COMMUTE:  # "I work from home full-time now"
+        return [i for i in memory.active_facts() if i.subject_key == "routine:commute"]
     pattern = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
     return [
         item
@@ -136,18 +160,22 @@ def _about_partner(subject_key: str) -> bool:
 
 
 def _revise(
-    memory: MemoryService, target: MemoryItem, text: str, provenance: Provenance
+    memory: MemoryService,
+    target: MemoryItem,
+    text: str,
+    provenance: Provenance,
+    key: str | None = None,
 ) -> MemoryItem:
     item = memory.remember(
         text,
         type=target.type,
-        subject_key=target.subject_key,
+        subject_key=key or target.subject_key,
         importance=target.importance,
         provenance=[provenance],
         reviewed=False,
         conversation_id=provenance.conversation_id,
     )
-    if not target.subject_key:  # nothing superseded it by slot
+    if not target.subject_key or (key and key != target.subject_key):  # not superseded by slot
         memory.end([target.id], provenance)
     return item
 
@@ -185,6 +213,10 @@ def substituted(text: str, old: str, new: str) -> str:
     start = index
     while start > 0 and _modifier(words[start - 1]):
         start -= 1
+    # Modifiers only after an article: "a red Toyota Corolla", never the verb and its subject
+    # in "User takes sertraline", "User's daughter plays netball".
+    if start < index and (start == 0 or words[start - 1].casefold() not in _DETERMINERS):
+        start = index
     end = index + 1
     # "a blue Vespa scooter to work", "a green Brompton bike, rain or shine": the noun the name
     # qualifies belongs to the phrase.
@@ -202,6 +234,9 @@ def substituted(text: str, old: str, new: str) -> str:
 
 
 _MODEL_NUMBER: Final = re.compile(r"\d{1,4}[a-zA-Z]{0,3}")
+
+
+_DETERMINERS: Final = frozenset("a an the his her their its our your my this that".split())
 
 
 def _modifier(word: str) -> bool:

@@ -123,6 +123,26 @@ EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
         "daiquiri",
     ),
     # Sugary food: what diabetes rules out in a suggestion (the user may still choose it).
+    # What a low-carbohydrate (keto) diet keeps off the plate.
+    "carbs": (
+        "bread",
+        "toast",
+        "pasta",
+        "rice",
+        "potato",
+        "potatoes",
+        "cereal",
+        "porridge",
+        "oats",
+        "oatmeal",
+        "bagel",
+        "bagels",
+        "pancakes",
+        "granola",
+        "noodles",
+        "muffin",
+        "croissant",
+    ),
     "sugar": (
         "cake",
         "ice cream",
@@ -164,6 +184,7 @@ DIETS: Final[dict[str, tuple[str, ...]]] = {
     "teetotal": ("alcohol",),
     "off alcohol": ("alcohol",),
     "lactose intolerance": ("lactose",),
+    "keto": ("carbs", "sugar"),
     "gluten intolerance": ("gluten",),
 }
 

@@ -21,14 +21,14 @@ from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.risk_words import DIETS, EXPANSIONS
 
 _RISK_TEXT = re.compile(
-    r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|"
+    r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|\bketo\b|"
     r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\bpregnan\w*|\bsober\b|\bteetotal\b|\boff alcohol\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
     re.IGNORECASE,
 )
 # The word for what the risk is: "allergic" (allerg-), "intolerant", "coeliac", "vegan", ...
 _RISK_KIND = re.compile(
-    r"\ballerg\w*|\bintoleran\w*|\bc[o]?eliac\b|\bvegan\b|\bvegetarian\b|\bpescatarian\b|"
+    r"\ballerg\w*|\bintoleran\w*|\bc[o]?eliac\b|\bvegan\b|\bvegetarian\b|\bpescatarian\b|\bketo\b|"
     r"\bhalal\b|\bkosher\b|\bdiabet\w*|\bpregnan\w*",
     re.IGNORECASE,
 )

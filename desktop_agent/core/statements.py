@@ -71,10 +71,19 @@ def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement
             shared = len(wanted & said) + (1 if kin else 0)
             if wanted and not wanted & said:
                 continue
-            key = (shared, item.created_at.timestamp())
+            # a sentence that puts something right counts one more: it outranks the older
+            # sentence it corrects, which may share more words with the question
+            key = (shared + bool(_CORRECTS.search(sentence)), item.created_at.timestamp())
             if best_key is None or key > best_key:
                 best, best_key = Statement(_clipped(sentence), recollection, shared), key
     return best
+
+
+_CORRECTS = re.compile(
+    r"\b(?:actually|correction|anymore|any\s+more|no\s+longer|instead|changed|switched|update|"
+    r"i\s+meant|not\s+any|now)\b",
+    re.IGNORECASE,
+)
 
 
 def _statements(message: str) -> list[str]:
