@@ -173,7 +173,7 @@ def extract(message: str) -> list[ExtractedFact]:
     ]
     by_patterns = list(found)
     for item in parsed:
-        if not any(_covers(fact, item) for fact in by_patterns):
+        if not any(extraction_parse.covered(f.subject_key, f.span, item) for f in by_patterns):
             found.append(_from_parse(item, correction))
     # The misread names themselves (the parse of the text without them cannot say them).
     found.extend(_fact(m, span, correction) for m, span in appositions.names_said(names))
@@ -207,20 +207,6 @@ def _parse(text: str) -> Any:
     from desktop_agent import nlp
 
     return nlp.parse(_LABEL.sub(lambda m: " " * len(m.group(0)), text))
-
-
-def _covers(fact: ExtractedFact, item: extraction_parse.Found) -> bool:
-    """Whether a pattern already read what the parse found (same slot, or the same clause)."""
-    if fact.subject_key == item.key:
-        return True
-    overlap = fact.span[0] < item.span[1] and item.span[0] < fact.span[1]
-    if overlap and fact.subject_key.startswith(("vehicle", "device:")):
-        return True  # "switched to a Tesla": the car, not a taste for Teslas
-    if overlap and item.confidence <= 0.65:
-        return True  # a generic reading ("can't stand" as a negated verb) of a read clause
-    family, other = fact.subject_key.split(":")[0], item.key.split(":")[0]
-    free = ("plan", "goal", "task", "decision", "note", "routine", "learning", "vehicle")
-    return overlap and (family == other or (family in free and other in free))
 
 
 def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact:
@@ -425,7 +411,7 @@ def _fact_type(name: str) -> FactType:
 
 
 def _fact(match: Match, span: tuple[int, int], correction: bool) -> ExtractedFact:
-    person = match.key.split(":", 1)[1] if match.key.startswith("name_of:") else ""
+    person = match.key.split(":")[1] if match.key.startswith(("name_of:", "person:")) else ""
     return ExtractedFact(
         person=person,
         text=match.text,

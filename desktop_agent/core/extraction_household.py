@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.extraction_rules import Match, Rule
 from desktop_agent.core.extraction_sentences import _NAME
-from desktop_agent.core.extraction_words import RELATIONS
+from desktop_agent.core.extraction_words import PETS, RELATIONS
 from desktop_agent.core.timeparse import WEEKDAYS
 
 HOUSEHOLD_RULES: list[Rule] = []
@@ -174,6 +174,46 @@ def school_year(sentence: str) -> Iterator[Match]:
     moved = not found.group("how").casefold().startswith("is")
     text = f"User's {who} is in {year}"
     yield Match("fact", f"person:{relation}:school_year", year, text, 0.8, correction=moved)
+
+
+# "my sister Amy is at uni in Leeds": where one of the user's people studies.
+_AT_UNI = re.compile(
+    rf"(?i:\bmy\s+)(?P<rel>[a-z]+)\s+(?:(?P<name>{_NAME})\s+)?(?i:is|'s|’s)\s+(?i:now\s+)?"
+    r"(?i:at|studying\s+at|studying\s+in|in\s+\w+\s+year\s+at)\s+"
+    r"(?P<what>(?i:uni|university|college))\s+(?i:in|at)\s+"
+    rf"(?P<place>{_NAME}(?:\s+{_NAME})?)"
+)
+
+
+@_rule
+def studies_at(sentence: str) -> Iterator[Match]:
+    for found in _AT_UNI.finditer(sentence):
+        said = found.group("rel").casefold()
+        relation = RELATIONS.get(said)
+        if relation:
+            who = f"{said} {found.group('name') or ''}".strip()
+            place = found.group("place")
+            text = f"User's {who} studies at {found.group('what').casefold()} in {place}"
+            yield Match("fact", f"person:{relation}:study", place, text, 0.8)
+
+
+# "a rescue greyhound called Bolt, he's 6 and terrified of thunder": the age said just after the
+# name, of a pet or one of the user's people.
+_NAMED_THEN_AGE = re.compile(
+    rf"(?i:\b(?P<rel>[a-z]+)\s+(?:called|named)\s+)(?P<name>{_NAME})\s*,\s*"
+    r"(?i:(?:he|she)(?:'s|’s|\s+is)\s+(?:now\s+)?)(?P<age>\d{1,2})\b(?!\s*(?:kg|cm|%|am|pm))"
+)
+
+
+@_rule
+def named_then_age(sentence: str) -> Iterator[Match]:
+    for found in _NAMED_THEN_AGE.finditer(sentence):
+        said = found.group("rel").casefold()
+        relation = PETS.get(said) or RELATIONS.get(said)
+        if relation:
+            name, age = found.group("name"), found.group("age")
+            text = f"User's {said} {name} is {age}"
+            yield Match("fact", f"person:{relation}:age", age, text, 0.8)
 
 
 __all__ = ["HOUSEHOLD_RULES"]

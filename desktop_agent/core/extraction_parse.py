@@ -128,4 +128,23 @@ def _thing(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
                     f"User {verb} {what}", negated=against)  # fmt: skip
 
 
-__all__ = ["Found", "Who", "read"]
+def covered(key: str, span: tuple[int, int], item: Found) -> bool:
+    """Whether a pattern's fact (``key``, ``span``) already read what the parse found in
+    ``item`` (same slot, or the same clause)."""
+    if key == item.key:
+        return True
+    overlap = span[0] < item.span[1] and item.span[0] < span[1]
+    if overlap and key.startswith(("vehicle", "device:")):
+        return True  # "switched to a Tesla": the car, not a taste for Teslas
+    if overlap and item.confidence <= 0.65:
+        return True  # a generic reading ("can't stand" as a negated verb) of a read clause
+    # one family per person: the sister's facts do not cover the mother's
+    family, other = (
+        ":".join(k.split(":")[:2]) if k.startswith("person:") else k.split(":")[0]
+        for k in (key, item.key)
+    )
+    free = ("plan", "goal", "task", "decision", "note", "routine", "learning", "vehicle")
+    return overlap and (family == other or (family in free and other in free))
+
+
+__all__ = ["Found", "Who", "covered", "read"]

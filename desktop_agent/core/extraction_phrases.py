@@ -134,7 +134,9 @@ def _slug(text: str, words: int = 4) -> str:
 
 
 def _a(phrase: str) -> str:
-    if re.match(r"(?i:teaching|working|doing|running|\w+ing\b)", phrase):
+    # "teaching maths" is an activity; "a learning designer", "a nursing assistant" are jobs
+    person = re.search(r"(?:er|or|ist|ant|ian|ent|ive|lead|nurse|head)$", phrase.split()[-1])
+    if re.match(r"(?i:\w+ing\b)", phrase) and not (person and len(phrase.split()) > 1):
         return phrase
     first = phrase.split()[0] if phrase.split() else ""
     if len(first) > 1 and first.isupper():  # said letter by letter: "a UX designer", "an MP"

@@ -142,6 +142,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
 
 
+def _words_of(sentence: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(sentence.casefold()))
+
+
 def _most_specific(tier: list[Recollection], families: set[str]) -> list[Recollection]:
     """ "How long have I been with my partner?" names two slots, and "partner:together" fills
     both: it answers, not "name_of:partner", which fills one."""
@@ -164,6 +168,8 @@ def compose(
     said = [contracted(second_person(t)) for t in (counted_together(texts) if how_many else texts)]
     # "User has two daughters, Ruby and Jade" beside their names, counted: said once
     current = [s for i, s in enumerate(said) if _bare(s) not in {_bare(t) for t in said[:i]}]
+    # "You work at Skyscanner" says nothing "You work as an engineer at Skyscanner" does not
+    current = [s for s in current if not any(_words_of(s) < _words_of(t) for t in current)]
     values = _values([r.item for r in facts])
     stale = tuple(sorted(set(_values(past)) - set(values)))
     if question.past:

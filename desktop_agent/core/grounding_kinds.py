@@ -55,6 +55,12 @@ KINDS: Final[dict[str, frozenset[str]]] = {
         "dog dogs puppy cat cats kitten hamster guinea pig rabbit bunny parrot budgie tortoise "
         "turtle goldfish fish snake lizard gecko ferret horse pony chicken chickens".split()
     ),
+    "breed": frozenset(
+        "greyhound labrador spaniel terrier collie poodle whippet beagle dachshund pug husky "
+        "retriever shepherd bulldog corgi lurcher schnauzer chihuahua rottweiler boxer doberman "
+        "dalmatian cockapoo labradoodle cavapoo staffie staffy siamese persian ragdoll bengal "
+        "tabby sphynx".split()
+    ),
     # "When is my sister's wedding?" is answered by "... is getting married on 6 September"
     "wedding": frozenset("married marry marrying marries wedding wed".split()),
 }
@@ -79,6 +85,7 @@ _NAMES: Final = {
     "pets": "pet",
     "animal": "pet",
     "animals": "pet",
+    "breed": "breed",
 }
 
 

@@ -186,7 +186,10 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
     people = {}
     for item in memory.active_facts():
         relation = item.subject_key.partition("name_of:")[2]
-        value = re.search(r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*$", item.text)
+        # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
+        value = re.search(
+            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*(?:\([^)]*\))?\s*$", item.text
+        )
         if relation and value and ":" not in relation:
             people[value.group(1).casefold()] = relation
     return people

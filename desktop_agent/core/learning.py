@@ -123,9 +123,10 @@ def learn(
                 extra=_extra(inferred=inferred, past=getattr(fact, "past", False)),
             )
         )
+    source = Provenance(episode.id, episode.conversation_id, 0, len(text))
     if changes:
-        source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned += revisions.apply(memory, changes, source, {m.id for m in learned})
+    learned += revisions.job_to_new_employer(memory, learned, source)
     return learned
 
 

@@ -146,6 +146,8 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "promoted",
         "did i do before",  # "what did I do before freelancing?"
         "still working",  # "am I still working?" (not "what am I working on?")
+        "teach",
+        "teaching",
         "employed",
         "retired",
     ),

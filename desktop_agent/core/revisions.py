@@ -102,6 +102,24 @@ def apply(
     return written
 
 
+def job_to_new_employer(
+    memory: MemoryService, learned: Sequence[MemoryItem], source: Provenance
+) -> list[MemoryItem]:
+    """ "I've joined Skyscanner": the job remembered at another workplace moves to the new one
+    ("User works as a software engineer at Monzo" -> "... at Skyscanner")."""
+    firm = _new_employer(memory, {i.id for i in learned})
+    if not firm or any(i.subject_key == "job" for i in learned):
+        return []
+    moved = []
+    for item in memory.active_facts():
+        at = (
+            re.search(r"\s(?:at|for)\s+(.+?)\.?$", item.text) if item.subject_key == "job" else None
+        )
+        if at and at.group(1) != firm:
+            moved.append(_revise(memory, item, item.text[: at.start(1)] + firm, source))
+    return moved
+
+
 def _new_employer(memory: MemoryService, learned: Collection[str]) -> str:
     """The workplace told in the same message as a change ("User works at KPMG"), or ""."""
     for item in memory.active_facts():

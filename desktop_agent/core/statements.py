@@ -118,13 +118,39 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     wanted = content_words(topic) | kin_asked(topic)
     if not wanted:
         return []
-    needed = max(1, (len(content_words(topic)) + 1) // 2)
+    # half of the words the topic says itself (its synonyms only widen what counts)
+    needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
     found = []
     for recollection in episodes:
         if question_only(recollection.item):
             continue
-        for sentence, span in _located(recollection.item.user_text):
+        message = recollection.item.user_text
+        for sentence, span in _located(message):
             shared = len(wanted & stems(sentence))
             if shared >= needed:
-                found.append(Statement(_clipped(sentence), recollection, shared, span))
+                clause, where = _clauses_saying(message, span, wanted)
+                found.append(Statement(_clipped(clause or sentence), recollection, shared, where))
     return found
+
+
+_CLAUSE_BREAK = re.compile(
+    r",\s*(?:and\s+|but\s+)?|;\s*|\s+(?:and|but)\s+(?=(?:i|my|we|our)\b)", re.I
+)
+
+
+def _clauses_saying(
+    message: str, span: tuple[int, int], wanted: set[str]
+) -> tuple[str, tuple[int, int]]:
+    """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
+    Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
+    start, end = span
+    pieces, at = [], start
+    for cut in _CLAUSE_BREAK.finditer(message, start, end):
+        pieces.append((at, cut.start()))
+        at = cut.end()
+    pieces.append((at, end))
+    saying = [(a, b) for a, b in pieces if wanted & stems(message[a:b])]
+    if not saying or len(saying) == len(pieces):
+        return "", span
+    first, last = saying[0][0], saying[-1][1]
+    return " ".join(message[first:last].split()), (first, last)
