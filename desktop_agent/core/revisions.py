@@ -107,6 +107,8 @@ def job_to_new_employer(
 ) -> list[MemoryItem]:
     """ "I've joined Skyscanner": the job remembered at another workplace moves to the new one
     ("User works as a software engineer at Monzo" -> "... at Skyscanner")."""
+    if not any(i.subject_key == "employer" for i in learned):
+        return []  # most messages: no scan of what is remembered
     firm = _new_employer(memory, {i.id for i in learned})
     if not firm or any(i.subject_key == "job" for i in learned):
         return []
