@@ -111,7 +111,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             continue
         # "Who am I dating?" names the partner slot itself: "User's partner is Jordan" answers.
         named_slot = item.subject_key.casefold().partition("name_of:")[2]
-        own_slot = named_slot in families
+        # ("name_of:boyfriend" is the partner slot too: its key parts say "partner")
+        own_slot = named_slot in families or (
+            "partner" in families & key_parts and bool(named_slot)
+        )
         if not relation and _about_someone(item.text) and not own_slot:
             continue  # "what's my name?" is not answered by the sister's; "who am I dating?" is
         shared = words & said - kin - slot_words

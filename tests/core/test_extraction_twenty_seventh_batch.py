@@ -81,3 +81,18 @@ def test_a_fact_about_one_person_does_not_cover_another_persons() -> None:
     )
     assert found["person:mother:home_city"] == "User's mum Linda lives in Cardiff"
     assert found["person:brother:job"] == "User's brother Jack is a firefighter in Swansea"
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer"),
+    [("Who am I dating?", "Sam"), ("Who was I dating before Alex?", "Sam")],
+)
+def test_a_boyfriend_named_is_the_partner_asked_about(
+    assistant: Assistant, asked: str, answer: str
+) -> None:
+    told = (
+        "My boyfriend is called Sam."
+        if "before" not in asked
+        else ("My boyfriend is called Sam.|Sam and I broke up, I'm with Alex now.")
+    )
+    assert answer in told_then_asked(assistant, told, asked)
