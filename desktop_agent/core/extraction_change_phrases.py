@@ -107,14 +107,16 @@ _NOT_KINDS: Final = frozenset("other same new old next first last one".split())
 def _switched(text: str) -> list[Change]:
     """ "I gave up on Japanese, switched to Korean instead", "switched me from warfarin to
     apixaban": one thing replaced by another."""
+    said_again = (_IS_NOT, _TOLD_BUT, _TAKEN_UP)
     return [
-        Change("replace", m.group("old"), m.group("new"), (m.start(), m.end()))
-        for pattern in (_SWITCHED, _FROM_TO, _GONE_OFF, _GONE_OFF_FOR)
+        Change("replace", m["old"], m["new"], (m.start(), m.end()))
+        for pattern in (_SWITCHED, _FROM_TO, _GONE_OFF, _GONE_OFF_FOR, *said_again)
         for m in pattern.finditer(text)
-        if m.group("old").casefold() not in VAGUE
-    ] + [
+        if m["old"].casefold() not in VAGUE and m["old"].casefold() != m["new"].casefold()
+    ] + [  # the same head noun, another kind of it: "full marathon", "6th floor"
         Change("replace", m["head"], f"{m['mod']} {m['head']}", (m.start(), m.end()))
-        for m in _UPGRADED.finditer(text)
+        for pattern in (_UPGRADED, _MEANT)
+        for m in pattern.finditer(text)
         if m["head"].casefold() not in VAGUE and m["mod"].casefold() not in _NOT_KINDS
     ]
 
@@ -254,18 +256,8 @@ def _by_slot(text: str) -> list[Change]:
 
 
 def _said_again(text: str) -> list[Change]:
-    found = [
-        Change("replace", m["old"], m["new"], (m.start(), m.end()))
-        for pattern in (_IS_NOT, _TOLD_BUT, _TAKEN_UP)
-        for m in pattern.finditer(text)
-        if m["old"].casefold() not in VAGUE and m["old"].casefold() != m["new"].casefold()
-    ]
-    found += [
-        Change("replace", m["head"], f"{m['mod']} {m['head']}", (m.start(), m.end()))
-        for m in _MEANT.finditer(text)
-        if m["head"].casefold() not in VAGUE and m["mod"].casefold() not in _NOT_KINDS
-    ]
-    found += [Change("end", "job", "", (m.start(), m.end())) for m in _NEW_JOB.finditer(text)]
+    """A new job with no workplace, a weekly day dropped, a thing in another colour."""
+    found = [Change("end", "job", "", (m.start(), m.end())) for m in _NEW_JOB.finditer(text)]
     found += [
         Change("redate", m["day"].rstrip("sS"), m["days"], (m.start(), m.end()))
         for m in _DROPPED_DAY.finditer(text)

@@ -51,14 +51,6 @@ _LIVED_AS_A_CHILD = re.compile(
 )
 
 
-@_rule
-def lived_as_a_child(sentence: str) -> Iterator[Match]:
-    found = _LIVED_AS_A_CHILD.search(sentence)
-    if found:
-        place = found.group("place")
-        yield Match("fact", "origin:grew_up", place, f"User grew up in {place}", 0.8)
-
-
 # "I was born in Nairobi but grew up in Leeds": two places, so where the user grew up has a slot
 # of its own beside where they were born (alone, "I grew up in Cork" is where they are from).
 _BORN_AND_RAISED = re.compile(
@@ -68,11 +60,13 @@ _BORN_AND_RAISED = re.compile(
 
 
 @_rule
-def born_and_raised(sentence: str) -> Iterator[Match]:
-    found = _BORN_AND_RAISED.search(sentence)
-    if found:
-        place = found.group("place")
-        yield Match("fact", "origin:grew_up", place, f"User grew up in {place}", 0.85)
+def grew_up(sentence: str) -> Iterator[Match]:
+    """Where the user grew up, beside where they were born or said as where they lived."""
+    for pattern, confidence in ((_BORN_AND_RAISED, 0.85), (_LIVED_AS_A_CHILD, 0.8)):
+        if found := pattern.search(sentence):
+            place = found.group("place")
+            yield Match("fact", "origin:grew_up", place, f"User grew up in {place}", confidence)
+            return
 
 
 # "We had another baby last month, a girl called Rosie": the newest child, by name.

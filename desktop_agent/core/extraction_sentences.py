@@ -280,8 +280,10 @@ def known_new_work(sentence: str) -> Iterator[Match]:
 # "Favourite film: Amélie." The colon ends a clause, so the clause rules see "Favourite film"
 # and "Amélie" apart.
 _FAVOURITE_LABEL = re.compile(
-    r"^(?i:(?:my\s+)?(?:all-time\s+)?(?:favou?rite|fave))\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
-    r"\s*(?::|\s-|=)\s*(?P<value>[^.!?;:]{1,40}?)\s*[.!]*$",
+    r"^(?i:(?:my\s+)?(?P<new>new\s+)?(?:all-time\s+)?(?:favou?rite|fave))\s+"
+    # "My new favourite band is Wet Leg": with "new", "is" labels it too
+    r"(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:\s*(?::|\s-|=)|(?(new)\s+is\b|(?!)))"
+    r"\s*(?P<value>[^.!?;:]{1,40}?)\s*[.!]*$",
     re.IGNORECASE,
 )
 
@@ -292,7 +294,10 @@ def favourite_label(sentence: str) -> Iterator[Match]:
     if found:
         thing, value = found.group("thing").casefold(), found.group("value").strip()
         text = f"User's favorite {thing} is {value}"
-        yield Match("preference", f"favorite:{thing}", value, text, 0.85)
+        # "New favourite film: Past Lives.": told as news, it replaces the one before
+        yield Match(
+            "preference", f"favorite:{thing}", value, text, 0.85, correction=bool(found["new"])
+        )
 
 
 _LANGUAGE_LIST = re.compile(
@@ -399,21 +404,6 @@ def new_number(sentence: str) -> Iterator[Match]:
         value = found.group("value")
         text = f"User's phone number is {value}"
         yield Match("fact", "detail:phone number", value, text, 0.85, correction=True)
-
-
-# "New favourite film: Past Lives.": a favourite, told as news (across the colon).
-_NEW_FAVOURITE = re.compile(
-    r"^(?i:(?:my\s+)?new\s+fav(?:ou)?rite\s+)(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s*(?::|-|is)\s*"
-    r"(?P<value>[^.!?]+?)\s*[.!]*$"
-)
-
-
-@_rule
-def new_favourite(sentence: str) -> Iterator[Match]:
-    if found := _NEW_FAVOURITE.match(sentence.strip()):
-        thing, value = found.group("thing").casefold(), found.group("value")
-        text = f"User's favorite {thing} is {value}"
-        yield Match("fact", f"favorite:{thing}", value, text, 0.85, correction=True)
 
 
 __all__ = ["SENTENCE_RULES"]
