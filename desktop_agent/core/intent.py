@@ -37,8 +37,8 @@ class Intent:
 
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
-    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um)[\s,!]+)*"
-    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe)\s+"
     r"(?:that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
     r"(?=(?:all\s+)?(?:my|our)\s))"
@@ -46,6 +46,14 @@ _FORGET = re.compile(
     r"(?=\S))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
     re.IGNORECASE | re.DOTALL,
+)
+
+# What follows the thing to forget and is not part of it: "forget everything about jake, i
+# don't want him in here at all", "forget my address because I'm moving".
+_WHY = re.compile(
+    r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|because|"
+    r"since|as|cos|coz|cause|thanks|thank\s+you)\b)|\s+(?:because|since|cos|coz)\s+",
+    re.IGNORECASE,
 )
 
 _QUESTION_START = re.compile(
@@ -75,7 +83,8 @@ def perceive(message: str, embedder: Any = None) -> Intent:
         return Intent("command", command=slash.group(1).casefold(), argument=slash.group(2).strip())
     forget = _FORGET.match(text)
     if forget:
-        return Intent("command", command="forget", argument=forget.group(1).strip(" .!"))
+        argument = _WHY.split(forget.group(1), maxsplit=1)[0]
+        return Intent("command", command="forget", argument=argument.strip(" .!,"))
     reading = read_by_rules(text)
     if reading.label == "none" and embedder is not None and _may_be_feedback(text):
         reading = read_by_model(text, embedder)

@@ -91,7 +91,7 @@ def learn(
 ) -> list[MemoryItem]:
     """Extract facts and preferences from the user's ``text`` and remember them.
     ``skip_style``: the answer-style preference was stored already, as such."""
-    from desktop_agent.core import extraction_changes, revisions
+    from desktop_agent.core import extraction_changes, loose_corrections, revisions
     from desktop_agent.core.extraction import extract
     from desktop_agent.core.feedback import style_named
 
@@ -124,9 +124,12 @@ def learn(
             )
         )
     source = Provenance(episode.id, episode.conversation_id, 0, len(text))
-    if changes:
-        learned += revisions.apply(memory, changes, source, {m.id for m in learned})
+    revised = revisions.apply(memory, changes, source, {m.id for m in learned}) if changes else []
+    learned += revised
     learned += revisions.job_to_new_employer(memory, learned, source)
+    # what no rule read as a change, said as one ("coach moved me to defense")
+    handled = [(p.start, p.end) for item in revised for p in item.provenance]
+    learned += loose_corrections.apply(memory, text, source, learned, handled)
     return learned
 
 

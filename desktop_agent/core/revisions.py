@@ -45,14 +45,14 @@ def apply(
             for target in named[:MOST_TOUCHED] or ([latest] if latest is not None else []):
                 weekly = target.subject_key.startswith("routine:")  # a day, not one date
                 if (text := redated(target.text, change.new, resolve=not weekly)) != target.text:
-                    written.append(_revise(memory, target, text, provenance))
+                    written.append(revise(memory, target, text, provenance))
             continue
         if change.kind == "replace" and not change.old:
             # "we're going to Sicily instead": the latest trip, to the new place
             trip = _latest_trip(memory, learned)
             if trip is not None and (place := _TRIP_TO.search(trip.text)):
                 written.append(
-                    _revise(memory, trip, substituted(trip.text, place[1], change.new), provenance)
+                    revise(memory, trip, substituted(trip.text, place[1], change.new), provenance)
                 )
             continue
         if change.kind == "replace" and change.old == SURNAME:
@@ -60,7 +60,7 @@ def apply(
             for item in [i for i in memory.active_facts() if i.subject_key == "name"][:1]:
                 if found := re.search(r"\s[A-Z][\w'’-]*\s+([A-Z][\w'’-]+)\s*$", item.text):
                     text = item.text[: found.start(1)] + change.new
-                    written.append(_revise(memory, item, text, provenance))
+                    written.append(revise(memory, item, text, provenance))
             continue
         if change.kind == "replace" and change.old == MEDICATION:
             # "my GP switched me to citalopram": the one medicine taken, whichever it is
@@ -86,7 +86,7 @@ def apply(
             moved = [t for t in targets if firm and t.subject_key == "job"]
             for target in moved:
                 if (text := substituted(target.text, change.old, firm)) != target.text:
-                    written.append(_revise(memory, target, text, provenance))
+                    written.append(revise(memory, target, text, provenance))
             memory.end([t.id for t in targets if t not in moved], provenance)
             continue
         for target in targets:
@@ -98,7 +98,7 @@ def apply(
             if key.casefold() == f"medication:{change.old.casefold()}":
                 key = f"medication:{change.new.casefold()}"
             if text != target.text:
-                written.append(_revise(memory, target, text, provenance, key))
+                written.append(revise(memory, target, text, provenance, key))
     return written
 
 
@@ -118,7 +118,7 @@ def job_to_new_employer(
             re.search(r"\s(?:at|for)\s+(.+?)\.?$", item.text) if item.subject_key == "job" else None
         )
         if at and at.group(1) != firm:
-            moved.append(_revise(memory, item, item.text[: at.start(1)] + firm, source))
+            moved.append(revise(memory, item, item.text[: at.start(1)] + firm, source))
     return moved
 
 
@@ -179,7 +179,7 @@ def _about_partner(subject_key: str) -> bool:
     return len(parts) > 1 and parts[0] in ("name_of", "person") and parts[1] in _PARTNER_WORDS
 
 
-def _revise(
+def revise(
     memory: MemoryService,
     target: MemoryItem,
     text: str,

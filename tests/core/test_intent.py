@@ -145,6 +145,11 @@ def test_a_question_about_correctness_is_not_feedback() -> None:
         ("Forget my dog.", "forget", "my dog"),
         ("Please don't remember my salary.", "forget", "my salary"),
         ("Can you remove what I told you about my therapist?", "forget", "my therapist"),
+        # politeness before, and the reason after, are not part of what to forget
+        ("Kindly forget that I am taking metformin.", "forget", "I am taking metformin"),
+        ("please forget everything about jake, i don't want him in here at all", "forget", "jake"),
+        ("Forget my address because I'm moving soon.", "forget", "my address"),
+        ("forget that my sister Ana, she's a nurse", "forget", "my sister Ana, she's a nurse"),
     ],
 )
 def test_commands(message: str, command: str, argument: str) -> None:
