@@ -30,7 +30,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from desktop_agent.core import extraction_appositions as appositions
-from desktop_agent.core import extraction_fallback, extraction_followups, extraction_parse
+from desktop_agent.core import (
+    extraction_fallback,
+    extraction_followups,
+    extraction_mentions,
+    extraction_parse,
+)
 from desktop_agent.core.extraction_devices import device, device_replaced
 from desktop_agent.core.extraction_everyday import EVERYDAY_RULES
 from desktop_agent.core.extraction_fears import fear
@@ -183,6 +188,12 @@ def extract(message: str) -> list[ExtractedFact]:
             for match, span in extraction_fallback.statements(doc, found)
         )
         found.extend(extraction_followups.read(text, doc, found))
+    # Names said in passing, also inside requests: "help me text my landlord, Mr Okafor".
+    named = {f.subject_key for f in found}
+    for match, span in extraction_mentions.mentions(text):
+        if match.key not in named:
+            named.add(match.key)
+            found.append(_fact(match, span, correction))
     # "a rescue dog instead of a kitten": the kitten is what the user is not getting.
     passed_over = {
         form
@@ -228,7 +239,8 @@ def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact
 # 6" is "User's daughter is 7" (the "not 6" would read as a negated fact).
 _SAID_OPENING = re.compile(
     r"^(?:(?:oops|whoops|sorry|my bad|wait|oh|no|nope|ok|okay|actually|correction|update|so|"
-    r"well|right)\b[\s,:;!.-]*)+(?=User\b)",
+    r"well|right|for context|fyi|btw|by the way|just so you know|anyway|also)\b[\s,:;!.-]*)+"
+    r"(?=User\b)",
     re.IGNORECASE,
 )
 _SAID_NOT = re.compile(r",?\s+not\s+[\w'’ -]{1,25}?\s*$|\bactually\s+", re.IGNORECASE)

@@ -54,6 +54,13 @@ _KIN: Final[dict[str, set[str]]] = {
     "baby": {"baby", "child", "pregnant", "pregnancy", "due", "bump", "newborn"},
     "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
+    # "who's my doctor?" after "my GP is Dr Patel"
+    "doctor": {"doctor", "gp"},
+    "gp": {"doctor", "gp"},
+    "roommate": {"roommate", "flatmate", "housemate"},
+    "flatmate": {"roommate", "flatmate", "housemate"},
+    "boss": {"boss", "manager", "supervisor"},
+    "manager": {"boss", "manager", "supervisor"},
     "sibling": {"sibling", "sister", "brother"},
     **dict.fromkeys(
         ("partner", "boyfriend", "girlfriend", "husband", "wife", "fiance", "fiancee", "ex"),
@@ -103,7 +110,7 @@ _SYNONYM_GROUPS: Final = (
     ("mum", "mom", "mother"),
     ("dad", "father"),
     ("salary", "earn", "income", "wage", "pay", "paid"),
-    ("exercise", "gym", "workout", "training"),
+    ("exercise", "gym", "workout", "training", "fitness", "lift", "lifting"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

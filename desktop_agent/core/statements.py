@@ -91,19 +91,48 @@ def _statements(message: str) -> list[str]:
 
 
 def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
-    """The user's statements in ``message``, each with where it stands."""
+    """The user's statements in ``message``, each with where it stands. The telling part of a
+    request counts ("need to text my landlord, Mr Okafor, | can you help me word it?", "could
+    you remember that | I see Dr Okafor on Thursday?"), and in a message that speaks of the
+    user a sentence without "I" does too ("aiming for about 140g protein a day")."""
     found = []
+    personal = bool(_FIRST_PERSON.search(message))
     for part in _SENTENCE.finditer(message):
-        sentence = " ".join(part.group(0).split())
+        start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
+        sentence, start = _telling_part(" ".join(part.group(0).split()), start)
         if not sentence or MARK in sentence:
             continue
-        if not (_FIRST_PERSON.search(sentence) or _THEIR_PEOPLE.match(sentence)):
+        if not (personal or _THEIR_PEOPLE.match(sentence)):
             continue
         if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
             continue
-        start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
-        found.append((sentence, (start, part.start() + len(part.group(0).rstrip()))))
+        found.append((sentence, (start, start + len(sentence))))
     return found
+
+
+# "could you remember that ...", "please note, ...": what follows is the statement
+_REMEMBER_THAT: Final = re.compile(
+    r"^(?:.*?\b(?:can|could|would|will)\s+you\s+(?:please\s+)?remember\s+(?:for\s+me\s+)?"
+    r"(?:that\s+)?|(?:please\s+)?(?:remember|note)\s+(?:for\s+me\s+)?that\s+)",
+    re.IGNORECASE,
+)
+# where a request starts inside a sentence that told something first
+_REQUEST_AFTER: Final = re.compile(
+    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+you\b|[,;:]\s*(?:any|what|how|do\s+you)\b",
+    re.IGNORECASE,
+)
+
+
+def _telling_part(sentence: str, start: int) -> tuple[str, int]:
+    """``sentence`` without its request, and where what is left starts."""
+    lead = _REMEMBER_THAT.match(sentence)
+    if lead and len(sentence[lead.end() :].split()) >= 3:
+        told = sentence[lead.end() :].rstrip(" ?.!")
+        return told, start + lead.end()
+    cut = _REQUEST_AFTER.search(sentence)
+    if cut and len(sentence[: cut.start()].split()) >= 3:
+        return sentence[: cut.start()].rstrip(" ,;:"), start
+    return sentence, start
 
 
 def _clipped(sentence: str) -> str:

@@ -1,0 +1,64 @@
+"""Names said in passing: "can you help me text my landlord, Mr Okafor?".
+
+People tell an assistant who their people are inside requests and asides as often as in
+statements ("help me draft a birthday wish for my elder brother Rohan", "my roommate Priyanka
+is feeding my cat Mochi"). No sentence rule reads those (a request says no fact, and the
+parse makes the name part of something else), so "what's my landlord called?" had no answer.
+This reader needs no parse: "my/our [elder, little, ...] <relation or pet>[,] [Dr/Mr/...]
+<Name>" anywhere in the message is that person's name, kept only where nothing else in the
+message said a name for the same relation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from desktop_agent.core.extraction_relations import _RELATIONS
+from desktop_agent.core.extraction_rules import Match
+from desktop_agent.core.extraction_words import PETS, RELATIONS
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
+from desktop_agent.search.tokenize import STOPWORDS
+
+_PET_WORDS: Final = "|".join(sorted(PETS, key=len, reverse=True))
+_MENTION: Final = re.compile(
+    r"\b(?i:my|our)\s+"
+    r"(?:(?i:elder|older|younger|little|big|baby|eldest|youngest|oldest|lovely|new)\s+)?"
+    rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))(?P<comma>\s*,)?\s+"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+"
+    r"(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+)?)"
+    r"(?!['’]s)(?![\w'’-])"
+)
+# Capitalised words after a relation that are no name: "my mum Monday ...", "my dog Is".
+_NOT_A_NAME: Final = frozenset(
+    """i im i'm and but so or the a an is was has had who which that this it he she they we
+    when while because if then just also still now""".split()
+)
+
+
+def mentions(text: str) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """(name fact, span) of each "my <relation> <Name>" in ``text``."""
+    for found in _MENTION.finditer(text):
+        name = found.group("name")
+        first = re.sub(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+", "", name).split()[0].casefold()
+        if first in STOPWORDS or first in _NOT_A_NAME or first in MONTHS or first in WEEKDAYS:
+            continue
+        titled = name != re.sub(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+", "", name)
+        if found.group("comma") and not titled and not _closed(text, found.end()):
+            continue  # "my sister, Monday she ..." is no apposition; "my roommate, Priya," is
+        said = found.group("rel").casefold()
+        relation = RELATIONS.get(said) or PETS.get(said) or said
+        verb = "is" if titled else "is named"
+        yield (
+            Match("fact", f"name_of:{relation}", name, f"User's {said} {verb} {name}", 0.75),
+            (found.start(), found.end()),
+        )
+
+
+def _closed(text: str, end: int) -> bool:
+    """Whether the name after a comma is closed like an apposition: ", Priya," or ", Priya."."""
+    return bool(re.match(r"\s*(?:[,.;!?)]|$)", text[end:]))
+
+
+__all__ = ["mentions"]

@@ -1,0 +1,78 @@
+"""What people tell in passing: names inside requests and asides ("help me text my landlord,
+Mr Okafor"), the telling part of a request ("could you remember that I ..."), sentences
+without "I" in a message about the user, and the other words for a person ("my GP" is the
+doctor asked about)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.statements import _located
+from tests.core.conftest import facts, told_then_asked
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("need to text my landlord, Mr Okafor, can you help me word it politely?",
+         "name_of:landlord", "User's landlord is Mr Okafor"),
+        ("also my roommate Priyanka is feeding my cat Mochi while im gone",
+         "name_of:cat", "User's cat is named Mochi"),
+        ("Please help me draft a birthday wish for my elder brother Rohan.",
+         "name_of:brother", "User's brother is named Rohan"),
+    ],
+)  # fmt: skip
+def test_a_name_said_in_passing_is_learned(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I told my mum, Friday works.", "I asked my boss And she said no.", "my dog Is sick"],
+)
+def test_what_follows_a_relation_is_not_always_a_name(message: str) -> None:
+    assert not [k for k in facts(message) if k.startswith("name_of:")]
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("need to text my landlord, Mr Okafor, can you help me word it politely?",
+         "need to text my landlord, Mr Okafor"),
+        ("Could you remember for me that I have an appointment with Dr Okafor on Thursday?",
+         "I have an appointment with Dr Okafor on Thursday"),
+        ("can you make me a meal plan? aiming for about 140g protein a day.",
+         "aiming for about 140g protein a day."),
+    ],
+)  # fmt: skip
+def test_the_telling_part_of_a_message_can_be_quoted(message: str, said: str) -> None:
+    located = _located(message)
+    assert said in [sentence for sentence, _ in located]
+    sentence, (start, end) = next(item for item in located if item[0] == said)
+    assert message[start:end] == sentence  # the span is where the words stand
+
+
+def test_a_question_of_the_users_is_never_quoted_as_told() -> None:
+    assert _located("Can you suggest a meal plan? What about lunch?") == []
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("I take warfarin, and my GP is Dr Patel at the Elmwood surgery.",
+         "What's my doctor's name again?", "Patel"),
+        ("need to text my landlord, Mr Okafor, can you help me word it politely?",
+         "remind me what my landlord's called", "Okafor"),
+        ("can you make me a meal plan? aiming for about 140g protein a day.",
+         "how much protein am I aiming for each day?", "140g"),
+        ("For context I lift at Planet Fitness on Monday mornings.", "which gym do I go to?",
+         "Planet Fitness"),
+    ],
+)  # fmt: skip
+def test_said_in_passing_is_answered(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert not reply.startswith("For context")
