@@ -8,6 +8,7 @@ most important first.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, replace
@@ -33,7 +34,7 @@ from desktop_agent.core.memory_model import (
     Provenance,
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
-from desktop_agent.core.questions import AboutUser, about_user, asks_only
+from desktop_agent.core.questions import AboutUser, about_user, asks_only, question_only
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.memory.model import MemoryNotFound
@@ -80,6 +81,15 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
         ]
     facts = select_facts(replace(question, named="") if ours else question, found)
     if question.named and not facts and not ours:
+        # "When does Omar have football?": the user's own words about Omar, if they say it
+        statement = _said(memory, text, excluded)
+        beyond = content_words(text) - stems(question.named)  # "old" in "how old is Mochi?"
+        if (
+            statement is not None
+            and re.search(rf"\b{re.escape(question.named)}\b", statement.sentence)
+            and (stems(statement.sentence) & beyond or _age_told(text, statement.sentence))
+        ):
+            return _quoting(statement.sentence, statement.source)
         return None  # "who is Ada Lovelace?" asks the model, not the memory
     past: list[Recollection] = []
     if question.past:
@@ -106,14 +116,13 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
         ended = select_facts(question, [r for r in older if _ended(r.item)]) if not past else []
         if ended and (told := _ending(memory, ended[0].item)) is not None:
             # "What car do I have?" after "it got written off": how it ended, in their words
-            return Grounding(quoted(*told), (told[1],), ())
+            return _quoting(*told)
     if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
         statement = _said(memory, text, excluded)
         if statement is not None and (not facts or stems(statement.sentence) & unnamed_words(text)):
-            source = statement.source
-            return Grounding(quoted(statement.sentence, source), (source,), ())
+            return _quoting(statement.sentence, statement.source)
     if ours and not facts:
         return None  # nothing remembered of "the nursery": the model answers
     answer = compose(question, facts, [r.item for r in past])
@@ -195,6 +204,19 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
     return people
 
 
+# "How old is Eli?" is answered by "my grandson Eli is three", which shares no word with it.
+_AGE_TOLD: Final = re.compile(
+    r"\b(?:is|she's|he's|turned|turns|aged)\s+(?:about\s+|nearly\s+|almost\s+)?(?:\d+|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty)\b",
+    re.IGNORECASE,
+)
+
+
+def _age_told(question: str, sentence: str) -> bool:
+    return bool(re.search(r"\bhow\s+old\b", question, re.I) and _AGE_TOLD.search(sentence))
+
+
 def _named_in_memory(memory: MemoryService, text: str) -> str:
     """The person a question asks about by a name told only inside a fact about the user's
     people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
@@ -208,12 +230,19 @@ def _named_in_memory(memory: MemoryService, text: str) -> str:
         words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
         if item.kind == SEMANTIC and said.search(item.text) and words & _PEOPLE_WORDS:
             return name
+    # ... or only in the user's words ("Zara (she's 9) has swimming on Wednesdays")
+    hidden = memory.outdated_episodes()
+    for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
+        if said.search(found.item.user_text) and not question_only(found.item):
+            return name
     return ""
 
 
 _ASKED_OF: Final = re.compile(
-    r"^\s*(?i:how\s+old\s+is|where\s+does|what\s+does|when\s+is|when's|what\s+is|what's|"
-    r"who\s+is|who's|which\s+school\s+does)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
+    r"^\s*(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
+    r"what's|who\s+is|who's|which\s+school\s+does|when\s+does|what\s+time\s+does|"
+    r"what\s+day\s+(?:is|does)|which\s+days?\s+(?:is|does)|where\s+is|where's|"
+    r"where\s+did|what\s+did|how\s+is|how's)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
 )
 _NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
 _PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS
@@ -237,11 +266,25 @@ def _by_relation(memory: MemoryService, text: str) -> str | None:
     return changed if changed != text else None
 
 
+def _quoting(sentence: str, source: Recollection) -> Grounding:
+    """The answer that quotes the user's ``sentence``; the memory it shows is that sentence of
+    the episode (same id, so the lens links to it), not the whole exchange: the rest of the
+    message, and the reply, may say what the answer leaves out ("bc CoreFit put their prices
+    up")."""
+    item = source.item
+    if item.kind == EPISODIC and sentence.rstrip("….") in item.user_text:
+        said = f"User: {sentence}"
+        meta = {**(item.meta or {}), "user_end": len(said)}
+        source = dataclasses.replace(source, item=dataclasses.replace(item, text=said, meta=meta))
+    return Grounding(quoted(sentence, source), (source,), ())
+
+
 def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
     """The user's own sentence that answers ``text`` when no learned fact does."""
     hidden = {*excluded, *memory.outdated_episodes()}
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
-    return best_statement(text, episodes)
+    asked = about_user(text)
+    return best_statement(text, episodes, reasons=bool(asked and asked.past))
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

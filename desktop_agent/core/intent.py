@@ -51,7 +51,7 @@ _FORGET = re.compile(
 # What follows the thing to forget and is not part of it: "forget everything about jake, i
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
-    r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|because|"
+    r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|we|we're|we've|we'll|we\s+won't|because|"
     r"since|as|cos|coz|cause|thanks|thank\s+you)\b)|\s+(?:because|since|cos|coz)\s+",
     re.IGNORECASE,
 )

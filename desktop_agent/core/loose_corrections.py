@@ -28,6 +28,7 @@ from desktop_agent.core.grounding_words import RELATIONS, stems
 from desktop_agent.core.memory_model import SEMANTIC, SUPERSEDED, MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.procedures import STYLE_KEY
+from desktop_agent.core.questions import SENTENCE
 from desktop_agent.search.tokenize import STOPWORDS
 
 # Words that say a sentence changes what was so, or puts it right.
@@ -59,9 +60,10 @@ _REQUEST: Final = re.compile(
     r"answer|just|let's|can|could|would|will)\b",
     re.IGNORECASE,
 )
-_SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
 # Clauses: at punctuation, and before the words that join a second one.
-_CLAUSE: Final = re.compile(r"\s*(?:[,;–—]|\s-\s|\b(?:but|so|and\s+then|which|although)\b)\s*")
+_CLAUSE: Final = re.compile(
+    r"\s*(?:[,;–—]|\s-\s|\b(?:but|so|and\s+then|which|although|bc|because|cos|coz)\b)\s*"
+)
 # Openers that carry no fact: "oops, ...", "update: ...", "anyway ...".
 _FILLER: Final = re.compile(
     r"^(?:(?:oh|ok|okay|oops|sorry|so|but|and|anyway|well|ugh|also|fyi|btw|update|"
@@ -203,7 +205,7 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
     ("..., not the 12th"), then one with a change word, then the last."""
     old_words = _salient(old.text)
     values = _values(old.text)
-    best: tuple[tuple[bool, bool, int], str] | None = None
+    best: tuple[tuple[bool, bool, bool, int], str] | None = None
     for index, clause in enumerate(_clauses(sentence)):
         words = _salient(clause)
         if not words - old_words or not old_words - words:
@@ -214,14 +216,17 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         if ended and words & values:
             continue  # "we had to give Max away", "not at Blue Bottle anymore": the ending
         denied = _only_denied(clause, words & values)
-        key = (denied, bool(_CHANGE.search(clause)), index)
+        # a clause naming something new ("I'm at Iron Republic now") over one that only
+        # says something changed ("switched gyms lol")
+        named = bool(_NAMED.search(clause) and _values(_third_person(clause)) - old_words)
+        key = (denied, named, bool(_CHANGE.search(clause)), index)
         if best is None or key > best[0]:
             best = (key, clause)
     return None if best is None else best[1]
 
 
 def _sentences(text: str) -> Iterator[tuple[str, tuple[int, int]]]:
-    for found in _SENTENCE.finditer(text):
+    for found in SENTENCE.finditer(text):
         sentence = found.group(0).strip()
         if sentence:
             yield sentence, (found.start(), found.end())
@@ -233,6 +238,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 _DIGIT: Final = re.compile(r"\d")
+_NAMED: Final = re.compile(r"(?<!^)\b[A-Z][\w'’-]+|\d")
 _DENIAL: Final = re.compile(r"^(?:not|no|never|instead|rather|from|than|of)$", re.IGNORECASE)
 
 

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from desktop_agent.core.memory_model import MemoryItem
 
-_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+# A sentence: up to its end mark, but "Dr." or "Mrs." inside it ends nothing ("his vet is Dr.
+# Alvarez over at Maple Grove").
+SENTENCE = re.compile(
+    r"(?:[^.!?\n]|\.(?<=\bDr\.)|\.(?<=\bMr\.)|\.(?<=\bMrs\.)|\.(?<=\bMs\.)|\.(?<=\bSt\.)|"
+    r"\.(?<=\bProf\.)|\.(?<=\bMx\.))+[.!?]*"
+)
+_SENTENCES = SENTENCE
 _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"
     r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|which|do|does|did|"

@@ -19,10 +19,9 @@ from typing import Final
 
 from desktop_agent.core.grounding import RELATIONS, content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
-from desktop_agent.core.questions import asks_only, question_only
+from desktop_agent.core.questions import SENTENCE, asks_only, question_only
 from desktop_agent.core.redaction import MARK
 
-_SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
 # A statement about the user or their people is in the first person.
 _FIRST_PERSON: Final = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|we|we're|our|us)\b", re.I)
 # ... or opens on one of the user's people: "The twins changed schools", "Grandma moved".
@@ -48,10 +47,14 @@ class Statement:
     span: tuple[int, int] = (0, 0)  # of the sentence in the user's message
 
 
-def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement | None:
+def best_statement(
+    question: str, episodes: Sequence[Recollection], *, reasons: bool = False
+) -> Statement | None:
     """The sentence, among the user's messages in ``episodes`` (best recalled first), that says
     most of what ``question`` asks about; the newer wins a tie. None when no sentence shares a
-    word with it beyond the question's frame."""
+    word with it beyond the question's frame. Without ``reasons`` the sentence is quoted
+    without why ("... now | bc CoreFit put their prices up"), which often names the old
+    value; a question about the past wants it."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
@@ -75,7 +78,8 @@ def best_statement(question: str, episodes: Sequence[Recollection]) -> Statement
             # sentence it corrects, which may share more words with the question
             key = (shared + bool(_CORRECTS.search(sentence)), item.created_at.timestamp())
             if best_key is None or key > best_key:
-                best, best_key = Statement(_clipped(sentence), recollection, shared), key
+                said_now = _clipped(sentence if reasons else _without_reason(sentence))
+                best, best_key = Statement(said_now, recollection, shared), key
     return best
 
 
@@ -97,7 +101,7 @@ def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     user a sentence without "I" does too ("aiming for about 140g protein a day")."""
     found = []
     personal = bool(_FIRST_PERSON.search(message))
-    for part in _SENTENCE.finditer(message):
+    for part in SENTENCE.finditer(message):
         start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
         sentence, start = _telling_part(" ".join(part.group(0).split()), start)
         if not sentence or MARK in sentence:
@@ -133,6 +137,18 @@ def _telling_part(sentence: str, start: int) -> tuple[str, int]:
     if cut and len(sentence[: cut.start()].split()) >= 3:
         return sentence[: cut.start()].rstrip(" ,;:"), start
     return sentence, start
+
+
+# Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
+# prices up" (and the reason often names the old value).
+_REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*$", re.IGNORECASE)
+
+
+def _without_reason(sentence: str) -> str:
+    cut = _REASON.search(sentence)
+    if cut is None or len(sentence[: cut.start()].split()) < 3:
+        return sentence
+    return sentence[: cut.start()] + "."
 
 
 def _clipped(sentence: str) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.statements import _located
-from tests.core.conftest import facts, told_then_asked
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,47 @@ def test_said_in_passing_is_answered(
     reply = told_then_asked(assistant, told, asked)
     assert answer in reply
     assert not reply.startswith("For context")
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "not_said"),
+    [
+        # a name told only in the user's words, asked about without "my"
+        ("Can you help me keep track of the kids' stuff? Zara has swimming on Wednesdays, and "
+         "Omar's football is Saturday mornings at 9.", "When does Omar have football?",
+         "Saturday mornings at 9", "You said"),
+        ("My grandson Eli is three and he loves trains.", "How old is Eli?", "three",
+         "You said"),
+        # the name alone does not make a sentence the answer
+        ("We adopted a cat called Mochi.|Vet visit today for Mochi.", "How old is Mochi?",
+         "", "Vet visit"),
+    ],
+)  # fmt: skip
+def test_a_name_from_the_users_words_is_answered_from_them(
+    assistant: Assistant, told: str, asked: str, answer: str, not_said: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply and not_said not in reply
+
+
+def test_a_quote_leaves_out_why_and_shows_only_the_sentence(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    for told in (
+        "I do spin at CoreFit every Tuesday.",
+        "switched gyms lol, im at Iron Republic now bc corefit put their prices up.",
+    ):
+        chat(assistant, assistant.start_conversation(), told)
+    reply = chat(assistant, assistant.start_conversation(), "which gym am i going to now?")
+    assert "Iron Republic" in reply.text and "corefit" not in reply.text.casefold()
+    (used,) = reply.memories_used
+    assert "corefit" not in used.item.text.casefold()  # the lens shows the quoted sentence
+    assert memory.record(used.item.id).text.startswith("User: switched gyms")  # of the episode
+    asked = chat(assistant, assistant.start_conversation(), "what gym did I use to go to?")
+    assert "corefit" in asked.text.casefold()  # the past keeps the reason that names it
+
+
+def test_a_title_ends_no_sentence() -> None:
+    assert _located("Also his vet is Dr. Alvarez over at Maple Grove. We love him.")[0][0] == (
+        "Also his vet is Dr. Alvarez over at Maple Grove."
+    )
