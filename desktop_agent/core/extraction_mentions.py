@@ -26,9 +26,11 @@ _MENTION: Final = re.compile(
     r"\b(?i:my|our)\s+"
     r"(?:(?i:elder|older|younger|little|big|baby|eldest|youngest|oldest|lovely|new)\s+)?"
     rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))(?P<comma>\s*,)?\s+"
-    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][a-zà-ÿ'’-]+"
-    r"(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+)?)"
-    r"(?!['’]s)(?![\w'’-])"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?"
+    r"(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?)?)"
+    # "Ruby's been scratching" is Ruby; "my sister Ana's flat" is not a name said of itself
+    r"(?!['’]s\b(?!\s+(?:been|got|gone|just|not|now|always|still|started|getting|doing)\b))"
+    r"(?![\w-])"
 )
 # Capitalised words after a relation that are no name: "my mum Monday ...", "my dog Is".
 _NOT_A_NAME: Final = frozenset(

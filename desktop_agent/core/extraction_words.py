@@ -48,7 +48,9 @@ PETS = {
     **dict.fromkeys(
         """dog puppy pup greyhound labrador lab retriever spaniel terrier collie poodle
         dachshund beagle husky pug whippet lurcher corgi bulldog boxer rottweiler alsatian
-        shepherd schnauzer chihuahua sheepdog cockapoo labradoodle cavapoo doodle""".split(),
+        shepherd schnauzer chihuahua sheepdog cockapoo labradoodle cavapoo doodle kelpie
+        heeler staffy staffie mastiff samoyed maltese vizsla weimaraner dalmatian akita shiba
+        pomeranian""".split(),
         "dog",
     ),
     **dict.fromkeys("cat kitten kitty tabby moggy siamese persian ragdoll".split(), "cat"),

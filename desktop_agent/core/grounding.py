@@ -102,7 +102,9 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     for recollection in found:
         item = recollection.item
         key_parts = _key_parts(item.subject_key)
-        said = with_verbs({_stem(w) for w in _WORD.findall(item.text.casefold())})
+        # a correction in the user's words answers what the fact it replaced was about
+        about = f"{item.text} {(item.meta or {}).get('about', '')}"
+        said = with_verbs({_stem(w) for w in _WORD.findall(about.casefold())})
         if relation and not (kin & (said | key_parts)):
             continue
         if question.named:

@@ -79,6 +79,7 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
             for i in memory.active_facts()
             if i.subject_key.casefold() in keys and i.id not in have and i.id not in excluded
         ]
+    found = _with_about(memory, found)
     facts = select_facts(replace(question, named="") if ours else question, found)
     if question.named and not facts and not ours:
         # "When does Omar have football?": the user's own words about Omar, if they say it
@@ -264,6 +265,31 @@ def _by_relation(memory: MemoryService, text: str) -> str | None:
         text,
     )
     return changed if changed != text else None
+
+
+def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recollection]:
+    """Each fact a loose correction wrote, with the words of the fact it replaced (in memory
+    only, as meta "about"): "Switched to Vodafone, 20 euro a month now" answers "who is my
+    phone with?" as "User is paying Eir 35 euro a month for User's phone" did."""
+    wanted = {
+        r.item.id: str((r.item.meta or {}).get("about_id", ""))
+        for r in found
+        if (r.item.meta or {}).get("about_id")
+    }
+    if not wanted:
+        return found
+    texts = {item.id: item.text for item in memory.items(SEMANTIC)}
+    return [
+        dataclasses.replace(
+            r,
+            item=dataclasses.replace(
+                r.item, meta={**(r.item.meta or {}), "about": texts.get(wanted[r.item.id], "")}
+            ),
+        )
+        if r.item.id in wanted
+        else r
+        for r in found
+    ]
 
 
 def _quoting(sentence: str, source: Recollection) -> Grounding:

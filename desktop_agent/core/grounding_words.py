@@ -111,6 +111,7 @@ _SYNONYM_GROUPS: Final = (
     ("dad", "father"),
     ("salary", "earn", "income", "wage", "pay", "paid"),
     ("exercise", "gym", "workout", "training", "fitness", "lift", "lifting"),
+    ("phone", "mobile", "cell"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

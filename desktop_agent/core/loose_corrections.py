@@ -120,7 +120,11 @@ def apply(
         if any(item.text == found.text for item in written):
             memory.end([found.old.id], provenance)  # one new fact for the facts it replaces
         else:
-            written.append(revise(memory, found.old, found.text, provenance))
+            # what the replaced fact was about ("... for User's phone") still finds the new
+            # words ("Switched to Vodafone, 20 euro a month now")
+            # (by id, not a copy of its words: forgetting it leaves nothing behind)
+            about = {"about_id": found.old.id}
+            written.append(revise(memory, found.old, found.text, provenance, extra=about))
     return written
 
 
@@ -171,9 +175,15 @@ def _correction(
     Bottle", "User works as a barista at Blue Bottle"): both go."""
     said = _salient(sentence)
     scored = []
+    # "Correction: ...", "Update: ...": the opening says that the whole sentence changes
+    opening = _FILLER.match(sentence.strip())
+    whole = bool(opening and _CHANGE.search(opening.group(0)))
+    changing = [_salient(c) for c in _clauses(sentence) if whole or _CHANGE.search(c)]
     for fact in facts:
         shared = said & _salient(fact.text) - set(people)
-        if shared - _RELATION_STEMS:
+        # ... in a clause that says the change: "the Leeds race got moved", not "I'll need
+        # different tire sizes" beside "I'm driving a Subaru now" (the Kal Tire stays)
+        if shared - _RELATION_STEMS and any(words & shared for words in changing):
             scored.append((len(shared), shared, fact))
     if not scored:
         return []
@@ -206,6 +216,7 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
     old_words = _salient(old.text)
     values = _values(old.text)
     best: tuple[tuple[bool, bool, bool, int], str] | None = None
+    new: list[str] = []
     for index, clause in enumerate(_clauses(sentence)):
         words = _salient(clause)
         if not words - old_words or not old_words - words:
@@ -213,8 +224,10 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         opening = next((w for w in re.findall(r"[\w'’]+", clause) if stems(w) & words), "")
         if stems(opening) & _last(old.text) and not ended:
             continue  # "Tom moved to Canada": news of the old value, not what replaced it
-        if ended and words & values:
-            continue  # "we had to give Max away", "not at Blue Bottle anymore": the ending
+        if ended and words & old_words:
+            # "we had to give Max away", "I cancelled the gym membership": the ending; what
+            # came instead shares nothing with it ("I started as a dental hygienist")
+            continue
         denied = _only_denied(clause, words & values)
         # a clause naming something new ("I'm at Iron Republic now") over one that only
         # says something changed ("switched gyms lol")
@@ -222,6 +235,11 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         key = (denied, named, bool(_CHANGE.search(clause)), index)
         if best is None or key > best[0]:
             best = (key, clause)
+        if named and not words & values:
+            new.append(clause)
+    if len(new) > 1:
+        # "Switched to Vodafone, | 20 euro a month now": each names something new
+        return ", ".join(new)
     return None if best is None else best[1]
 
 

@@ -152,12 +152,25 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "promoted",
         "did i do before",  # "what did I do before freelancing?"
         "still working",  # "am I still working?" (not "what am I working on?")
+        "where was i working",
+        "where am i working",
         "teach",
         "teaching",
         "employed",
         "retired",
     ),
-    "employer": ("work", "company", "employer", "job"),
+    "employer": (
+        "work",
+        "company",
+        "employer",
+        "job",
+        # "where was I working before this?" (not "what am I working on?")
+        "where was i working",
+        "where am i working",
+        "working at",
+        "working for",
+        "working in",
+    ),
     "diet": ("eat", "diet", "vegetarian", "vegan", "health", "dietary"),
     # "Is there anything I can't eat?": what the user must keep off the plate.
     "allergy": ("allergic", "allergy", "allergies", "avoid", "health", "medical", "can't eat"),

@@ -185,6 +185,7 @@ def revise(
     text: str,
     provenance: Provenance,
     key: str | None = None,
+    extra: dict[str, str] | None = None,
 ) -> MemoryItem:
     item = memory.remember(
         text,
@@ -194,6 +195,7 @@ def revise(
         provenance=[provenance],
         reviewed=False,
         conversation_id=provenance.conversation_id,
+        extra=extra,
     )
     if not target.subject_key or (key and key != target.subject_key):  # not superseded by slot
         memory.end([target.id], provenance)

@@ -103,14 +103,14 @@ def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     personal = bool(_FIRST_PERSON.search(message))
     for part in SENTENCE.finditer(message):
         start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
-        sentence, start = _telling_part(" ".join(part.group(0).split()), start)
-        if not sentence or MARK in sentence:
-            continue
-        if not (personal or _THEIR_PEOPLE.match(sentence)):
-            continue
-        if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
-            continue
-        found.append((sentence, (start, start + len(sentence))))
+        for sentence, at in _telling_parts(part.group(0).strip(), start):
+            if not sentence or MARK in sentence:
+                continue
+            if not (personal or _THEIR_PEOPLE.match(sentence)):
+                continue
+            if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
+                continue
+            found.append((" ".join(sentence.split()), (at, at + len(sentence))))
     return found
 
 
@@ -127,16 +127,29 @@ _REQUEST_AFTER: Final = re.compile(
 )
 
 
-def _telling_part(sentence: str, start: int) -> tuple[str, int]:
-    """``sentence`` without its request, and where what is left starts."""
+def _telling_parts(sentence: str, start: int) -> list[tuple[str, int]]:
+    """``sentence`` without its request, as the parts that tell, each with where it starts:
+    before the request ("I'll have a flat white, | and can you keep track of the others:")
+    and after it ("| Dev wants a cortado")."""
     lead = _REMEMBER_THAT.match(sentence)
     if lead and len(sentence[lead.end() :].split()) >= 3:
         told = sentence[lead.end() :].rstrip(" ?.!")
-        return told, start + lead.end()
+        return [(told, start + lead.end())]
     cut = _REQUEST_AFTER.search(sentence)
-    if cut and len(sentence[: cut.start()].split()) >= 3:
-        return sentence[: cut.start()].rstrip(" ,;:"), start
-    return sentence, start
+    if cut is None:
+        return [(sentence, start)]
+    parts = []
+    before = re.sub(r"[\s,;:]*(?:and|but|so)?[\s,;:]*$", "", sentence[: cut.start()])
+    if len(before.split()) >= 3:
+        parts.append((before, start))
+    after = _REQUEST_ENDS.search(sentence, cut.end())
+    if after is not None and len(sentence[after.end() :].split()) >= 3:
+        parts.append((sentence[after.end() :], start + after.end()))
+    return parts
+
+
+# where the request itself ends, when something is told after it
+_REQUEST_ENDS: Final = re.compile(r"[:;]\s*|\s[-–—]\s+")
 
 
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their

@@ -93,3 +93,17 @@ def test_a_correction_said_plainly_replaces_through_the_whole_chat(assistant: As
     told = "My phone number is 07700 900123.|New number: 07700 900456"
     reply = told_then_asked(assistant, told, "What's my phone number?")
     assert "900456" in reply and "900123" not in reply
+
+
+def test_the_new_words_keep_no_copy_of_the_replaced_fact(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    told = (
+        "I'm paying Eir 35 euro a month for my phone.|"
+        "Sorted it. Switched to Vodafone, 20 euro a month now and the same unlimited data."
+    )
+    assert "Vodafone" in told_then_asked(assistant, told, "Who is my phone with now?")
+    (new,) = [i for i in memory.active_facts() if "Vodafone" in i.text]
+    old = next(i for i in memory.items("semantic") if "Eir" in i.text)
+    assert (new.meta or {}).get("about_id") == old.id
+    assert "Eir" not in str(new.meta)  # a link, not the words: forgetting it erases them

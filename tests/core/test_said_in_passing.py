@@ -121,3 +121,44 @@ def test_a_title_ends_no_sentence() -> None:
     assert _located("Also his vet is Dr. Alvarez over at Maple Grove. We love him.")[0][0] == (
         "Also his vet is Dr. Alvarez over at Maple Grove."
     )
+
+
+def test_what_is_told_after_a_request_is_quoted_too() -> None:
+    message = (
+        "I'll have my usual flat white, and can you keep track of the others: Dev wants a "
+        "cortado, Siobhan's a long black."
+    )
+    said = [sentence for sentence, _ in _located(message)]
+    assert said == ["I'll have my usual flat white", "Dev wants a cortado, Siobhan's a long black."]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("G'day! Our kelpie Ruby's been scratching like mad lately, any tips?", "name_of:dog",
+         "User's kelpie is named Ruby"),
+    ],
+)  # fmt: skip
+def test_a_breed_and_a_name_with_has(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "not_said"),
+    [
+        ("I am working as a software tester at Infosys, Pune office.|Small update: I have "
+         "joined Wipro from this month as a business analyst.",
+         "Where was I working before this?", "Infosys", "nothing earlier"),
+        ("I'm paying Eir 35 euro a month for my phone.|Sorted it. Switched to Vodafone, 20 "
+         "euro a month now and the same unlimited data.", "Who was I with before I switched?",
+         "Eir", "don't know"),
+        ("I'm paying Eir 35 euro a month for my phone.|Sorted it. Switched to Vodafone, 20 "
+         "euro a month now and the same unlimited data.", "What do I pay for my mobile now?",
+         "Vodafone", "35"),
+    ],
+)  # fmt: skip
+def test_the_earlier_value_of_a_change_said_loosely(
+    assistant: Assistant, told: str, asked: str, answer: str, not_said: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply and not_said not in reply
