@@ -94,7 +94,9 @@ _UPGRADED = re.compile(
 # "My doctor switched me from warfarin to apixaban", "we changed from Sky to Virgin".
 _FROM_TO = re.compile(
     r"\b(?:switched|changed|moved|swapped)\s+(?:me\s+|us\s+|over\s+)?from\s+"
-    r"(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:to|for)\s+(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    # "from Hobart up to Launceston": the particle is the way, not part of the place
+    r"(?P<old>[\w'’-]+(?:\s+(?!(?:up|down|over|back|across)\b)[\w'’-]+)?)\s+"
+    r"(?:(?:up|down|over|back|across)\s+)?(?:to|for)\s+(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)"
     r"(?=\s+(?:last|this|yesterday|today|instead|recently|a\s|two\s|three\s)|\s*[.!,;]|\s*$)",
     re.IGNORECASE,
 )
@@ -107,7 +109,7 @@ _NOT_KINDS: Final = frozenset("other same new old next first last one".split())
 def _switched(text: str) -> list[Change]:
     """ "I gave up on Japanese, switched to Korean instead", "switched me from warfarin to
     apixaban": one thing replaced by another."""
-    said_again = (_IS_NOT, _TOLD_BUT, _TAKEN_UP)
+    said_again = (_IS_NOT, _TOLD_BUT, _SAID_BUT, _TAKEN_UP)
     return [
         Change("replace", m["old"], m["new"], (m.start(), m.end()))
         for pattern in (_SWITCHED, _FROM_TO, _GONE_OFF, _GONE_OFF_FOR, *said_again)
@@ -216,6 +218,12 @@ _TOLD_BUT = re.compile(
     r"\bi\s+told\s+you\b[^.!?]*?\b(?P<old>[\w'’-]+)\s*,?\s+but\s+(?:it's|it’s|it\s+is|it\s+was|"
     r"that's|it's\s+really)\s+(?:actually\s+|really\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)\s*[.!]*$",
     re.IGNORECASE,
+)
+# "I said Durham before but my MA is at Newcastle University": the name said instead
+_SAID_BUT = re.compile(
+    r"\b[Ii]\s+(?:said|put|wrote|typed)\s+(?P<old>[A-Z][\w'’-]+)\s+(?:before|earlier|there)?\s*,?\s*"
+    r"but\b[^.!?]*?\b(?:is|are|was|it's|it’s|'s)\s+(?:at\s+|in\s+|actually\s+|really\s+)*"
+    r"(?P<new>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)",
 )
 _TAKEN_UP = re.compile(
     r"\b(?:given|gave)\s+up\s+(?P<old>[\w'’-]+)\s*(?:,\s*and|,|and)\s*(?:has\s+|have\s+|'s\s+|'ve\s+)?"

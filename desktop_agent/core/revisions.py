@@ -132,7 +132,8 @@ def _new_employer(memory: MemoryService, learned: Collection[str]) -> str:
 
 
 _TRIP_TO: Final = re.compile(
-    r"\b(?:going|travell?ing|flying|moving|heading)\s+to\s+([A-Z][\w'’-]+)"
+    r"\b(?:going|travell?ing|flying|moving|heading|trip|holiday|vacation|visit)\s+to\s+"
+    r"([A-Z][\w'’-]+)"
 )
 
 
