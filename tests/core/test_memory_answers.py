@@ -218,3 +218,26 @@ def test_a_three_process_scenario_is_run_and_scored(bench: ModuleType, tmp_path:
             assert planted.stale_leak and planted.stale_in_memories == [word]
     figures = bench.summarise(run["questions"])
     assert figures["n"] == 2 and figures["stale_checked"] == 1 and figures["errors"] == 0
+
+
+def test_the_core_only_run_scores_a_scenario_like_the_whole_chat() -> None:
+    from bench.memory_answers_core import run_scenario
+    from desktop_agent.embed import HashingEmbedder
+    from desktop_agent.secrets.memory_backend import InMemoryKeyring
+
+    scenario = {
+        "id": "core-1",
+        "sessions": [
+            [{"say": "I live in Leeds and my dog is called Rex."}],
+            [{"say": "I moved to York last month."}],
+            [
+                {"ask": "Where do I live?", "category": "corrected", "expect": ["York"],
+                 "stale": ["Leeds"]},
+                {"ask": "What's my dog called?", "category": "current", "expect": ["Rex"],
+                 "stale": []},
+            ],
+        ],
+    }  # fmt: skip
+    ran = run_scenario(scenario, "tune", HashingEmbedder(), InMemoryKeyring())
+    scored = {q["ask"]: (q["answer_correct"], q["stale_leak"]) for q in ran["questions"]}
+    assert scored == {"Where do I live?": (True, False), "What's my dog called?": (True, False)}
