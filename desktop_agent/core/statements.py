@@ -17,17 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.grounding import RELATIONS, content_words, kin_asked, stems
+from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SENTENCE, asks_only, question_only
 from desktop_agent.core.redaction import MARK
 
-# A statement about the user or their people is in the first person.
-_FIRST_PERSON: Final = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me|we|we're|our|us)\b", re.I)
-# ... or opens on one of the user's people: "The twins changed schools", "Grandma moved".
-_THEIR_PEOPLE: Final = re.compile(
-    rf"^\s*(?:the\s+|our\s+)?(?:{'|'.join(sorted(RELATIONS | {'twin', 'twins'}))})\b", re.I
-)
 _NOT_A_STATEMENT: Final = re.compile(
     r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
@@ -54,7 +48,8 @@ def best_statement(
     most of what ``question`` asks about; the newer wins a tie. None when no sentence shares a
     word with it beyond the question's frame. Without ``reasons`` the sentence is quoted
     without why ("... now | bc CoreFit put their prices up"), which often names the old
-    value; a question about the past wants it."""
+    value; a question about the past wants it, and the older of two sentences that say as
+    much."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
@@ -76,9 +71,11 @@ def best_statement(
                 continue
             # a sentence that puts something right counts one more: it outranks the older
             # sentence it corrects, which may share more words with the question
-            key = (shared + bool(_CORRECTS.search(sentence)), item.created_at.timestamp())
+            # ... and a question about the past wants the earlier words, not the correction
+            when = item.created_at.timestamp()
+            key = (shared, -when) if reasons else (shared + bool(_CORRECTS.search(sentence)), when)
             if best_key is None or key > best_key:
-                said_now = _clipped(sentence if reasons else _without_reason(sentence))
+                said_now = _clipped(sentence if reasons else _what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
     return best
 
@@ -97,16 +94,15 @@ def _statements(message: str) -> list[str]:
 def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     """The user's statements in ``message``, each with where it stands. The telling part of a
     request counts ("need to text my landlord, Mr Okafor, | can you help me word it?", "could
-    you remember that | I see Dr Okafor on Thursday?"), and in a message that speaks of the
-    user a sentence without "I" does too ("aiming for about 140g protein a day")."""
+    you remember that | I see Dr Okafor on Thursday?"). A statement need not say "I": what the
+    user tells a private assistant is theirs ("aiming for about 140g protein a day", "Pottery
+    class is Saturday mornings at 10"); it is quoted only to a question about the user, and
+    only when it says the question's words."""
     found = []
-    personal = bool(_FIRST_PERSON.search(message))
     for part in SENTENCE.finditer(message):
         start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
         for sentence, at in _telling_parts(part.group(0).strip(), start):
             if not sentence or MARK in sentence:
-                continue
-            if not (personal or _THEIR_PEOPLE.match(sentence)):
                 continue
             if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
                 continue
@@ -155,6 +151,29 @@ _REQUEST_ENDS: Final = re.compile(r"[:;]\s*|\s[-–—]\s+")
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
 # prices up" (and the reason often names the old value).
 _REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*$", re.IGNORECASE)
+
+
+# What ended, beside what came instead: "gone right off oat milk tbh, | it's almond now",
+# "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
+# but my MA is at Newcastle".
+_ENDED: Final = re.compile(
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
+    r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|"
+    r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier))\b",
+    re.IGNORECASE,
+)
+_PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+")
+
+
+def _what_is_so(sentence: str) -> str:
+    """``sentence`` without why, and without the clause that says what ended when another says
+    what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
+    sentence = _without_reason(sentence)
+    parts = [p for p in _PARTS.split(sentence) if p.strip()]
+    kept = [p for p in parts if not _ENDED.search(p)]
+    if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
+        return sentence
+    return ", ".join(p.strip() for p in kept)
 
 
 def _without_reason(sentence: str) -> str:

@@ -162,3 +162,46 @@ def test_the_earlier_value_of_a_change_said_loosely(
 ) -> None:
     reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "not_said"),
+    [
+        ("I have my flat white with oat milk.|gone right off oat milk tbh, it's almond in my "
+         "flat white from now on", "What milk do I have in my coffee?", "almond", "oat"),
+        ("Can you remind me to book winter tires for my Honda Civic?|Traded the Civic in on "
+         "the weekend, I'm driving a Subaru Outback now.", "What am I driving these days?",
+         "Subaru", "Civic"),
+    ],
+)  # fmt: skip
+def test_a_quote_leaves_out_what_ended(
+    assistant: Assistant, told: str, asked: str, answer: str, not_said: str
+) -> None:
+    reply = chat_after(assistant, told, asked)
+    assert answer in reply.text and not_said not in reply.text
+    assert all(not_said not in m.item.text for m in reply.memories_used)
+
+
+def chat_after(assistant: Assistant, told: str, asked: str):  # noqa: ANN201
+    for message in told.split("|"):
+        chat(assistant, assistant.start_conversation(), message)
+    return chat(assistant, assistant.start_conversation(), asked)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "not_said"),
+    [
+        # a statement need not say "I"
+        ("Pottery class is Saturday mornings at 10, at the studio in Hebden Bridge.",
+         "What time is my pottery class?", "10", "don't know"),
+        # a question about the past wants the earlier words of two that say as much
+        ("Saving up for a trip to Patagonia, my goal is 4,000 euros by next spring.|Flights got "
+         "pricier so I've bumped my Patagonia savings goal up to 5,500 euros.",
+         "What was my original savings goal for Patagonia?", "4,000", "5,500"),
+    ],
+)  # fmt: skip
+def test_which_words_are_quoted(
+    assistant: Assistant, told: str, asked: str, answer: str, not_said: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply and not_said not in reply
