@@ -65,6 +65,8 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
         elif question is None and (name := _named_in_memory(memory, text)) and asks_only(text):
             # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
             question = AboutUser(text, everything=False, past=False, named=name)
+        elif question is None and (name := _named_in_words(memory, text)) and asks_only(text):
+            return _told_of(memory, text, name, excluded)  # "When does Omar have football?"
         elif question is None:
             return None
     if question.everything:
@@ -82,16 +84,9 @@ def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> 
     found = _with_about(memory, found)
     facts = select_facts(replace(question, named="") if ours else question, found)
     if question.named and not facts and not ours:
-        # "When does Omar have football?": the user's own words about Omar, if they say it
-        statement = _said(memory, text, excluded)
-        beyond = content_words(text) - stems(question.named)  # "old" in "how old is Mochi?"
-        if (
-            statement is not None
-            and re.search(rf"\b{re.escape(question.named)}\b", statement.sentence)
-            and (stems(statement.sentence) & beyond or _age_told(text, statement.sentence))
-        ):
-            return _quoting(statement.sentence, statement.source)
-        return None  # "who is Ada Lovelace?" asks the model, not the memory
+        # the user's own words about them, if they say it; else "who is Ada Lovelace?" asks
+        # the model, not the memory
+        return _told_of(memory, text, question.named, excluded)
     past: list[Recollection] = []
     if question.past:
         older = memory.search(
@@ -231,12 +226,38 @@ def _named_in_memory(memory: MemoryService, text: str) -> str:
         words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
         if item.kind == SEMANTIC and said.search(item.text) and words & _PEOPLE_WORDS:
             return name
-    # ... or only in the user's words ("Zara (she's 9) has swimming on Wednesdays")
+    return ""
+
+
+def _named_in_words(memory: MemoryService, text: str) -> str:
+    """The name a question asks about when only the user's words say it ("When does Omar have
+    football?" after "Omar's football is Saturday mornings at 9"), or ""."""
+    asked = _ASKED_OF.match(text)
+    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+        return ""
+    name = asked.group(1)
+    said = re.compile(rf"\b{re.escape(name)}\b")
     hidden = memory.outdated_episodes()
     for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
         if said.search(found.item.user_text) and not question_only(found.item):
             return name
     return ""
+
+
+def _told_of(
+    memory: MemoryService, text: str, name: str, excluded: Collection[str]
+) -> Grounding | None:
+    """The user's sentence that names ``name`` and says what ``text`` asks of them; None lets
+    the model answer ("What is Python?" after "I'm learning Python" says nothing asked)."""
+    statement = _said(memory, text, excluded)
+    beyond = content_words(text) - stems(name)  # "old" in "how old is Mochi?"
+    if (
+        statement is not None
+        and re.search(rf"\b{re.escape(name)}\b", statement.sentence)
+        and (stems(statement.sentence) & beyond or _age_told(text, statement.sentence))
+    ):
+        return _quoting(statement.sentence, statement.source)
+    return None
 
 
 _ASKED_OF: Final = re.compile(
@@ -298,7 +319,7 @@ def _quoting(sentence: str, source: Recollection) -> Grounding:
     message, and the reply, may say what the answer leaves out ("bc CoreFit put their prices
     up")."""
     item = source.item
-    if item.kind == EPISODIC and sentence.rstrip("….") in item.user_text:
+    if item.kind == EPISODIC:
         said = f"User: {sentence}"
         meta = {**(item.meta or {}), "user_end": len(said)}
         source = dataclasses.replace(source, item=dataclasses.replace(item, text=said, meta=meta))

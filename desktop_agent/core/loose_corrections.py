@@ -73,7 +73,7 @@ _FILLER: Final = re.compile(
 # Words too common to say what a sentence is about.
 _PLAIN: Final = frozenset(
     """user i im ive me my we our us you your it its just really like get got go going went
-    now new one thing things bit lot today yesterday week weeks lol tbh btw thing way also
+    now new one thing things bit lot today yesterday week weeks lol tbh btw way also
     still back told tell said say called named name time actually correction update finally
     anyway ugh""".split()
 )
@@ -101,6 +101,8 @@ def apply(
     a rule already changed something from."""
     from desktop_agent.core.revisions import revise
 
+    if not _CHANGE.search(text):
+        return []  # most messages change nothing: no need to read every fact
     taught = {item.id for item in learned}
     replaced = [
         item

@@ -88,9 +88,11 @@ def test_said_in_passing_is_answered(
          "Saturday mornings at 9", "You said"),
         ("My grandson Eli is three and he loves trains.", "How old is Eli?", "three",
          "You said"),
-        # the name alone does not make a sentence the answer
+        # the name alone does not make a sentence the answer, nor the question one about
+        # the user
         ("We adopted a cat called Mochi.|Vet visit today for Mochi.", "How old is Mochi?",
          "", "Vet visit"),
+        ("I'm learning Python at night school.", "What is Python?", "You said", "learning"),
     ],
 )  # fmt: skip
 def test_a_name_from_the_users_words_is_answered_from_them(
