@@ -112,6 +112,7 @@ _SYNONYM_GROUPS: Final = (
     ("salary", "earn", "income", "wage", "pay", "paid"),
     ("exercise", "gym", "workout", "training", "fitness", "lift", "lifting"),
     ("phone", "mobile", "cell"),
+    ("therapy", "therapist", "counselling", "counsellor", "counseling", "counselor"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

@@ -71,6 +71,8 @@ def question_only(item: MemoryItem) -> bool:
 # "my", "me", "I" in a question: it asks about the user (or their people).
 _ABOUT_ME = re.compile(
     r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us|call me|calls me|"
+    # someone the user has by what they do for them: "who teaches me cello?"
+    r"who\s+(?:\w+s|drives|cuts|looks\s+after)\s+me|"
     # what a family calls its own without "my": "where did grandma live before?"
     r"mum|mom|dad|grandma|grandpa|granny|gran|nan|nana|grandad|granddad)\b",
     re.IGNORECASE,

@@ -207,3 +207,25 @@ def test_which_words_are_quoted(
 ) -> None:
     reply = told_then_asked(assistant, told, asked)
     assert answer in reply and not_said not in reply
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("I'm learning the cello, lesson every Wednesday at 6:30pm with Mrs Oyelaran.",
+         "Who teaches me cello?", "Oyelaran"),
+        ("I see my therapist, Dr Anand, every Monday at 4pm.", "When's my therapy appointment?",
+         "Monday"),
+    ],
+)  # fmt: skip
+def test_other_ways_to_ask_about_ones_people(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    assert answer in told_then_asked(assistant, told, asked)
+
+
+def test_a_request_with_me_is_not_about_the_user() -> None:
+    from desktop_agent.core.questions import about_user
+
+    assert about_user("Can you tell me a joke?") is None
+    assert about_user("Who teaches me cello?") is not None
