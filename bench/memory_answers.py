@@ -461,6 +461,15 @@ def report(runs: Sequence[dict[str, Any]], seconds: float, details: bool) -> dic
     return body
 
 
+def emit(body: dict[str, Any], *, as_json: bool) -> int:
+    """Print the report: one JSON object, or the table."""
+    if as_json:
+        print(json.dumps(body, ensure_ascii=False, indent=1))
+    else:
+        print_table(body)
+    return 0
+
+
 def print_table(body: dict[str, Any]) -> None:
     def row(name: str, s: dict[str, Any]) -> str:
         return (
@@ -538,11 +547,7 @@ def run(args: argparse.Namespace, parts: Sequence[str]) -> int:
             flush=True,
         )
     body = report(runs, time.perf_counter() - started, args.details)
-    if args.json:
-        print(json.dumps(body, ensure_ascii=False, indent=1))
-    else:
-        print_table(body)
-    return 0
+    return emit(body, as_json=args.json)
 
 
 def rescore(args: argparse.Namespace) -> int:
@@ -571,11 +576,7 @@ def rescore(args: argparse.Namespace) -> int:
         runs.append({**run_, "questions": questions})
     body = report(runs, saved["seconds"], args.details)
     body["rescored_from"] = str(args.rescore)
-    if args.json:
-        print(json.dumps(body, ensure_ascii=False, indent=1))
-    else:
-        print_table(body)
-    return 0
+    return emit(body, as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -20,12 +20,10 @@ leaks in both).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 import tempfile
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +33,10 @@ from bench.memory_answers import (  # noqa: E402
     DATA,
     PARTS,
     choose_forget,
+    emit,
     load_part,
-    print_table,
+    question_result,
     report,
-    score_question,
 )
 
 
@@ -83,21 +81,12 @@ def run_scenario(scenario: dict[str, Any], part: str, embedder: Any, backend: An
                         pass
                     reply = turn.finish()
                     if "ask" in step:
-                        used = [m.item.text for m in reply.memories_used]
-                        score = score_question(step, reply.text, used)
-                        questions.append(
-                            {
-                                "scenario": scenario["id"],
-                                "part": part,
-                                "category": step["category"],
-                                "ask": step["ask"],
-                                "reply": reply.text,
-                                "memories_used": used,
-                                "model": "scripted (core only)",
-                                "error": None,
-                                **asdict(score),
-                            }
-                        )
+                        said = {
+                            "reply": reply.text,
+                            "memories_used": [{"text": m.item.text} for m in reply.memories_used],
+                            "model": "scripted (core only)",
+                        }
+                        questions.append(question_result(step, said, None, scenario["id"], part))
             finally:
                 vault.close()
     seconds = round(time.perf_counter() - started, 1)
@@ -134,11 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     body = report(runs, time.perf_counter() - started, args.details)
     body["bench"] = "memory_answers_core"
-    if args.json:
-        print(json.dumps(body, ensure_ascii=False, indent=1))
-    else:
-        print_table(body)
-    return 0
+    return emit(body, as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -213,16 +213,21 @@ def _age_told(question: str, sentence: str) -> bool:
     return bool(re.search(r"\bhow\s+old\b", question, re.I) and _AGE_TOLD.search(sentence))
 
 
+def _asked_name(text: str) -> str:
+    """The name a question asks about by its shape ("How old is Ellie?"), or ""."""
+    asked = _ASKED_OF.match(text)
+    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+        return ""
+    return asked.group(1)
+
+
 def _named_in_memory(memory: MemoryService, text: str) -> str:
     """The person a question asks about by a name told only inside a fact about the user's
     people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
     "" (a place, "any tips for living in Lisbon?", is no one)."""
-    asked = _ASKED_OF.match(text)
-    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
-        return ""
-    name = asked.group(1)
+    name = _asked_name(text)
     said = re.compile(rf"\b{re.escape(name)}\b")
-    for item in memory.active_facts():
+    for item in memory.active_facts() if name else ():
         words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
         if item.kind == SEMANTIC and said.search(item.text) and words & _PEOPLE_WORDS:
             return name
@@ -232,10 +237,9 @@ def _named_in_memory(memory: MemoryService, text: str) -> str:
 def _named_in_words(memory: MemoryService, text: str) -> str:
     """The name a question asks about when only the user's words say it ("When does Omar have
     football?" after "Omar's football is Saturday mornings at 9"), or ""."""
-    asked = _ASKED_OF.match(text)
-    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+    name = _asked_name(text)
+    if not name:
         return ""
-    name = asked.group(1)
     said = re.compile(rf"\b{re.escape(name)}\b")
     hidden = memory.outdated_episodes()
     for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):

@@ -113,18 +113,21 @@ def apply(
     # what this message ended without saying what came instead ("I'm not at Blue Bottle
     # anymore, I started as a hygienist") may still be replaced by its words
     ended = _ended_by(memory, source.episode_id)
-    facts = [f for f in (*memory.active_facts(), *ended) if f.id not in taught]
-    written: list[MemoryItem] = []
+    facts = [
+        f
+        for f in (*memory.active_facts(), *ended)
+        if f.id not in taught and f.type != "task" and f.subject_key != STYLE_KEY
+    ]
     people = frozenset(people_by_name(memory))
-    facts = [f for f in facts if f.type != "task" and f.subject_key != STYLE_KEY]
+    written: list[MemoryItem] = []
     for found in corrections(text, facts, spans, {f.id for f in ended}, people):
         provenance = Provenance(source.episode_id, source.conversation_id, *found.span)
         if any(item.text == found.text for item in written):
             memory.end([found.old.id], provenance)  # one new fact for the facts it replaces
         else:
             # what the replaced fact was about ("... for User's phone") still finds the new
-            # words ("Switched to Vodafone, 20 euro a month now")
-            # (by id, not a copy of its words: forgetting it leaves nothing behind)
+            # words ("Switched to Vodafone, 20 euro a month now"); by id, not a copy of its
+            # words, so forgetting it leaves nothing behind
             about = {"about_id": found.old.id}
             written.append(revise(memory, found.old, found.text, provenance, extra=about))
     return written

@@ -20,7 +20,6 @@ SENTENCE = re.compile(
     r"(?:[^.!?\n]|\.(?<=\bDr\.)|\.(?<=\bMr\.)|\.(?<=\bMrs\.)|\.(?<=\bMs\.)|\.(?<=\bSt\.)|"
     r"\.(?<=\bProf\.)|\.(?<=\bMx\.))+[.!?]*"
 )
-_SENTENCES = SENTENCE
 _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"
     r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|which|do|does|did|"
@@ -36,7 +35,7 @@ _GREETING = re.compile(
 
 def asks_only(message: str) -> bool:
     """True when every sentence of ``message`` asks something (greetings aside)."""
-    sentences = [s.strip() for s in _SENTENCES.findall(message) if s.strip()]
+    sentences = [s.strip() for s in SENTENCE.findall(message) if s.strip()]
     asking = [s for s in sentences if not _GREETING.match(s)]
     return bool(asking) and all(_asks(s) for s in asking)
 

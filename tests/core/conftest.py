@@ -74,9 +74,14 @@ def chat(assistant: Assistant, conversation, text: str):  # noqa: ANN001, ANN201
 def told_then_asked(assistant: Assistant, told: str, asked: str) -> str:
     """The reply to ``asked`` after each of ``told`` ("|" between messages) was said in a
     conversation of its own, as across sessions."""
+    return str(told_then_replied(assistant, told, asked).text)
+
+
+def told_then_replied(assistant: Assistant, told: str, asked: str):  # noqa: ANN201
+    """``told_then_asked``, with the whole Reply (its memories used, ...)."""
     for message in told.split("|"):
         chat(assistant, assistant.start_conversation(), message)
-    return str(chat(assistant, assistant.start_conversation(), asked).text)
+    return chat(assistant, assistant.start_conversation(), asked)
 
 
 def facts(message: str) -> dict[str, str]:

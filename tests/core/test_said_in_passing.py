@@ -10,7 +10,7 @@ import pytest
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.statements import _located
-from tests.core.conftest import chat, facts, told_then_asked
+from tests.core.conftest import chat, facts, told_then_asked, told_then_replied
 
 
 @pytest.mark.parametrize(
@@ -179,15 +179,9 @@ def test_the_earlier_value_of_a_change_said_loosely(
 def test_a_quote_leaves_out_what_ended(
     assistant: Assistant, told: str, asked: str, answer: str, not_said: str
 ) -> None:
-    reply = chat_after(assistant, told, asked)
+    reply = told_then_replied(assistant, told, asked)
     assert answer in reply.text and not_said not in reply.text
     assert all(not_said not in m.item.text for m in reply.memories_used)
-
-
-def chat_after(assistant: Assistant, told: str, asked: str):  # noqa: ANN201
-    for message in told.split("|"):
-        chat(assistant, assistant.start_conversation(), message)
-    return chat(assistant, assistant.start_conversation(), asked)
 
 
 @pytest.mark.parametrize(
