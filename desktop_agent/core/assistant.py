@@ -343,7 +343,7 @@ class Assistant:
         from desktop_agent.core.grounding_turn import ground
 
         excluded = self._open.excluded(conversation.id)
-        return ground(self._memory, text, excluded)
+        return ground(self._memory, text, excluded, conversation.last_user_message())
 
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
         if not self._remembering() or conversation.incognito:

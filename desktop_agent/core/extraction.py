@@ -27,7 +27,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from desktop_agent.core import extraction_appositions as appositions
 from desktop_agent.core import (
@@ -168,10 +168,10 @@ def extract(message: str) -> list[ExtractedFact]:
     for start, clause, implied_i in _clauses(text):
         found.extend(_extract_clause(clause, start, correction, implied_i))
     found.extend(_across_commas(text, correction))
-    doc = _parse(text)
+    doc = extraction_parse.parse_message(text)
     names = appositions.misread(text, doc) if doc is not None else []
     if names:  # "My sister Ines lives in Madrid": parsed again without the name
-        doc = _parse(appositions.blanked(text, names))
+        doc = extraction_parse.parse_message(appositions.blanked(text, names))
     parsed = [
         dataclasses.replace(item, text=appositions.named_back(item.text, names))
         for item in (extraction_parse.read(doc) if doc is not None else [])
@@ -207,17 +207,6 @@ def extract(message: str) -> list[ExtractedFact]:
 _INSTEAD_OF = re.compile(
     r"\binstead\s+of\s+(?:(?:a|an|the|my|our)\s+)?([\w'’-]+(?:\s+[\w'’-]+)?)\b", re.I
 )
-
-
-# A short label before a colon opens a sentence without being part of it ("Big news: my sister
-# moved to Bergen", "Update: ..."): blanked (same length, so spans hold) before parsing.
-_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))[A-Za-z][\w ]{0,20}:\s")
-
-
-def _parse(text: str) -> Any:
-    from desktop_agent import nlp
-
-    return nlp.parse(_LABEL.sub(lambda m: " " * len(m.group(0)), text))
 
 
 def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact:

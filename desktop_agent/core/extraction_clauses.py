@@ -111,6 +111,10 @@ def _subject(verb: Token) -> Token | None:
         users = [s for s in subjects if s.lower_ in _USER and s.i < verb.i]
         if users:
             return users[-1]
+        # "random update, | she and the kids are in Accra now": the pronoun is who is meant
+        pronouns = [s for s in subjects if s.lower_ in _PRONOUNS and s.i < verb.i]
+        if pronouns:
+            return pronouns[-1]
     return subjects[0] if subjects else None
 
 

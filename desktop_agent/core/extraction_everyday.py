@@ -229,7 +229,7 @@ def relation_inside(clause: str) -> Iterator[Match]:
     for found in [*_INNER_RELATION.finditer(clause), _RELATION_ALONE.match(clause.strip())]:
         if found is None:
             continue
-        name = found.group("name")
+        name = re.sub(r"['’]s$", "", found.group("name"))  # "to my sister Ama's place"
         if name.casefold() in STOPWORDS or name.casefold() in _NOT_A_NAME:
             continue
         said = found.group("rel").casefold()

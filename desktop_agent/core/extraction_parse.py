@@ -15,10 +15,12 @@ third person) and ``extraction_people``, ``extraction_user``, ``extraction_habit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from desktop_agent.core import extraction_words as words
+from desktop_agent.core.extraction_clauses import _PRONOUNS
 from desktop_agent.core.extraction_grammar import (
     Found,
     Token,
@@ -37,6 +39,27 @@ from desktop_agent.core.extraction_habits import _owned
 from desktop_agent.core.extraction_people import _attribute, _person
 from desktop_agent.core.extraction_rules import normalise_object
 from desktop_agent.core.extraction_user import _user
+
+# A short label before a colon opens a sentence without being part of it ("Big news: my sister
+# moved to Bergen", "Update: ..."): blanked (same length, so spans hold) before parsing.
+_LABEL = re.compile(r"(?:^|(?<=[.!?]\s))[A-Za-z][\w ]{0,20}:\s")
+
+
+# A question may go on to tell: "what should I get my husband Rafael, | he's into cycling". The
+# comma before the telling clause becomes a full stop (same length), so it is a sentence of its own.
+_TOLD_AFTER_QUESTION = re.compile(
+    r"((?:^|(?<=[.!?]\s))(?:what|where|when|who|how|which|can|could|would|any)\b[^.!?]*?)"
+    r",(?=\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are|\s+has|\s+loves|\s+likes)\b)",
+    re.IGNORECASE,
+)
+
+
+def parse_message(text: str) -> Any:
+    """The parse of a whole message, its labels and the commas that end a question blanked."""
+    from desktop_agent import nlp
+
+    text = _TOLD_AFTER_QUESTION.sub(r"\1.", text)
+    return nlp.parse(_LABEL.sub(lambda m: " " * len(m.group(0)), text))
 
 
 def read(doc: Any) -> list[Found]:
@@ -62,6 +85,10 @@ def _clause(head: Token, context: _Context) -> Iterator[Found]:
     if who is None:
         return
     tokens = _clause_tokens(head)
+    before = [t for t in tokens if t.i < subject.i]
+    if subject.lower_ in _PRONOUNS and any(t.pos_ in ("NOUN", "PROPN") for t in before):
+        # "news from Ingrid - she's moved to Bergen": the clause starts at its pronoun
+        tokens = [t for t in tokens if t.i >= subject.i]
     if not tokens:
         return
     if who.kind == "person":
@@ -147,4 +174,4 @@ def covered(key: str, span: tuple[int, int], item: Found) -> bool:
     return overlap and (family == other or (family in free and other in free))
 
 
-__all__ = ["Found", "Who", "covered", "read"]
+__all__ = ["Found", "Who", "covered", "parse_message", "read"]

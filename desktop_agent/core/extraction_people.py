@@ -131,6 +131,13 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             yield _make(who, tokens, "preference", f"{slot}:likes:{key}", _phrase(loved),
                         negated=negated)  # fmt: skip
             return
+    into = _prep_object(head, "into") if lemma == "be" else None
+    if into is not None and into.pos_ in ("NOUN", "PROPN", "VERB"):  # "he's into cycling"
+        for item in _conjuncts(into):
+            what = _phrase(item) if item is into else item.text
+            yield _make(who, tokens, "preference", f"{slot}:likes:{normalise_object(what)}",
+                        what, f"User's {person_words(who)} is into {what}", negated=negated)  # fmt: skip
+        return
     liking = next((c for c in head.children if c.dep_ == "aux" and _base(c) in _LIKING), None)
     if liking is not None and head.pos_ == "VERB":  # "my wife loves gardening", misparsed
         against = _base(liking) in ("hate", "dislike", "loathe")
@@ -151,6 +158,13 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                 negated=negated, correction=lemma != "live",
             )  # fmt: skip
             return
+    settled = lemma == "be" and any(t.lower_ in ("now", "nowadays") for t in tokens)
+    place = _prep_object(head, "in") if settled else None
+    visit = any(t.lower_ in _VISITING for t in tokens)
+    if place is not None and place.ent_type_ == "GPE" and not visit and not negated:
+        # "she and the kids are in Accra now": where they live now (never "for a week")
+        yield _make(who, tokens, "fact", f"{slot}:home_city", _place(place), correction=True)
+        return
     if lemma == "be" or lemma == "come":
         origin = _prep_object(head, "from")
         if origin is not None and origin.pos_ == "PROPN":
@@ -206,6 +220,8 @@ _NOT_BREEDS = frozenset(
     "boy girl baby dog cat pet angel menace nightmare sweetheart darling rescue year month "
     "week lot bit star monster character".split()
 )
+# Words that make "she's in Rome now" a visit, not where she lives.
+_VISITING = frozenset("for on until till visiting holiday vacation trip week weekend".split())
 _TAKEN_WITH = frozenset("obsessed mad crazy passionate keen nuts".split())
 
 

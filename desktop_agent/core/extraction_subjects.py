@@ -35,7 +35,12 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if lower in _USER:
         return Who("user", subject)
     if lower in _PRONOUNS:
-        return context.last if context.last and context.last.kind == "person" else None
+        if context.last and context.last.kind == "person":
+            return context.last
+        context.last = _antecedent(subject)
+        if context.last is not None and context.last.name:
+            context.named.add(context.last.relation)  # known by name: only the news is new
+        return context.last
     if lower == "nothing" and subject.head.lemma_ in ("beat", "top"):
         return Who("thing", subject)  # "nothing beats a good curry"
     if subject.pos_ not in ("NOUN", "PROPN") and subject.tag_ != "VBG":
@@ -89,6 +94,37 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if owned:
         return Who("owned", subject)  # "my exam is on 12 May", "my goal is to..."
     return Who("thing", subject)
+
+
+def _antecedent(pronoun: Token) -> Who | None:
+    """The one person of the user's named earlier in the message, not as a subject: "news from
+    Ingrid (known as the sister) - she's moved to Bergen", "lunch with my brother, he's ...".
+    Two people named, a possessive ("Ingrid's boss, she ...") or a pronoun that does not fit
+    the relation, and nobody is meant for sure."""
+    if pronoun.lower_ not in ("she", "he"):
+        return None
+    people: dict[str, Who] = {}
+    for token in pronoun.doc[: pronoun.i]:
+        if any(c.dep_ == "case" for c in token.children) or token.tag_ == "POS":
+            continue
+        if known := _known(token):
+            people[known] = Who("person", token, known, token.text, f"{known} {token.text}")
+        elif _possessor(token) and (relation := _relation_of(token)):
+            after = token.doc[token.i + 1] if token.i + 1 < pronoun.i else None
+            name = after.text if after is not None and after.pos_ == "PROPN" else ""
+            if relation not in people:  # "my husband Rafael": named as he is said
+                people[relation] = Who("person", token, relation, name, _relation_words(token))
+        elif (
+            token.i and _possessor(token.doc[token.i - 1]) and _relation_of(token.doc[token.i - 1])
+        ):
+            continue  # "my husband Rafael": the husband, named
+        elif token.pos_ == "PROPN" and token.ent_type_ not in ("GPE", "LOC", "DATE", "TIME"):
+            return None  # someone the memory does not know may be meant
+    if len(people) != 1:
+        return None
+    who = next(iter(people.values()))
+    unfit = words.MALE if pronoun.lower_ == "she" else words.FEMALE
+    return None if who.relation in unfit else who
 
 
 def _known(token: Token) -> str:

@@ -28,6 +28,13 @@ _USER_WORDS = {"i": "User", "we": "User", "me": "User", "us": "User", "my": "Use
 _USER_WORDS |= {"our": "User's", "myself": "themself", "mine": "User's"}
 
 
+# Participles that after "she's" say what she has done, not what she is.
+_HAS_DONE = frozenset(
+    "moved relocated started joined left got gone become been bought found taken quit "
+    "switched changed finished begun passed had adopted sold booked".split()
+)
+
+
 _AUX_THIRD = {"am": "is", "'m": "is", "are": "is", "'re": "is", "have": "has", "'ve": "has"}
 
 
@@ -52,6 +59,8 @@ def third_person(tokens: list[Token], who: Who) -> str:
         # "... and she's 4", "... and now she's training": whose "she" (the adverbs after it)
         rest = tokens[lead + 1 :]
         verb = "is" if rest and rest[0].lower_ in ("'s", "’s") else None
+        if verb and len(rest) > 1 and rest[1].lower_ in _HAS_DONE:
+            verb = "has"  # "she's moved to Bergen": has moved, though the parser reads "is"
         said = "".join(t.text + t.whitespace_ for t in (rest[1:] if verb else rest)).strip()
         adverbs = "".join(f"{t.lower_} " for t in tokens[:lead])
         return f"User's {person_words(who)} {verb + ' ' if verb else ''}{adverbs}{said}".strip()

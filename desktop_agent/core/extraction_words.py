@@ -43,6 +43,15 @@ RELATIONS = {
     **dict.fromkeys(("brother-in-law",), "brother-in-law"),
     **dict.fromkeys(("sister-in-law",), "sister-in-law"),
 }
+# Whom "she" or "he" can stand for, when the relation says.
+FEMALE = frozenset(
+    "mother grandmother wife girlfriend sister daughter stepmother aunt niece stepdaughter "
+    "mother-in-law sister-in-law".split()
+)
+MALE = frozenset(
+    "father grandfather husband boyfriend brother son stepfather uncle nephew stepson "
+    "father-in-law brother-in-law".split()
+)
 # Animals and breeds -> the species a pet's subject key names ("greyhound" -> "dog").
 PETS = {
     **dict.fromkeys(
@@ -159,11 +168,13 @@ __all__ = [
     "DIETS",
     "DISLIKE_VERBS",
     "EVENTS",
+    "FEMALE",
     "FREQUENCY",
     "KIDS",
     "LIKED_ROLES",
     "LONG_ACTIVITIES",
     "LIKE_VERBS",
+    "MALE",
     "MARITAL",
     "MESSAGES",
     "NEGATIVE_ADJ",

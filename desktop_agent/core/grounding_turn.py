@@ -34,9 +34,10 @@ from desktop_agent.core.memory_model import (
     Provenance,
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.question_pronouns import PRONOUN, resolved
 from desktop_agent.core.questions import AboutUser, about_user, asks_only, question_only
 from desktop_agent.core.recall import RecallHit
-from desktop_agent.core.statements import Statement, best_statement
+from desktop_agent.core.statements import Statement, best_statement, closest_statement
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts a question may recall, and "what do you know about me" may state.
@@ -51,8 +52,13 @@ class Grounding:
     past_recollections: tuple[Recollection, ...]
 
 
-def ground(memory: MemoryService, text: str, excluded: Collection[str] = ()) -> Grounding | None:
-    """The grounded answer to ``text`` if it asks about the user, else None."""
+def ground(
+    memory: MemoryService, text: str, excluded: Collection[str] = (), before: str | None = None
+) -> Grounding | None:
+    """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
+    user's message before it, whom "she" in "where does she live?" may mean."""
+    if before and PRONOUN.search(text):
+        text = resolved(text, before, people_by_name(memory))
     question = about_user(text)
     ours = question is None and _OURS.search(text) is not None and asks_only(text)
     if question is None or question.named:
@@ -335,7 +341,11 @@ def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statem
     hidden = {*excluded, *memory.outdated_episodes()}
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
     asked = about_user(text)
-    return best_statement(text, episodes, reasons=bool(asked and asked.past))
+    past = bool(asked and asked.past)
+    found = best_statement(text, episodes, reasons=past)
+    if found is None and asked is not None:
+        found = closest_statement(text, episodes, memory.embedder.embed, past=past)
+    return found
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

@@ -13,9 +13,9 @@ forgotten span in it, never a sentence that itself asks or asks to forget.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
@@ -154,11 +154,13 @@ _REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*
 
 
 # What ended, beside what came instead: "gone right off oat milk tbh, | it's almond now",
+# "the Ljubljana venue fell through, | so they moved it to Lake Bled",
 # "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
 # but my MA is at Newcastle".
 _ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
-    r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|"
+    r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
+    r"pulled\s+out|called\s+off|cancell?ed|"
     r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier))\b",
     re.IGNORECASE,
 )
@@ -231,3 +233,42 @@ def _clauses_saying(
         return "", span
     first, last = saying[0][0], saying[-1][1]
     return " ".join(message[first:last].split()), (first, last)
+
+
+# How close in meaning (cosine of the app's embedder) a sentence must be to a question that
+# shares none of its words: "what car have I got now?" -> "I went with a grey Honda Civic".
+MEANING_FLOOR: Final = 0.45
+# Sentences this near the closest count as saying as much; the newer of them wins (the older
+# for a question about the past).
+MEANING_TIE: Final = 0.05
+
+
+def closest_statement(
+    question: str,
+    episodes: Sequence[Recollection],
+    embed: Callable[[Sequence[str]], Any],
+    *,
+    past: bool = False,
+) -> Statement | None:
+    """The sentence among the user's messages in ``episodes`` closest in meaning to
+    ``question``, when no sentence shares its words; None below ``MEANING_FLOOR``."""
+    said = [
+        (sentence, recollection)
+        for recollection in episodes
+        if not question_only(recollection.item)
+        for sentence in _statements(recollection.item.user_text)
+        if len(sentence.split()) >= 3
+    ]
+    if not said:
+        return None
+    vectors = embed([question, *(sentence for sentence, _ in said)])
+    scores = [float(v) for v in vectors[1:] @ vectors[0]]
+    top = max(scores)
+    if top < MEANING_FLOOR:
+        return None
+    near = [
+        (s, r) for (s, r), score in zip(said, scores, strict=True) if score >= top - MEANING_TIE
+    ]
+    near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
+    sentence, source = near[0]
+    return Statement(_clipped(sentence if past else _what_is_so(sentence)), source, 0)

@@ -197,7 +197,7 @@ def test_spans_point_at_the_users_own_words() -> None:
 
 
 def test_without_the_parser_the_patterns_still_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(extraction, "_parse", lambda text: None)
+    monkeypatch.setattr(extraction.extraction_parse, "parse_message", lambda text: None)
     assert [f.subject_key for f in extract("My name is Ana and I live in Rome")] == [
         "name",
         "home_city",

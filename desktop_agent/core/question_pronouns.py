@@ -1,0 +1,83 @@
+"""Whom "she" or "he" means in a question that follows another: "What date is Keanu's
+birthday?" then "What kind of music is he into?". The question is read with the one person the
+user's message before it named, by a name the memory knows or as "my <relation>".
+
+Only a sure reading is made: the question names nobody itself, the message before named exactly
+one person, and the pronoun fits the relation ("she" is never the brother). Otherwise the
+question is left as asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from desktop_agent.core.extraction_words import FEMALE, MALE, PETS, RELATIONS
+
+PRONOUN: Final = re.compile(r"\b(?:he|she|him|his|her)\b", re.IGNORECASE)
+# "my sister", "my little brother's", "our dog": the relation is the first or second word
+_MY_RELATION: Final = re.compile(r"\b(?:my|our)\s+([\w'’-]+)(?:\s+([\w'’-]+))?", re.I)
+# After "her", these say it is the object ("tell her about"), not whose ("her job").
+_AFTER_OBJECT: Final = frozenset(
+    "to for about with at from into on in before after up now again these lately".split()
+)
+_WORD: Final = re.compile(r"[\w'’-]+")
+
+
+def resolved(question: str, before: str | None, people: Mapping[str, str]) -> str:
+    """``question`` with its pronoun replaced by the person ``before`` named, when sure.
+    ``people``: the names the memory knows -> their relation ("ana" -> "sister")."""
+    if not before or not PRONOUN.search(question) or _names_someone(question, people):
+        return question
+    referent = _one_person(before, people)
+    if referent is None:
+        return question
+    words, relation = referent
+    female = {w.casefold() for w in PRONOUN.findall(question)} & {"she", "her"}
+    if relation in (MALE if female else FEMALE):
+        return question
+    return PRONOUN.sub(lambda m: _replaced(m, question, words), question)
+
+
+def _replaced(match: re.Match[str], question: str, words: str) -> str:
+    pronoun = match.group(0).casefold()
+    if pronoun == "his":
+        return f"{words}'s"
+    if pronoun == "her":
+        following = _WORD.match(question, match.end() + 1)
+        whose = following is not None and following.group(0).casefold() not in _AFTER_OBJECT
+        return f"{words}'s" if whose else words
+    return words
+
+
+def _names_someone(question: str, people: Mapping[str, str]) -> bool:
+    said = {w.casefold() for w in _WORD.findall(question)}
+    return bool(said & set(people)) or any(_relation(m) for m in _MY_RELATION.finditer(question))
+
+
+def _relation(match: re.Match[str]) -> tuple[str, str] | None:
+    """The relation "my ..." names and its word: ("sister", "sister") for "my big sister's"."""
+    for word in match.groups():
+        said = re.sub(r"['’]s$", "", word or "").casefold()
+        if relation := RELATIONS.get(said) or PETS.get(said):
+            return relation, said
+    return None
+
+
+def _one_person(message: str, people: Mapping[str, str]) -> tuple[str, str] | None:
+    """The words for the one person ``message`` names, and their relation; None for none or
+    for two."""
+    named: dict[str, str] = {}  # relation -> the words for them
+    for word in _WORD.findall(message):
+        name = re.sub(r"['’]s$", "", word)
+        if name[:1].isupper() and (relation := people.get(name.casefold())):
+            named.setdefault(relation, name)
+    for match in _MY_RELATION.finditer(message):
+        found = _relation(match)
+        if found and found[0] not in ("kids", "parents", "twins"):
+            named.setdefault(found[0], f"my {found[1]}")
+    if len(named) != 1:
+        return None
+    relation, words = next(iter(named.items()))
+    return words, relation
