@@ -344,8 +344,23 @@ def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statem
     past = bool(asked and asked.past)
     found = best_statement(text, episodes, reasons=past)
     if found is None and asked is not None:
-        found = closest_statement(text, episodes, memory.embedder.embed, past=past)
+        found = closest_statement(
+            text, episodes, memory.embedder.embed, past=past, no_longer_so=_no_longer_so(memory)
+        )
     return found
+
+
+def _no_longer_so(memory: MemoryService) -> set[str]:
+    """The names and numbers superseded facts said that no current fact says ("Ljubljana",
+    "22nd")."""
+    current = {w for item in memory.active_facts() for w in stems(item.text)}
+    return {
+        word
+        for item in memory.items(SEMANTIC)
+        if item.status == SUPERSEDED
+        for word in re.findall(r"(?<=\s)[\w'’-]+", item.text)
+        if (word[:1].isupper() or any(c.isdigit() for c in word)) and not stems(word) & current
+    }
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

@@ -35,13 +35,21 @@ class Intent:
     style: str | None = None
 
 
+# "... (that) I told you about": says the thing was told, and is no part of it
+_I_TOLD = re.compile(
+    r"(?:that\s+)?i\s+(?:told\s+you|mentioned|said|gave\s+you)\b(?:\s+about)?"
+    r"(?:\s+(?:earlier|before|last\s+time|yesterday))?",
+    re.IGNORECASE,
+)
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
     r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe)\s+"
     r"(?:that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
-    r"(?=(?:all\s+)?(?:my|our)\s))"
+    r"(?=(?:all\s+)?(?:my|our)\s)|"
+    # "forget the dentist appointment I told you about": what the user told, named as such
+    rf"(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
     r"|(?:don't|do not|stop)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
     r"(?=\S))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
@@ -84,6 +92,7 @@ def perceive(message: str, embedder: Any = None) -> Intent:
     forget = _FORGET.match(text)
     if forget:
         argument = _WHY.split(forget.group(1), maxsplit=1)[0]
+        argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
         return Intent("command", command="forget", argument=argument.strip(" .!,"))
     reading = read_by_rules(text)
     if reading.label == "none" and embedder is not None and _may_be_feedback(text):

@@ -13,7 +13,7 @@ forgotten span in it, never a sentence that itself asks or asks to forget.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -241,6 +241,9 @@ MEANING_FLOOR: Final = 0.45
 # Sentences this near the closest count as saying as much; the newer of them wins (the older
 # for a question about the past).
 MEANING_TIE: Final = 0.05
+# Among the episodes recalled best for a question, one this near with a forgotten span in it
+# stops the meaning fallback.
+FORGOTTEN_NEAR: Final = 3
 
 
 def closest_statement(
@@ -249,15 +252,22 @@ def closest_statement(
     embed: Callable[[Sequence[str]], Any],
     *,
     past: bool = False,
+    no_longer_so: Collection[str] = (),
 ) -> Statement | None:
     """The sentence among the user's messages in ``episodes`` closest in meaning to
-    ``question``, when no sentence shares its words; None below ``MEANING_FLOOR``."""
+    ``question``, when no sentence shares its words; None below ``MEANING_FLOOR``. A sentence
+    saying any of ``no_longer_so`` (the names and numbers of superseded facts) is never
+    quoted for the present: nearness in meaning cannot tell the old value from the new; nor
+    is anything when one of the episodes recalled best had words forgotten from it."""
+    if any(MARK in r.item.user_text for r in episodes[:FORGOTTEN_NEAR]):
+        return None  # something near it was forgotten: what is only near in meaning may be it
+    stale = {stem for word in no_longer_so for stem in stems(word)} if not past else set()
     said = [
         (sentence, recollection)
         for recollection in episodes
         if not question_only(recollection.item)
         for sentence in _statements(recollection.item.user_text)
-        if len(sentence.split()) >= 3
+        if len(sentence.split()) >= 3 and not stale & stems(sentence)
     ]
     if not said:
         return None

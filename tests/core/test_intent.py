@@ -150,6 +150,13 @@ def test_a_question_about_correctness_is_not_feedback() -> None:
         ("please forget everything about jake, i don't want him in here at all", "forget", "jake"),
         ("Forget my address because I'm moving soon.", "forget", "my address"),
         ("forget that my sister Ana, she's a nurse", "forget", "my sister Ana, she's a nurse"),
+        # "the ... I told you about" names something told
+        (
+            "Please forget the dentist appointment I told you about, I cancelled it",
+            "forget",
+            "dentist appointment",
+        ),
+        ("forget the car I mentioned earlier", "forget", "car"),
     ],
 )
 def test_commands(message: str, command: str, argument: str) -> None:
@@ -159,7 +166,8 @@ def test_commands(message: str, command: str, argument: str) -> None:
 @pytest.mark.parametrize(
     "message",
     ["Don't forget my mum's birthday is Friday.", "I forget my keys all the time.",
-     "Delete the second paragraph of that email.", "Remove the bullet points, please."],
+     "Delete the second paragraph of that email.", "Remove the bullet points, please.",
+     "Forget the last bit, write it as a poem."],
 )  # fmt: skip
 def test_not_a_forget_command(message: str) -> None:
     assert perceive(message).command != "forget"

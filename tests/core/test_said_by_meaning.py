@@ -5,18 +5,23 @@ ONNX all-MiniLM-L6-v2 embedder and a real vault.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.grounding_turn import listed
+from desktop_agent.core.memory_model import EPISODIC, MemoryItem
+from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.statements import closest_statement
 from desktop_agent.llm import GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
 from desktop_agent.memory import Vault
 from desktop_agent.secrets import KeyringKeySource
-from tests.core.conftest import told_then_asked, told_then_replied
+from tests.core.conftest import chat, told_then_asked, told_then_replied
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +59,38 @@ def test_nothing_close_in_meaning_is_not_quoted(meaning: Assistant) -> None:
     told = "I went with a grey Honda Civic instead."
     reply = told_then_asked(meaning, told, "What is my blood type?")
     assert "Civic" not in reply
+
+
+def test_what_is_near_a_forgotten_thing_is_not_quoted(meaning: Assistant) -> None:
+    # Given a salary told, then forgotten, and a pay rise said in other words
+    told = "My salary is 52k a year.|Money-wise I clear 4,400 a month."
+    told_then_asked(meaning, told, "Thanks!")
+    conversation = meaning.start_conversation()
+    assert "salary" in str(chat(meaning, conversation, "Please forget my salary.").text).lower()
+    chat(meaning, conversation, "yes")
+    # When asked in words neither sentence says, what is only near in meaning is not quoted
+    reply = chat(meaning, meaning.start_conversation(), "How much do I earn?").text
+    assert "52k" not in reply
+    assert "4,400" not in reply
+
+
+def _episode(text: str, day: int) -> Recollection:
+    when = datetime(2026, 11, day, tzinfo=UTC)
+    return listed(MemoryItem(f"e{day}", EPISODIC, f"User: {text}", when, when))
+
+
+def _by_words(texts: Sequence[str]) -> np.ndarray:
+    """Vectors that say which of three topics a text is on: near in meaning, without a model."""
+    topics = ("live", "city", "drive")
+    rows = [[1.0 if t in text.casefold() else 0.1 for t in topics] for text in texts]
+    return np.array([np.array(r) / np.linalg.norm(r) for r in rows], dtype=np.float32)
+
+
+def test_a_superseded_value_is_never_quoted_by_meaning() -> None:
+    episodes = [_episode("I live in Leeds, a city I love.", 1), _episode("I drive a Skoda now.", 2)]
+    question = "Which city is home?"
+    assert closest_statement(question, episodes, _by_words) is not None
+    assert closest_statement(question, episodes, _by_words, no_longer_so={"leeds"}) is None
+    # ... but a question about the past may have it
+    found = closest_statement(question, episodes, _by_words, past=True, no_longer_so={"leeds"})
+    assert found is not None and "Leeds" in found.sentence
