@@ -92,6 +92,8 @@ _PREFIX = re.compile(
     r"^(?:actually|no|nope|oh|well|so|and|but|also|honestly|yes|yeah|ok|okay|hi|hey|hello|"
     r"omg|ngl|tbh|lol|haha|wow|update|"
     r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
+    r"i should (?:tell you|mention|say)(?: that)?|i (?:want|wanted) you to know(?: that)?|"
+    r"you should know(?: that)?|(?:just )?(?:letting|to let) you know(?: that)?|"
     r"since you asked|for the record|for context|please|oh and|(?:it\s+)?turns out(?: that)?|"
     r"good news|bad news|sad news|big news|news|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
@@ -190,7 +192,8 @@ def extract(message: str) -> list[ExtractedFact]:
         found.extend(extraction_followups.read(text, doc, found))
     # Names said in passing, also inside requests: "help me text my landlord, Mr Okafor".
     named = {f.subject_key for f in found}
-    for match, span in extraction_mentions.mentions(text):
+    said = [*extraction_mentions.mentions(text), *extraction_mentions.appointments(text)]
+    for match, span in said:
         if match.key not in named:
             named.add(match.key)
             found.append(_fact(match, span, correction))

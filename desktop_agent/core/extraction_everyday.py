@@ -115,7 +115,7 @@ def job_done_somehow(clause: str) -> Iterator[Match]:
 
 _NAMED_PLACE = re.compile(
     r"(?:\s+(?:now\s+|currently\s+)?(?:at|for)\s+)(?P<place>(?:[A-ZÀ-Ý][\w'’&.-]*)(?:\s+[A-ZÀ-Ý][\w'’&.-]*){0,3})"
-    r"(?=\s*(?:[,.!;]|$|\s+(?:in|on|and|but|as|since|for|now)\b))"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:in|on|and|but|as|since|for|now|here|there|over|near)\b))"
 )
 _JOB_LEAD = _compile(
     rf"(?:{I_AM}\s+(?:now\s+)?(?:an?\s+)|i\s+(?:now\s+|currently\s+)?work\s+as\s+(?:an?\s+)?)"

@@ -58,9 +58,31 @@ def mentions(text: str) -> Iterator[tuple[Match, tuple[int, int]]]:
         )
 
 
+# "dentist appt with dr patel march 12": whom an appointment is with names the professional
+_APPOINTMENT: Final = re.compile(
+    r"\b(?P<rel>dentist|doctor|gp|vet|physio|physiotherapist|therapist|hairdresser|barber|"
+    r"optician|dermatologist|orthodontist|counsellor|counselor|osteopath|chiropractor)(?:'s)?\s+"
+    r"(?:appt|appointment|check-?up|visit|session|consultation)\s+(?:is\s+)?with\s+"
+    r"(?P<title>dr|mr|mrs|ms|mx|prof)\.?\s+(?P<name>[a-zà-ÿ][a-zà-ÿ'’-]+)\b",
+    re.IGNORECASE,
+)
+
+
+def appointments(text: str) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """(name fact, span) of each "<professional> appointment with Dr <Name>" in ``text``."""
+    for found in _APPOINTMENT.finditer(text):
+        said = found.group("rel").casefold()
+        relation = RELATIONS.get(said) or said
+        name = f"{found.group('title').capitalize()} {found.group('name').capitalize()}"
+        yield (
+            Match("fact", f"name_of:{relation}", name, f"User's {said} is {name}", 0.75),
+            (found.start(), found.end()),
+        )
+
+
 def _closed(text: str, end: int) -> bool:
     """Whether the name after a comma is closed like an apposition: ", Priya," or ", Priya."."""
     return bool(re.match(r"\s*(?:[,.;!?)]|$)", text[end:]))
 
 
-__all__ = ["mentions"]
+__all__ = ["appointments", "mentions"]

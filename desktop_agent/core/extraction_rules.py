@@ -54,6 +54,7 @@ from desktop_agent.core.extraction_work import (
     for_a_living,
     job,
     joined,
+    new_role,
     not_working,
 )
 
@@ -83,6 +84,7 @@ RULES: list[Rule] = [
     for_a_living,
     not_working,
     joined,
+    new_role,
     employer,
     degree,
     # what the user gets about in

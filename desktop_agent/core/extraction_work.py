@@ -174,6 +174,58 @@ def joined(clause: str) -> Iterator[Match]:
         yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=True)
 
 
+# "just started as a barista at this cafe called Grindhouse", "starting monday as a product
+# manager", "landed a junior designer gig at an agency called Paper Kite", "accepted the offer
+# from Wolt": a new job and where it is, told as news.
+_STARTED_AS = _compile(
+    r"(?:i(?:'ve|\s+have|'m|\s+am)?\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)?"
+    r"(?:started|starting|start)(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+))?\s+as\s+"
+)
+_LANDED = _compile(
+    r"(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+|recently\s+)?(?:landed|got|scored|"
+    r"accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?P<job>[\w -]{2,40}?)\s+"
+    r"(?:gig|job|role|position|post)\s+(?=at\b|with\b)"
+)
+_OFFER = _compile(
+    r"(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?accepted\s+(?:the|an|their|a)\s+"
+    r"(?:job\s+)?offer\s+(?:from|at|with)\s+"
+)
+# where: "at Grindhouse", "at this cafe called Grindhouse in Fitzroy", "with an agency called X"
+_WHERE = re.compile(
+    r"^\s*(?:at|with|for)\s+(?:(?:a|an|this|the|my|our)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:called|named)\s+)?"
+)
+
+
+def new_role(clause: str) -> Iterator[Match]:
+    """A new job, with the place it is at when named (see ``_STARTED_AS``)."""
+    offer = _OFFER.match(clause)
+    if offer:
+        place = proper_noun(clause[offer.end() :], clause)
+        if place:
+            yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+        return
+    started, landed = _STARTED_AS.match(clause), _LANDED.match(clause)
+    if started:
+        rest = clause[started.end() :]
+        cut = re.search(r"\s+(?:at|with|for)\s|\s*[,.!;]|$", rest)
+        phrase = _job_phrase(rest[: cut.start()] if cut else rest, named_as=True)
+        after = rest[cut.start() :] if cut else ""
+    elif landed:
+        phrase = _job_phrase(landed.group("job"), named_as=True)
+        after = clause[landed.end() - 1 :]
+    else:
+        return
+    if not phrase:
+        return
+    yield Match("fact", "job", phrase, f"User works as {_a(phrase)}", 0.85, correction=True)
+    where = _WHERE.match(after)
+    place = where and proper_noun(after[where.end() :], clause)
+    if place and place.split()[0].casefold() not in STOPWORDS:
+        yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+
+
 _EMPLOYER = _compile(
     r"(?:i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work|"
     rf"{I_AM}\s+(?:now\s+|currently\s+)?(?:working|employed|(?=at\s+\S+(?:\s+\S+){{0,2}}?\s+(?:now\s+)?as\s)))"

@@ -35,7 +35,7 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.question_pronouns import PRONOUN, resolved
-from desktop_agent.core.questions import AboutUser, about_user, asks_only, question_only
+from desktop_agent.core.questions import AboutUser, about_user, asks_only, by_role, question_only
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement, closest_statement
 from desktop_agent.memory.model import MemoryNotFound
@@ -59,6 +59,11 @@ def ground(
     user's message before it, whom "she" in "where does she live?" may mean."""
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
+    if (roled := by_role(text)) != text:
+        # "who's coaching me?" as "who is my coach?", when a fact names the coach
+        grounded = ground(memory, roled, excluded)
+        if grounded is not None and grounded.facts:
+            return grounded
     question = about_user(text)
     ours = question is None and _OURS.search(text) is not None and asks_only(text)
     if question is None or question.named:

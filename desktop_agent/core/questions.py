@@ -71,7 +71,7 @@ def question_only(item: MemoryItem) -> bool:
 _ABOUT_ME = re.compile(
     r"\b(?:my|mine|i|i'm|im|i've|i'd|about me|myself|we|we're|our|us|call me|calls me|"
     # someone the user has by what they do for them: "who teaches me cello?"
-    r"who\s+(?:\w+s|drives|cuts|looks\s+after)\s+me|"
+    r"who\s+(?:\w+s|drives|cuts|looks\s+after)\s+me|who(?:'s|’s|\s+is)\s+\w+ing\s+me|"
     # what a family calls its own without "my": "where did grandma live before?"
     r"mum|mom|dad|grandma|grandpa|granny|gran|nan|nana|grandad|granddad)\b",
     re.IGNORECASE,
@@ -303,3 +303,36 @@ def about_user(message: str) -> AboutUser | None:
     # "where did I live as a kid?" asks where the user grew up, which is no earlier value
     past = bool(_PAST.search(text)) and not _CHILDHOOD.search(text)
     return AboutUser(text, everything=False, past=past)
+
+
+# Someone the user has by what they do for them: "who's coaching me?" asks for the coach.
+_ROLE_ASKED: Final = re.compile(
+    r"\bwho(?:'s|’s|\s+is|\s+was)?\s+(?P<verb>coach|teach|tutor|train|supervis|manag|treat|"
+    r"mentor)\w*\s+me\b(?:\s+(?P<what>(?!(?:these|this|now|nowadays|lately|again|at|on|in|for|"
+    r"right|today)\b)[a-z]+)\b)?|\bwho\s+(?:do|did)\s+i\s+(?P<live>live|share\s+a\s+(?:flat|house))"
+    r"\s+with\b",
+    re.IGNORECASE,
+)
+_ROLE_OF: Final = {
+    "coach": "coach",
+    "teach": "teacher",
+    "tutor": "tutor",
+    "train": "trainer",
+    "supervis": "supervisor",
+    "manag": "boss",
+    "treat": "doctor",
+    "mentor": "mentor",
+}
+
+
+def by_role(question: str) -> str:
+    """``question`` asking for the person by their role: "who's coaching me?" -> "who is my
+    coach?", "who do I live with?" -> "who is my roommate?"."""
+    found = _ROLE_ASKED.search(question)
+    if found is None:
+        return question
+    role = "roommate" if found.group("live") else _ROLE_OF[found.group("verb").casefold()]
+    if found.group("what"):
+        role = f"{found.group('what')} {role}"  # "who's teaching me piano?": the piano teacher
+    who = found.group(0)[:3]  # "Who" or "who", as asked
+    return f"{question[: found.start()]}{who} is my {role}{question[found.end() :]}"

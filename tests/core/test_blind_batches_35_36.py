@@ -1,0 +1,86 @@
+"""Shapes from the blind batches of stop 24 (t433-t464), written before the rules that read
+them: a new job told as news, whom an appointment is with, someone asked for by their role."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.questions import by_role
+from tests.core.conftest import facts, told_then_asked
+
+
+@pytest.mark.parametrize(
+    ("message", "job", "employer"),
+    [
+        ("just started as a barista at this cafe called Grindhouse in Fitzroy, pays 28 an hour",
+         "User works as a barista", "User works at Grindhouse"),
+        ("left grindhouse already. landed a junior designer gig at an agency called Paper Kite!!",
+         "User works as a junior designer", "User works at Paper Kite"),
+        ("I accepted the offer from Wolt!! starting monday as a product manager",
+         "User works as a product manager", "User works at Wolt"),
+        ("hi, I'm a data analyst at Nordea here in Helsinki, mostly SQL.",
+         "User works as a data analyst", "User works at Nordea"),
+    ],
+)  # fmt: skip
+def test_a_new_job_told_as_news(message: str, job: str, employer: str) -> None:
+    found = facts(message)
+    assert found.get("job") == job
+    assert found.get("employer") == employer
+
+
+@pytest.mark.parametrize(
+    "message", ["We started as friends.", "I started as soon as I could.", "I got a job offer."]
+)
+def test_what_is_no_new_job(message: str) -> None:
+    assert not {"job", "employer"} & set(facts(message))
+
+
+def test_a_lead_that_says_it_tells() -> None:
+    message = "Good morning. I should tell you that I have lived in Dunedin for some thirty years."
+    assert facts(message).get("home_city") == "User lives in Dunedin"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("dentist appt with dr patel march 12 at 3pm, dont let me forget",
+         "name_of:dentist", "User's dentist is Dr Patel"),
+        ("My physio appointment is with Dr. Mensah on Tuesday.",
+         "name_of:physio", "User's physio is Dr Mensah"),
+    ],
+)  # fmt: skip
+def test_whom_an_appointment_is_with(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("who's coaching me?", "who is my coach?"),
+        ("Who is teaching me piano these days?", "Who is my piano teacher these days?"),
+        ("who do i live with again", "who is my roommate again"),
+        ("who's my doctor?", "who's my doctor?"),  # already asks for the role
+        ("who is ringing me?", "who is ringing me?"),  # no role
+    ],
+)
+def test_someone_asked_for_by_their_role(question: str, asked: str) -> None:
+    assert by_role(question) == asked
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("training for the Berlin Marathon!! my coach Hiroshi has me doing 40 km a week",
+         "who's coaching me?", "Hiroshi"),
+        ("also my roommate Jade is vegan so we basically cook separate lol",
+         "who do i live with again", "Jade"),
+        # no fact names the role: the question as asked finds the sentence
+        ("I'm learning the cello, lesson every Wednesday at 6:30pm with Mrs Oyelaran.",
+         "Who teaches me cello?", "Oyelaran"),
+    ],
+)  # fmt: skip
+def test_someone_asked_for_by_their_role_is_answered(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    assert answer in told_then_asked(assistant, told, asked)
