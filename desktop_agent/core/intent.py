@@ -47,7 +47,7 @@ _FORGET = re.compile(
     r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe)\s+"
     r"(?:that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
-    r"(?=(?:all\s+)?(?:my|our)\s)|"
+    r"(?=(?:all\s+)?(?:my|our)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
     r"|(?:don't|do not|stop)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"

@@ -5,10 +5,12 @@ from (redacted in place, in the same key ratchet as the forget)."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent.core.extraction_words import PETS, RELATIONS
 from desktop_agent.core.memory_changes import ForgetPreview, MemoryChange
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, TOPIC, MemoryItem, Provenance
 from desktop_agent.errors import InputError
@@ -161,10 +163,12 @@ class Forgetting:
         remaining sources of facts also learned elsewhere (they stay, without these)."""
         vault = self.service.vault
         episodes = {i for i in ids if vault.kind_of(i) == EPISODIC}
+        inside = self._said_inside([i for i in ids if vault.kind_of(i) == SEMANTIC])
         if not episodes:
-            return [], {}
+            return inside, {}
         asked = set(ids)
-        only, kept = [], {}
+        only: list[str] = list(inside)
+        kept = {}
         for fact in self.service.learned_from(episodes):
             if fact.id in asked:
                 continue
@@ -174,6 +178,42 @@ class Forgetting:
             else:
                 only.append(fact.id)
         return only, kept
+
+    def _said_inside(self, fact_ids: Sequence[str]) -> list[str]:
+        """Current facts learned only from inside the words of the facts ``fact_ids``: "the
+        dentist is Dr Feldman" read from "a dentist appointment with Dr Feldman on March 14"
+        goes with the appointment."""
+        service = self.service
+        forgotten = [service.item(fact_id) for fact_id in fact_ids]
+        spans = [
+            (p.episode_id, p.start, p.end)
+            for f in forgotten
+            for p in f.provenance
+            if p.end > p.start
+        ]
+        if not spans:
+            return []
+        asked = set(fact_ids)
+        # ... and about the same thing: "I live in Lisbon with my sister Ana" forgets where the
+        # user lives, not the sister's name
+        topics = {w for f in forgotten for w in _key_words(f.subject_key)}
+
+        def within(p: Provenance) -> bool:
+            # strictly inside: a fact of the same words ("peanuts and penicillin") is its peer
+            return any(
+                e == p.episode_id and s <= p.start and p.end <= t and p.end - p.start < t - s
+                for e, s, t in spans
+            )
+
+        return [
+            fact.id
+            for fact in service.active_facts()
+            if fact.id not in asked
+            and fact.provenance
+            and all(map(within, fact.provenance))
+            and topics & _key_words(fact.subject_key)
+            and not _ones_person(fact.subject_key)
+        ]
 
     def _redaction_plans(self, ids: Sequence[str]) -> list[EpisodeRedaction]:
         from desktop_agent.core.redaction import plan_redactions
@@ -202,6 +242,21 @@ class Forgetting:
             if str(record.id) not in doomed and not doomed.isdisjoint(str(i) for i in quoted):
                 found.append(str(record.id))
         return found
+
+
+def _ones_person(subject_key: str) -> bool:
+    """A fact of the user's own people or pets ("name_of:brother"): said in passing inside a
+    debt to him, it is still the brother's name, kept when the debt is forgotten."""
+    family, _, relation = subject_key.partition(":")
+    return family in ("name_of", "person") and (
+        relation.split(":")[0] in RELATIONS.values() or relation in PETS.values()
+    )
+
+
+def _key_words(subject_key: str) -> set[str]:
+    """What a slot is about, not what kind of slot it is: "plan:dentist appointment" ->
+    {"dentist", "appointment"}, "name_of:dentist" -> {"dentist"}, "home_city" -> {}."""
+    return set(re.split(r"[:\s]+", subject_key.casefold())[1:]) - {""}
 
 
 def rebuild_topics(service: MemoryService, *, had_topics: bool = False) -> None:

@@ -91,3 +91,39 @@ def test_a_chat_forget_that_met_a_damaged_file_says_so() -> None:
     reply = _confirmed(PendingForget(("m1",)), Damaged())  # type: ignore[arg-type]
     assert reply.text.startswith("Forgotten: 1 memory")
     assert "fragment 3 of the memory store is damaged" in reply.text
+
+
+def test_forgetting_a_fact_forgets_what_was_read_from_inside_its_words(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    # Given the dentist's name, read only from inside the appointment's words
+    told = "I have a dentist appointment with Dr. Feldman on March 14 at 10:30."
+    chat(assistant, assistant.start_conversation(), told)
+    keys = {i.subject_key: i.id for i in memory.items("semantic")}
+    assert "name_of:dentist" in keys
+    (appointment,) = [i for k, i in keys.items() if k.startswith("plan:")]
+
+    # When the appointment is forgotten, the preview says the name goes too, and it does
+    preview = memory.forget_preview([appointment])
+    assert preview.learned == (keys["name_of:dentist"],)
+    memory.forget([appointment])
+    assert "Feldman" not in " ".join(i.text for i in memory.items())
+
+
+@pytest.mark.parametrize(
+    ("told", "forgotten", "kept"),
+    [
+        ("I live in Lisbon with my sister Ana.", "home_city", "User's sister is named Ana"),
+        # the brother's name is his, not the debt's
+        ("I owe my brother Teodor 450 euros for the car repair, I'll pay him back in March.",
+         "plan:", "User's brother is named Teodor"),
+    ],
+)  # fmt: skip
+def test_what_is_inside_a_forgotten_fact_but_its_own_stays(
+    assistant: Assistant, memory: MemoryService, told: str, forgotten: str, kept: str
+) -> None:
+    chat(assistant, assistant.start_conversation(), told)
+    (doomed,) = [i.id for i in memory.items("semantic") if i.subject_key.startswith(forgotten)]
+    assert not memory.forget_preview([doomed]).learned
+    memory.forget([doomed])
+    assert kept in [i.text for i in memory.items("semantic")]

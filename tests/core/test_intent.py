@@ -157,6 +157,7 @@ def test_a_question_about_correctness_is_not_feedback() -> None:
             "dentist appointment",
         ),
         ("forget the car I mentioned earlier", "forget", "car"),
+        ("Please forget where I live.", "forget", "where I live"),
     ],
 )
 def test_commands(message: str, command: str, argument: str) -> None:
@@ -167,7 +168,7 @@ def test_commands(message: str, command: str, argument: str) -> None:
     "message",
     ["Don't forget my mum's birthday is Friday.", "I forget my keys all the time.",
      "Delete the second paragraph of that email.", "Remove the bullet points, please.",
-     "Forget the last bit, write it as a poem."],
+     "Forget the last bit, write it as a poem.", "I forget where I put my keys."],
 )  # fmt: skip
 def test_not_a_forget_command(message: str) -> None:
     assert perceive(message).command != "forget"
