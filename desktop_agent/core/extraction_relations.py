@@ -27,13 +27,17 @@ _NAMED_BY_ROLE = (
     r"(?:best friend|closest friend|friend|boss|manager|dentist|doctor|gp|landlord|landlady|trainer|"
     r"personal trainer|physio|physiotherapist|accountant|lawyer|solicitor|vet|hairdresser|"
     r"barber|therapist|mentor|tutor|coach|supervisor|midwife|optician|psychiatrist|"
-    r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?)"
+    r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?|"
+    r"team\s+lead|team\s+leader|line\s+manager|dog\s+walker|cleaner|nanny|babysitter|"
+    r"childminder|carer|driving\s+instructor|instructor|(?:piano|guitar|cello|violin|singing|"
+    r"maths|math|english|french|spanish|yoga|swimming|tennis|golf)\s+teacher)"
 )
 _ROLE_IS = re.compile(
     rf"(?i:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?is\s+"
     # "our new landlord is a woman called Sandra"
     r"(?:now\s+)?(?:an?\s+(?:man|woman|guy|lady|bloke|chap|girl|fella)\s+(?:called|named)\s+)?)"
-    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?(?:(?:de|van|von|der|den|da|di|du|del|la|le)\s+)?"
+    r"[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
     r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
 )
 # Nationalities and the like after "is": not names.
@@ -59,13 +63,17 @@ _AND_ANOTHER = re.compile(
 def relation_name(clause: str) -> Iterator[Match]:
     lead = _RELATION_NAME.match(clause)
     value = lead and proper_noun(clause[lead.end() :], clause)
-    by_role = None if value else _ROLE_IS.match(clause.strip())
+    by_role = None if value else _ROLE_IS.search(clause.strip())
     if by_role and by_role.group("name").split()[0].casefold() not in _NOT_NAMES:
-        said = by_role.group("rel")
+        said = " ".join(by_role.group("rel").split())
         value = by_role.group("name")
         relation = RELATIONS.get(said.casefold()) or said.casefold()
         relation = "best friend" if relation == "closest friend" else relation
-        yield Match("fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85)
+        relation = "team lead" if relation == "team leader" else relation
+        new = bool(re.search(r"(?i:\bnew\s+" + re.escape(said) + ")", by_role.group(0)))
+        yield Match(
+            "fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85, correction=new
+        )
         return
     if value and lead is not None:
         said = (lead.group("rel") or lead.group("rel2")).casefold()

@@ -310,7 +310,7 @@ _ROLE_ASKED: Final = re.compile(
     r"\bwho(?:'s|’s|\s+is|\s+was)?\s+(?P<verb>coach|teach|tutor|train|supervis|manag|treat|"
     r"mentor)\w*\s+me\b(?:\s+(?P<what>(?!(?:these|this|now|nowadays|lately|again|at|on|in|for|"
     r"right|today)\b)[a-z]+)\b)?|\bwho\s+(?:do|did)\s+i\s+(?P<live>live|share\s+a\s+(?:flat|house))"
-    r"\s+with\b",
+    r"\s+with\b|\bwho(?:'s|’s|\s+is)?\s+(?P<team>leading|running|managing|heading)\s+(?:my|our)\s+team\b",
     re.IGNORECASE,
 )
 _ROLE_OF: Final = {
@@ -331,7 +331,12 @@ def by_role(question: str) -> str:
     found = _ROLE_ASKED.search(question)
     if found is None:
         return question
-    role = "roommate" if found.group("live") else _ROLE_OF[found.group("verb").casefold()]
+    if found.group("team"):
+        role = "team lead"  # "who's leading my team now?"
+    elif found.group("live"):
+        role = "roommate"
+    else:
+        role = _ROLE_OF[found.group("verb").casefold()]
     if found.group("what"):
         role = f"{found.group('what')} {role}"  # "who's teaching me piano?": the piano teacher
     who = found.group(0)[:3]  # "Who" or "who", as asked

@@ -21,6 +21,7 @@ from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SENTENCE, asks_only, question_only
 from desktop_agent.core.redaction import MARK
+from desktop_agent.search.tokenize import STOPWORDS
 
 _NOT_A_STATEMENT: Final = re.compile(
     r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$|"
@@ -77,7 +78,52 @@ def best_statement(
             if best_key is None or key > best_key:
                 said_now = _clipped(sentence if reasons else _what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
+    if best is not None and not reasons:
+        return _changed_since(best, episodes, wanted | kin) or best
     return best
+
+
+# Words that say something changed: "the doctor has increased the metformin to 1000 mg", "it's
+# actually a meniscus tear", "we booked Porto instead".
+_CHANGE: Final = re.compile(
+    r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
+    r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
+    r"replaced|new|now|turns\s+out|updated?)\b",
+    re.IGNORECASE,
+)
+
+
+def _changed_since(
+    best: Statement, episodes: Sequence[Recollection], asked: Collection[str]
+) -> Statement | None:
+    """A later sentence of the user's that says a change to what ``best`` told: it shares a
+    word of substance with ``best``'s message ("metformin", "Lisbon") and says it changed. No
+    fact was learned from either (else the fact would answer), so only the words tell. The
+    clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
+    April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed"."""
+    told = best.source.item
+    aside = {
+        word
+        for clause in _PARTS.split(best.sentence)
+        if not stems(clause) & set(asked)
+        for word in _substance(clause)
+    }
+    subject = _substance(told.user_text) - aside
+    later: Statement | None = None
+    for recollection in episodes:
+        item = recollection.item
+        if item.created_at <= told.created_at or question_only(item):
+            continue
+        for sentence in _statements(item.user_text):
+            newest = later is None or item.created_at > later.source.item.created_at
+            if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
+                later = Statement(_clipped(_what_is_so(sentence)), recollection, best.shared)
+    return later
+
+
+def _substance(text: str) -> set[str]:
+    """The words of ``text`` that say what it is about: not its function words, not short."""
+    return {w for w in stems(text) if len(w) > 3 and w not in STOPWORDS and not w.isdigit()}
 
 
 _CORRECTS = re.compile(

@@ -84,3 +84,53 @@ def test_someone_asked_for_by_their_role_is_answered(
     assistant: Assistant, told: str, asked: str, answer: str
 ) -> None:
     assert answer in told_then_asked(assistant, told, asked)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("My GP has started me on metformin for type 2 diabetes, 500 mg twice a day.|"
+         "after my latest blood test the doctor has increased the metformin to 1000 mg.",
+         "What dose of my diabetes tablets am I taking at the moment?", "1000 mg", "500"),
+        ("physio reckons my knee pain is patellar tendinitis, so I'm doing exercises.|"
+         "had the MRI. it's actually a meniscus tear, not tendinitis at all.",
+         "what's wrong with my knee, according to the latest?", "meniscus", "patellar"),
+    ],
+)  # fmt: skip
+def test_a_later_change_to_what_was_said_is_quoted(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
+
+
+def test_a_later_change_to_another_topic_of_the_sentence_is_not(assistant: Assistant) -> None:
+    told = (
+        "flying ANA on April 3rd, and in Kyoto we're staying at a little ryokan called Yamabuki.|"
+        "ugh ANA emailed, my flight got pushed to April 5th."
+    )
+    reply = told_then_asked(assistant, told, "what's the place we're staying at in Kyoto?")
+    assert "Yamabuki" in reply
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("My team lead is Hannah and Raj sits next to me.",
+         "name_of:team lead", "User's team lead is Hannah"),
+        ("my supervisor is Prof. de Vries, super strict.",
+         "name_of:supervisor", "User's supervisor is Prof de Vries"),
+        ("So Hannah left for Google last week and our new team lead is Marcus.",
+         "name_of:team lead", "User's team lead is Marcus"),
+    ],
+)  # fmt: skip
+def test_people_named_by_their_role(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_new_team_lead_replaces_the_old(assistant: Assistant) -> None:
+    told = "My team lead is Hannah.|So Hannah left for Google and our new team lead is Marcus."
+    reply = told_then_asked(assistant, told, "Who's leading my team now?")
+    assert "Marcus" in reply
+    assert "Hannah" not in reply
