@@ -34,7 +34,7 @@ from desktop_agent.core.memory_model import (
     Provenance,
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
-from desktop_agent.core.question_pronouns import PRONOUN, resolved
+from desktop_agent.core.question_pronouns import PRONOUN, following_up, resolved
 from desktop_agent.core.questions import AboutUser, about_user, asks_only, by_role, question_only
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement, closest_statement
@@ -59,6 +59,9 @@ def ground(
     user's message before it, whom "she" in "where does she live?" may mean."""
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
+    if before and (follow := following_up(text, before)) is not None:
+        # "What dose am I taking now?" then "And what was it before the doctor changed it?"
+        return ground(memory, follow, excluded)
     if (roled := by_role(text)) != text:
         # "who's coaching me?" as "who is my coach?", when a fact names the coach
         grounded = ground(memory, roled, excluded)

@@ -81,3 +81,27 @@ def _one_person(message: str, people: Mapping[str, str]) -> tuple[str, str] | No
         return None
     relation, words = next(iter(named.items()))
     return words, relation
+
+
+# A question that leans on the one before: "And what was it before the doctor changed it?"
+_LEANING: Final = re.compile(
+    r"^\s*(?:and|so|what\s+about|how\s+about)\b|\b(?:before|previously|originally|earlier|"
+    r"at\s+first)\b",
+    re.IGNORECASE,
+)
+
+
+def following_up(question: str, before: str | None) -> str | None:
+    """``question`` read with the question about the user before it, when it says nothing of
+    the user itself and leans on that one ("and what was it before?"); None otherwise. Both
+    questions together say what is asked and when."""
+    from desktop_agent.core.questions import about_user
+
+    if not before or about_user(question) is not None or not _LEANING.search(question):
+        return None
+    if any(w[:1].isupper() and w != "I" for w in _WORD.findall(question)[1:]):
+        return None  # "What did Gloria do before she retired?" says whom it asks about
+    if about_user(before) is None:
+        return None
+    joined = f"{before.strip()} {question.strip()}"
+    return joined if about_user(joined) is not None else None

@@ -11,7 +11,7 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
-from desktop_agent.core.question_pronouns import resolved
+from desktop_agent.core.question_pronouns import following_up, resolved
 from tests.core.conftest import chat, facts
 
 
@@ -118,3 +118,45 @@ def test_a_follow_up_is_answered_about_the_person_before(assistant: Assistant) -
     reply = chat(assistant, conversation, "Where does she live?")
     assert "Tromsø" in reply.text
     assert "Leeds" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("before", "question", "joined"),
+    [
+        ("What dose of my diabetes tablets am I taking now?",
+         "And what was it before the doctor changed it?",
+         "What dose of my diabetes tablets am I taking now? And what was it before the doctor "
+         "changed it?"),
+        ("who's taking my dog out these days?", "and who did it before he started?",
+         "who's taking my dog out these days? and who did it before he started?"),
+    ],
+)  # fmt: skip
+def test_a_follow_up_is_read_with_the_question_before(
+    before: str, question: str, joined: str
+) -> None:
+    assert following_up(question, before) == joined
+
+
+@pytest.mark.parametrize(
+    ("before", "question"),
+    [
+        ("Where do I live?", "Is it sunny there today?"),  # asks the world, not the memory
+        ("Where does my aunt live?", "What did Gloria do before she retired?"),  # names whom
+        ("What is the capital of France?", "and what about Spain?"),  # nothing about the user
+        ("Where do I live?", "Where did I live before?"),  # about the user on its own
+    ],
+)
+def test_a_question_that_stands_alone_is_not_joined(before: str, question: str) -> None:
+    assert following_up(question, before) is None
+
+
+def test_a_follow_up_about_the_past_is_answered(assistant: Assistant) -> None:
+    chat(assistant, assistant.start_conversation(), "My GP started me on metformin, 500 mg a day.")
+    chat(
+        assistant, assistant.start_conversation(), "The doctor increased the metformin to 1000 mg."
+    )
+    conversation = assistant.start_conversation()
+    now = chat(assistant, conversation, "What dose of metformin am I on now?")
+    assert "1000" in now.text
+    before = chat(assistant, conversation, "And what was it before the doctor changed it?")
+    assert "500" in before.text
