@@ -96,6 +96,20 @@ def home_now(clause: str) -> Iterator[Match]:
         yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
 
 
+_NEW_HOME = _compile(
+    r"(?:(?:my|our|the)\s+)?new\s+(?:flat|place|house|home|apartment|address|pad|digs)\s+"
+    r"(?:is\s+)?(?:in|at|near|over\s+in|out\s+in)\s+"
+)
+
+
+def new_home(clause: str) -> Iterator[Match]:
+    """ "We've finally moved!! New place is in Stirling": where the user lives now."""
+    lead = _NEW_HOME.match(clause.strip())
+    value = lead and proper_noun(clause.strip()[lead.end() :], clause)
+    if value:
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
+
+
 _PARTNER_NOW = _compile(
     rf"{I_AM}\s+(?:now\s+)?(?:with|seeing|dating|going\s+out\s+with|engaged\s+to|married\s+to)\s+"
 )

@@ -24,10 +24,13 @@ _MAKES = frozenset(
     kawasaki triumph harley vespa prius""".split()
 )
 _VEHICLE = _compile(
-    r"i(?:'ve|\s+have)?\s+(?:now\s+|still\s+|currently\s+|since\s+|just\s+|finally\s+)?"
+    # "I drive ...", "we've got ...", and the diary's "picked up a second hand Skoda Fabia"
+    r"(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:now\s+|still\s+|currently\s+|since\s+|just\s+|"
+    r"finally\s+)?"
     r"(?P<verb>drive|ride|own|have|have\s+got|got|bought|switched\s+to|upgraded\s+to|"
-    r"changed\s+to|traded\s+up\s+to|went\s+for|leased|lease)\s+"
-    r"(?:a|an|my|the)\s+(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+    r"changed\s+to|traded\s+up\s+to|went\s+for|went\s+with|leased|lease|picked\s+up)\s+"
+    r"(?:a|an|my|the|our)\s+(?:(?:second[\s-]hand|used|new|brand\s+new|secondhand)\s+)?"
+    r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
     r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because|last|this|next|"
     r"yesterday|today|in|on|ago|recently|now|since|instead)\b|\s*[,.;!]|\s*$)"
 )
@@ -40,6 +43,15 @@ def vehicle(clause: str) -> Iterator[Match]:
     found = _VEHICLE.match(clause.strip())
     if not found:
         return
+    if not re.match(r"(?i:i\b|we\b)", clause.strip()) and found.group("verb").casefold() in (
+        "drive",
+        "ride",
+        "own",
+        "have",
+        "have got",
+        "lease",
+    ):
+        return  # without "I" only news of getting one counts: "picked up a Skoda Fabia"
     verb, what = " ".join(found.group("verb").casefold().split()), found.group("what")
     head = what.split()[-1].casefold()
     made = any(w.casefold() in _MAKES for w in what.split())

@@ -130,7 +130,8 @@ def ground(
     if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
-        statement = _said(memory, text, excluded)
+        beyond = unnamed_words(text) if facts else None  # what the facts miss must be said
+        statement = _said(memory, text, excluded, saying=beyond)
         if statement is not None and (not facts or stems(statement.sentence) & unnamed_words(text)):
             return _quoting(statement.sentence, statement.source)
     if ours and not facts:
@@ -344,13 +345,19 @@ def _quoting(sentence: str, source: Recollection) -> Grounding:
     return Grounding(quoted(sentence, source), (source,), ())
 
 
-def _said(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
-    """The user's own sentence that answers ``text`` when no learned fact does."""
+def _said(
+    memory: MemoryService,
+    text: str,
+    excluded: Collection[str],
+    saying: Collection[str] | None = None,
+) -> Statement | None:
+    """The user's own sentence that answers ``text`` when no learned fact does; with
+    ``saying``, a later change is quoted only if it says one of those words too."""
     hidden = {*excluded, *memory.outdated_episodes()}
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
     asked = about_user(text)
     past = bool(asked and asked.past)
-    found = best_statement(text, episodes, reasons=past)
+    found = best_statement(text, episodes, reasons=past, saying=saying)
     if found is None and asked is not None:
         found = closest_statement(
             text, episodes, memory.embedder.embed, past=past, no_longer_so=_no_longer_so(memory)

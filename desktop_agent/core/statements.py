@@ -43,14 +43,19 @@ class Statement:
 
 
 def best_statement(
-    question: str, episodes: Sequence[Recollection], *, reasons: bool = False
+    question: str,
+    episodes: Sequence[Recollection],
+    *,
+    reasons: bool = False,
+    saying: Collection[str] | None = None,
 ) -> Statement | None:
     """The sentence, among the user's messages in ``episodes`` (best recalled first), that says
     most of what ``question`` asks about; the newer wins a tie. None when no sentence shares a
     word with it beyond the question's frame. Without ``reasons`` the sentence is quoted
     without why ("... now | bc CoreFit put their prices up"), which often names the old
     value; a question about the past wants it, and the older of two sentences that say as
-    much."""
+    much. A later sentence that says a change to the best one is quoted instead
+    (``_changed_since``); with ``saying``, only one that says one of those words."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
@@ -79,7 +84,9 @@ def best_statement(
                 said_now = _clipped(sentence if reasons else _what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None and not reasons:
-        return _changed_since(best, episodes, wanted | kin) or best
+        changed = _changed_since(best, episodes, wanted | kin)
+        if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
+            return changed
     return best
 
 
@@ -88,7 +95,8 @@ def best_statement(
 _CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
-    r"replaced|new|now|turns\s+out|updated?)\b",
+    r"replaced|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
+    r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to)\b",
     re.IGNORECASE,
 )
 
@@ -112,9 +120,14 @@ def _changed_since(
     later: Statement | None = None
     for recollection in episodes:
         item = recollection.item
-        if item.created_at <= told.created_at or question_only(item):
+        same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
+        if (item.created_at <= told.created_at and not same) or question_only(item):
             continue
-        for sentence in _statements(item.user_text):
+        sentences = _statements(item.user_text)
+        if same:
+            at = next((i for i, s in enumerate(sentences) if best.sentence[:20] in s), None)
+            sentences = sentences[at + 1 :] if at is not None else []
+        for sentence in sentences:
             newest = later is None or item.created_at > later.source.item.created_at
             if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
                 later = Statement(_clipped(_what_is_so(sentence)), recollection, best.shared)

@@ -134,3 +134,45 @@ def test_a_new_team_lead_replaces_the_old(assistant: Assistant) -> None:
     reply = told_then_asked(assistant, told, "Who's leading my team now?")
     assert "Marcus" in reply
     assert "Hannah" not in reply
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("sold the old Corsa for scrap lol. picked up a second hand Skoda Fabia on saturday",
+         "vehicle", "User drives a Skoda Fabia"),
+        ("update — sold the Mazda, we've got a Kia Carnival now, heaps more room",
+         "vehicle", "User drives a Kia Carnival"),
+        ("We've finally moved!! New place is in Stirling, boxes everywhere.",
+         "home_city", "User lives in Stirling"),
+    ],
+)  # fmt: skip
+def test_news_of_a_new_car_or_home(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message", ["picked up a pizza on the way", "The new house is near the park."]
+)
+def test_what_is_no_new_car_or_home(message: str) -> None:
+    assert not {"vehicle", "home_city"} & set(facts(message))
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("I take warfarin, 4 mg every evening.|"
+         "Clinic nurse rang - they've put my warfarin up to 5 mg because my INR came back low.",
+         "How much of my blood thinner am I meant to take each night?", "5 mg", "4 mg"),
+        # the change in the same message, a sentence later
+        ("I have swimming lessons at the Fitzroy pool every Saturday morning.|"
+         "Ugh, the swimming pool just rang. They're moving my lessons to Thursday afternoons.",
+         "Which day are my swimming lessons now?", "Thursday", "Saturday"),
+    ],
+)  # fmt: skip
+def test_a_change_said_in_other_words_is_quoted(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
