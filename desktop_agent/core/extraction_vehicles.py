@@ -43,18 +43,14 @@ def vehicle(clause: str) -> Iterator[Match]:
     found = _VEHICLE.match(clause.strip())
     if not found:
         return
-    if not re.match(r"(?i:i\b|we\b)", clause.strip()) and found.group("verb").casefold() in (
-        "drive",
-        "ride",
-        "own",
-        "have",
-        "have got",
-        "lease",
-    ):
-        return  # without "I" only news of getting one counts: "picked up a Skoda Fabia"
+    made = any(w.casefold() in _MAKES for w in found.group("what").split())
+    bare = found.group("verb").casefold() in ("drive", "ride", "own", "have", "have got", "lease")
+    if bare and not made and not re.match(r"(?i:i\b|we\b)", clause.strip()):
+        # without "I": news of getting one ("picked up a Skoda Fabia") or a make ("Drive a 2012
+        # Vauxhall Corsa to get there"); "drive a hard bargain" is none
+        return
     verb, what = " ".join(found.group("verb").casefold().split()), found.group("what")
     head = what.split()[-1].casefold()
-    made = any(w.casefold() in _MAKES for w in what.split())
     if verb not in ("drive", "ride") and head not in _VEHICLES and not made:
         return
     if verb in ("drive", "ride") and (head in STOPWORDS or head in ("lot", "bit", "way")):

@@ -35,7 +35,14 @@ from desktop_agent.core.memory_model import (
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, resolved
-from desktop_agent.core.questions import AboutUser, about_user, asks_only, by_role, question_only
+from desktop_agent.core.questions import (
+    SENTENCE,
+    AboutUser,
+    about_user,
+    asks_only,
+    by_role,
+    question_only,
+)
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement, closest_statement
 from desktop_agent.memory.model import MemoryNotFound
@@ -59,6 +66,9 @@ def ground(
     user's message before it, whom "she" in "where does she live?" may mean."""
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
+    if (alone := _the_question(text)) is not None:
+        # "What's my dog's name again? | My memory isn't what it was!"
+        return ground(memory, alone, excluded, before)
     if before and (follow := following_up(text, before)) is not None:
         # "What dose am I taking now?" then "And what was it before the doctor changed it?"
         return ground(memory, follow, excluded)
@@ -363,6 +373,22 @@ def _said(
             text, episodes, memory.embedder.embed, past=past, no_longer_so=_no_longer_so(memory)
         )
     return found
+
+
+def _the_question(text: str) -> str | None:
+    """The one question about the user in a message that says nothing else worth learning
+    ("What's my dog's name again? My memory isn't what it was!"), when the message as a whole
+    is no question about the user; else None."""
+    if about_user(text) is not None or "?" not in text.rstrip()[:-1]:
+        return None
+    from desktop_agent.core.extraction import extract
+
+    sentences = [m.group(0).strip() for m in SENTENCE.finditer(text) if m.group(0).strip()]
+    asked = [s for s in sentences if s.endswith("?") and about_user(s) is not None]
+    if len(asked) != 1 or len(sentences) < 2:
+        return None
+    rest = " ".join(s for s in sentences if s is not asked[0])
+    return None if extract(rest) else asked[0]
 
 
 def _no_longer_so(memory: MemoryService) -> set[str]:

@@ -238,7 +238,18 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     "degree": ("degree", "phd", "doctorate", "masters", "master's", "mba"),
     "income": ("earn", "salary", "income", "paid", "wage", "make a year", "pay"),
     "drink": ("drink", "drinks", "drinking", "beverage"),
-    "vehicle": ("drive", "car", "vehicle", "ride", "bike", "scooter", "motorbike"),
+    "vehicle": (
+        "drive",
+        "driving",
+        "drove",
+        "car",
+        "vehicle",
+        "ride",
+        "riding",
+        "bike",
+        "scooter",
+        "motorbike",
+    ),
     # "I commute on a Brompton": how the user gets about
     "commute": (
         "commute",

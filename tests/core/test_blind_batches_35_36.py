@@ -176,3 +176,26 @@ def test_a_change_said_in_other_words_is_quoted(
     reply = told_then_asked(assistant, told, asked)
     assert answer in reply
     assert stale not in reply
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("We adopted a beagle called Biscuit, he's 9 now.",
+         "What's my dog's name again? My memory isn't what it was!", "Biscuit"),
+        ("My nephew Kofi is obsessed with dinosaurs.",
+         "what's my nephew really into again? want to get him a book", "dinosaurs"),
+        ("I drive a 2012 Vauxhall Corsa to get there.|"
+         "sold the old Corsa for scrap lol. picked up a second hand Skoda Fabia on saturday",
+         "what am I driving to work at the moment?", "Skoda Fabia"),
+    ],
+)  # fmt: skip
+def test_a_question_with_small_talk_around_it_is_answered(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    assert answer in told_then_asked(assistant, told, asked)
+
+
+def test_a_question_beside_news_is_no_question_alone(assistant: Assistant) -> None:
+    reply = told_then_asked(assistant, "I live in York.", "Where do I live? I just moved to Leeds.")
+    assert "York" not in reply  # the news is learned, not answered with the old city
