@@ -158,6 +158,14 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                 negated=negated, correction=lemma != "live",
             )  # fmt: skip
             return
+    offer = next((c for c in head.children if c.dep_ == "dobj" and c.lemma_ == "offer"), None)
+    if lemma == "accept" and offer is not None and not negated:
+        # "Rahul accepted an offer from Wipro": where they work now
+        place = _prep_object(offer, "from", "at", "with") or _prep_object(head, "from", "at")
+        if place is not None and place.pos_ == "PROPN":
+            yield _make(who, tokens, "fact", f"{slot}:employer", _place(place),
+                        f"User's {person_words(who)} works at {_place(place)}", correction=True)  # fmt: skip
+            return
     settled = lemma == "be" and any(t.lower_ in ("now", "nowadays") for t in tokens)
     place = _prep_object(head, "in") if settled else None
     visit = any(t.lower_ in _VISITING for t in tokens)

@@ -50,6 +50,7 @@ from desktop_agent.core.extraction_vehicles import vehicle
 from desktop_agent.core.extraction_work import (
     _JOBS,
     _job_phrase,
+    course,
     degree,
     employer,
     for_a_living,
@@ -89,6 +90,7 @@ RULES: list[Rule] = [
     new_role,
     employer,
     degree,
+    course,
     # what the user gets about in
     vehicle,
 ]

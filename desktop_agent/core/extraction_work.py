@@ -226,6 +226,38 @@ def new_role(clause: str) -> Iterator[Match]:
         yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
 
 
+# "I'm doing an online Python course on Coursera", "switched to a UX design course on Udemy":
+# the course the user is taking (one slot, so a switch replaces it).
+_COURSE = _compile(
+    r"(?:(?:i(?:'m|\s+am)\s+(?:currently\s+|now\s+|also\s+)?(?:doing|taking|enrolled\s+(?:in|on)|on)|"
+    r"i(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:started|enrolled\s+(?:in|on)|signed\s+up\s+for|"
+    r"switched\s+to|begun)|(?:just\s+|now\s+)?(?:started|switched\s+to|enrolled\s+(?:in|on)))\s+)"
+    r"(?:a|an|the|my)\s+(?P<what>(?:[\w+#'’-]+\s+){0,3}?)"
+    r"(?P<kind>course|module|bootcamp|programme|program|diploma|certificate)\b"
+    r"(?:\s+(?:on|at|with|through|via)\s+(?P<where>[A-ZÀ-Ý][\w'’&-]*(?:\s+[A-ZÀ-Ý][\w'’&-]*){0,2}))?"
+)
+
+
+_WHEN_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december".split()
+)
+
+
+def course(clause: str) -> Iterator[Match]:
+    found = _COURSE.match(clause.strip())
+    if not found or not found.group("what").strip():
+        return
+    what = f"{found.group('what').strip()} {found.group('kind')}"
+    place = found.group("where") or ""
+    if place.split()[:1] and place.split()[0].casefold() in _WHEN_WORDS:
+        place = ""  # "started a Python course on Monday": when, not where
+    where = f" on {place}" if place else ""
+    changed = bool(re.search(r"\b(?:switched|now|instead|new)\b", found.group(0), re.I))
+    text = f"User is doing {_a(what)}{where}"
+    yield Match("fact", "course", what, text, 0.8, correction=changed)
+
+
 _EMPLOYER = _compile(
     r"(?:i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work|"
     rf"{I_AM}\s+(?:now\s+|currently\s+)?(?:working|employed|(?=at\s+\S+(?:\s+\S+){{0,2}}?\s+(?:now\s+)?as\s)))"

@@ -199,3 +199,27 @@ def test_a_question_with_small_talk_around_it_is_answered(
 def test_a_question_beside_news_is_no_question_alone(assistant: Assistant) -> None:
     reply = told_then_asked(assistant, "I live in York.", "Where do I live? I just moved to Leeds.")
     assert "York" not in reply  # the news is learned, not answered with the old city
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("hi, I am doing an online Python course on Coursera, it finishes in March.",
+         "course", "User is doing an online Python course on Coursera"),
+        ("switched to a UX design course on Udemy, it suits me better",
+         "course", "User is doing a UX design course on Udemy"),
+        ("I started a Python course on Monday.", "course", "User is doing a Python course"),
+    ],
+)  # fmt: skip
+def test_the_course_the_user_is_taking(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+def test_a_person_who_accepted_an_offer_works_there(assistant: Assistant) -> None:
+    told = (
+        "My husband Rahul is a software tester at Infosys in Pune.|"
+        "Big news!! Rahul accepted an offer from Wipro, he starts there on the 1st."
+    )
+    reply = told_then_asked(assistant, told, "Which company is my husband with now?")
+    assert "Wipro" in reply
+    assert "Infosys" not in reply
