@@ -76,6 +76,8 @@ VOCABULARY = frozenset(
     september october november december weekend morning evening married divorced engaged
     birthday teacher engineer nurse doctor married hospital""".split()
 )
+# Real words one edit from a vocabulary word, never typos of it ("she teaches maths").
+_REAL_WORDS = frozenset("teaches marries divorcee".split())
 # Messages that start with a verb or an adjective phrase and leave out "I" / "I'm".
 _SUBJECTLESS = re.compile(
     r"^(?P<verb>(?:really\s+|absolutely\s+)?(?:love|like|hate|adore|enjoy|prefer|work\s+(?:as|at|for|in)|"
@@ -147,7 +149,7 @@ def _fix(word: str, message: str, at: int) -> str:
         return "I"
     if lower in INFORMAL:
         return INFORMAL[lower]
-    if lower.isalpha() and len(lower) >= 6 and lower not in VOCABULARY:
+    if lower.isalpha() and len(lower) >= 6 and lower not in VOCABULARY | _REAL_WORDS:
         fixed = spelling(lower)
         if fixed:
             return fixed.capitalize() if word[:1].isupper() else fixed

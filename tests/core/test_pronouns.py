@@ -160,3 +160,9 @@ def test_a_follow_up_about_the_past_is_answered(assistant: Assistant) -> None:
     assert "1000" in now.text
     before = chat(assistant, conversation, "And what was it before the doctor changed it?")
     assert "500" in before.text
+
+
+def test_a_real_word_is_no_typo_of_a_known_one() -> None:
+    found = facts("My sister Ingrid lives in Tromsø and teaches marine biology.")
+    assert found.get("person:sister:home_city") == "User's sister Ingrid lives in Tromsø"
+    assert "teacher" not in " ".join(found.values())  # "teaches" is not a typo of "teacher"
