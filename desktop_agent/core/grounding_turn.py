@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
+from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.grounding import (
     GroundedAnswer,
@@ -381,8 +382,6 @@ def _the_question(text: str) -> str | None:
     is no question about the user; else None."""
     if about_user(text) is not None or "?" not in text.rstrip()[:-1]:
         return None
-    from desktop_agent.core.extraction import extract
-
     sentences = [m.group(0).strip() for m in SENTENCE.finditer(text) if m.group(0).strip()]
     asked = [s for s in sentences if s.endswith("?") and about_user(s) is not None]
     if len(asked) != 1 or len(sentences) < 2:

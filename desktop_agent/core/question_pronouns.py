@@ -1,6 +1,8 @@
-"""Whom "she" or "he" means in a question that follows another: "What date is Keanu's
-birthday?" then "What kind of music is he into?". The question is read with the one person the
-user's message before it named, by a name the memory knows or as "my <relation>".
+"""Questions that lean on the one before. Whom "she" or "he" means: "What date is Keanu's
+birthday?" then "What kind of music is he into?" is read with the one person the user's message
+before it named, by a name the memory knows or as "my <relation>". And what "it" means: "And
+what was it before the doctor changed it?" is read together with the question about the user
+before it (``following_up``).
 
 Only a sure reading is made: the question names nobody itself, the message before named exactly
 one person, and the pronoun fits the relation ("she" is never the brother). Otherwise the
@@ -14,6 +16,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from desktop_agent.core.extraction_words import FEMALE, MALE, PETS, RELATIONS
+from desktop_agent.core.questions import about_user
 
 PRONOUN: Final = re.compile(r"\b(?:he|she|him|his|her)\b", re.IGNORECASE)
 # "my sister", "my little brother's", "our dog": the relation is the first or second word
@@ -95,8 +98,6 @@ def following_up(question: str, before: str | None) -> str | None:
     """``question`` read with the question about the user before it, when it says nothing of
     the user itself and leans on that one ("and what was it before?"); None otherwise. Both
     questions together say what is asked and when."""
-    from desktop_agent.core.questions import about_user
-
     if not before or about_user(question) is not None or not _LEANING.search(question):
         return None
     if any(w[:1].isupper() and w != "I" for w in _WORD.findall(question)[1:]):
