@@ -3,7 +3,9 @@
 Extraction is rules over a weak model's help, so some facts are said and never learned ("I see
 Dr Okafor for my teeth"). Saying "you haven't told me" then is wrong: the user did tell, and
 the words are in an episode. So, when no fact answers a question about the user, the sentence
-of a past message that shares the question's words is quoted back, linked to its episode.
+of a past message that shares the question's words is quoted back, linked to its episode; a
+later sentence that says a change to it is quoted instead; and with no sentence sharing a word,
+the one closest in meaning (``closest_statement``).
 
 Only what may still be true is quoted: never a message that only asked, never an episode that
 taught a fact since superseded or edited (``outdated_episodes``), never a sentence with a
