@@ -10,7 +10,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from desktop_agent.core.extraction_words import PETS, RELATIONS
 from desktop_agent.core.memory_changes import ForgetPreview, MemoryChange
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, TOPIC, MemoryItem, Provenance
 from desktop_agent.errors import InputError
@@ -247,6 +246,9 @@ class Forgetting:
 def _ones_person(subject_key: str) -> bool:
     """A fact of the user's own people or pets ("name_of:brother"): said in passing inside a
     debt to him, it is still the brother's name, kept when the debt is forgotten."""
+    # imported here: `memory search` loads no extraction (tests/cli/test_search_process.py)
+    from desktop_agent.core.extraction_words import PETS, RELATIONS
+
     family, _, relation = subject_key.partition(":")
     return family in ("name_of", "person") and (
         relation.split(":")[0] in RELATIONS.values() or relation in PETS.values()
