@@ -18,6 +18,7 @@ from desktop_agent.core.extraction_phrases import (
     proper_noun,
     third_singular,
 )
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 from desktop_agent.search.tokenize import STOPWORDS
 
 _JOBS = frozenset(
@@ -238,19 +239,13 @@ _COURSE = _compile(
 )
 
 
-_WHEN_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
-    "june july august september october november december".split()
-)
-
-
 def course(clause: str) -> Iterator[Match]:
     found = _COURSE.match(clause.strip())
     if not found or not found.group("what").strip():
         return
     what = f"{found.group('what').strip()} {found.group('kind')}"
     place = found.group("where") or ""
-    if place.split()[:1] and place.split()[0].casefold() in _WHEN_WORDS:
+    if place.split()[:1] and place.split()[0].casefold() in (*MONTHS, *WEEKDAYS):
         place = ""  # "started a Python course on Monday": when, not where
     where = f" on {place}" if place else ""
     changed = bool(re.search(r"\b(?:switched|now|instead|new)\b", found.group(0), re.I))
