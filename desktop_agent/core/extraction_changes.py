@@ -102,7 +102,7 @@ def _in_sentence(sentence: Any) -> list[Change]:
                 moved = _what_moved(_object(token))
             named = moved is not None and _names(moved) and moved.pos_ in ("NOUN", "PROPN")
             what = _phrase_of(moved) if named else ""
-            found.append(Change("redate", what, _date_words(new), span))
+            found.append(Change("redate", what, _date_words(new) + _time_with(token, new), span))
             continue
         if (called_off := _called_off(token, lemma)) is not None:
             found.append(Change("cancel", called_off, "", span))
@@ -251,6 +251,18 @@ def _date_target(verb: Any) -> Any:
                 if date is not None and _is_date(date):
                     return date
     return None
+
+
+def _time_with(verb: Any, date: Any) -> str:
+    """The time said after the new date: "shifted me to Monday | at 11 am" (else the old time
+    would stay beside the new day)."""
+    for holder in (date, verb):
+        for child in holder.children:
+            if child.dep_ == "prep" and child.lower_ == "at" and child.i > date.i:
+                said = "".join(t.text_with_ws for t in child.subtree).strip()
+                if any(c.isdigit() for c in said):
+                    return f" {said}"
+    return ""
 
 
 # A habit's times: in "my gym days" the gym is what moved.

@@ -79,7 +79,8 @@ def home(clause: str) -> Iterator[Match]:
 
 
 _HOME_NOW = _compile(
-    r"(?:(?:we're|we’re|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+|settled\s+)?|"
+    r"(?:(?:we're|we’re|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+|settled\s+|down\s+|up\s+|"
+    r"over\s+|out\s+)?|"
     r"(?:i'm|i’m|i\s+am|im)\s+(?:now\s+)?(?:living|based|settled)\s+)in\s+"
 )
 
@@ -108,6 +109,33 @@ def new_home(clause: str) -> Iterator[Match]:
     value = lead and proper_noun(clause.strip()[lead.end() :], clause)
     if value:
         yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)
+
+
+# A home named by the dwelling first: "I live alone in my old house in Lillehammer", "I have
+# moved now, to a senior apartment in Hamar", "we just renewed the lease on our flat in Porto".
+_DWELLING = (
+    r"(?:(?:my|our|a|an|the)\s+)(?:[\w-]+\s+){0,3}?(?:house|flat|apartment|home|place|condo|"
+    r"bungalow|cottage|studio|townhouse|unit)\s+(?:in|near|out\s+in|over\s+in)\s+"
+)
+_HOME_IN_DWELLING = _compile(
+    r"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live\s+(?:alone\s+|together\s+)?in\s+|"
+    r"(?P<moved>(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|now\s+)?"
+    r"(?:moved|relocated)(?:\s+now)?\s*,?\s+(?:in)?to\s+)|"
+    r"(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:renewed|signed)\s+(?:the\s+)?(?:lease|rental\s+"
+    r"contract|contract)\s+(?:on|for)\s+))"
+    rf"{_DWELLING}"
+)
+
+
+def home_in_dwelling(clause: str) -> Iterator[Match]:
+    """Where the user lives, said of their house or flat."""
+    lead = _HOME_IN_DWELLING.search(clause.strip())
+    if lead is None or re.search(r"\b(?:holiday|summer|parents|weekend)\b", lead.group(0), re.I):
+        return
+    value = proper_noun(clause.strip()[lead.end() :], clause)
+    if value:
+        moved = bool(lead.group("moved"))
+        yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=moved)
 
 
 _PARTNER_NOW = _compile(

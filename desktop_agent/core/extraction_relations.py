@@ -12,7 +12,9 @@ from desktop_agent.core.extraction_phrases import Match, _compile, proper_noun
 from desktop_agent.core.extraction_words import PETS, RELATIONS
 
 _RELATIONS = (
-    r"(?:(?:brother|sister|mother|father|son|daughter)-in-law|best friend|friend|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
+    r"(?:(?:brother|sister|mother|father|son|daughter)-in-law|best friend|friend|"
+    r"grandson|granddaughter|stepson|stepdaughter|stepbrother|stepsister|stepmum|stepmom|"
+    r"stepdad|team\s+lead|team\s+leader|line\s+manager|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
     r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"
     r"parrot|rabbit|hamster|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|"
     r"niece|nephew|roommate|flatmate|therapist|doctor|baby|dentist|gp|landlord|landlady|"
@@ -89,6 +91,23 @@ def relation_name(clause: str) -> Iterator[Match]:
                 yield Match(
                     "fact", f"name_of:{kind}", name, f"User's {other} is named {name}", 0.85
                 )
+
+
+# "now I report to a guy called Daniel Okafor": the user's boss, by whom they report to.
+_REPORT_TO = re.compile(
+    r"(?i:\bi\s+(?P<now>now\s+)?report\s+(?:directly\s+)?(?:to|into)\s+(?:(?:an?|this|some)\s+"
+    r"(?:man|woman|guy|lady|bloke|chap|girl|fella)\s+(?:called|named)\s+)?)"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+)
+
+
+def reports_to(clause: str) -> Iterator[Match]:
+    found = _REPORT_TO.search(clause)
+    if found is None or found.group("name").split()[0].casefold() in _NOT_NAMES:
+        return
+    name = found.group("name")
+    new = bool(found.group("now") or re.search(r"\bnow\b", clause, re.IGNORECASE))
+    yield Match("fact", "name_of:boss", name, f"User's boss is {name}", 0.85, correction=new)
 
 
 _SCHOOL = re.compile(

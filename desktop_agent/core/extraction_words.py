@@ -38,6 +38,11 @@ RELATIONS = {
     **dict.fromkeys(("baby",), "baby"),
     **dict.fromkeys(("stepson",), "stepson"),
     **dict.fromkeys(("stepdaughter",), "stepdaughter"),
+    **dict.fromkeys(("grandson",), "grandson"),
+    **dict.fromkeys(("granddaughter",), "granddaughter"),
+    **dict.fromkeys(("grandkid", "grandkids", "grandchild", "grandchildren"), "grandkids"),
+    **dict.fromkeys(("stepbrother",), "stepbrother"),
+    **dict.fromkeys(("stepsister",), "stepsister"),
     **dict.fromkeys(("mother-in-law",), "mother-in-law"),
     **dict.fromkeys(("father-in-law",), "father-in-law"),
     **dict.fromkeys(("brother-in-law",), "brother-in-law"),
@@ -46,11 +51,11 @@ RELATIONS = {
 # Whom "she" or "he" can stand for, when the relation says.
 FEMALE = frozenset(
     "mother grandmother wife girlfriend sister daughter stepmother aunt niece stepdaughter "
-    "mother-in-law sister-in-law".split()
+    "mother-in-law sister-in-law granddaughter stepsister".split()
 )
 MALE = frozenset(
     "father grandfather husband boyfriend brother son stepfather uncle nephew stepson "
-    "father-in-law brother-in-law".split()
+    "father-in-law brother-in-law grandson stepbrother".split()
 )
 # Animals and breeds -> the species a pet's subject key names ("greyhound" -> "dog").
 PETS = {

@@ -37,7 +37,8 @@ _JOBS = frozenset(
     sonographer hygienist surveyor auditor bookkeeper cashier ranger guide
     animator copywriter guard gp locksmith roofer welder plasterer electrician joiner teller
     banker broker actuary recruiter worker attendant agent labourer laborer miner fisherman
-    lifeguard housekeeper chauffeur steward stewardess trader realtor dispatcher inspector""".split()
+    lifeguard housekeeper chauffeur steward stewardess trader realtor dispatcher inspector
+    dev sre pm""".split()
 )
 
 
@@ -60,7 +61,8 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 
 
 _JOB = _compile(
-    rf"(?:i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
+    rf"(?:been(?=\s+an?\s)|"  # "been a backend dev at Klarna for 4 years now"
+    rf"i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
     r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
@@ -103,7 +105,8 @@ def job(clause: str) -> Iterator[Match]:
 # "... at a fintech startup in Accra": where the job is done, and the city the user is based in.
 _WORKPLACE = re.compile(
     r"^\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
-    r"(?=\s+in\s|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
+    r"(?=\s+in\s|\s+(?:for|since)\s+(?:\d|a\b|an\b|the\b|over\b|about\b|almost\b|nearly\b|"
+    r"years\b|ages\b)|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
 )
 
 
@@ -183,6 +186,16 @@ _STARTED_AS = _compile(
     r"(?:started|starting|start)(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+))?\s+as\s+"
 )
+# "starting at Northvolt next monday as a platform engineer": the place first, then the job.
+_STARTING_AT = _compile(
+    r"(?:i(?:'ve|\s+have|'m|\s+am|'ll|\s+will)?\s+(?:be\s+)?)?(?:just\s+|finally\s+|officially\s+)?"
+    r"(?:started|starting|start)\s+(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?=[A-ZÀ-Ý])"
+)
+_WHEN_AS = re.compile(
+    r"^(?:\s+(?:next|this|on|in|from)\s+\w+|\s+(?:today|tomorrow|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday))*\s+as\s+(?P<job>.+)$",
+    re.IGNORECASE,
+)
 _LANDED = _compile(
     r"(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+|recently\s+)?(?:landed|got|scored|"
     r"accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?P<job>[\w -]{2,40}?)\s+"
@@ -206,6 +219,18 @@ def new_role(clause: str) -> Iterator[Match]:
         place = proper_noun(clause[offer.end() :], clause)
         if place:
             yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+        return
+    starting_at = _STARTING_AT.match(clause)
+    place = starting_at and proper_noun(clause[starting_at.end() :], clause)
+    if place:  # "Google | on Monday"
+        place = re.split(r"\s+(?:on|next|this|from|in)\s+", place)[0]
+    if starting_at and place:
+        yield Match("fact", "employer", place, f"User works at {place}", 0.85, correction=True)
+        as_job = _WHEN_AS.match(clause[starting_at.end() + len(place) :])
+        phrase = as_job and _job_phrase(as_job.group("job"), named_as=True)
+        if phrase:
+            text = f"User works as {_a(phrase)} at {place}"
+            yield Match("fact", "job", phrase, text, 0.85, correction=True)
         return
     started, landed = _STARTED_AS.match(clause), _LANDED.match(clause)
     if started:

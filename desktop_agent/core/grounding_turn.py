@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.extraction import extract
-from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.grounding import (
     GroundedAnswer,
     _values,
     compose,
     content_words,
+    kin_asked,
     quoted,
     select_facts,
     slot_keys,
@@ -35,6 +35,15 @@ from desktop_agent.core.memory_model import (
     Provenance,
 )
 from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.named_people import (
+    PEOPLE_WORDS,
+    RECALL_DEPTH,
+    age_told,
+    by_relation,
+    named_in_memory,
+    named_in_words,
+    people_by_name,
+)
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, resolved
 from desktop_agent.core.questions import (
     SENTENCE,
@@ -42,14 +51,12 @@ from desktop_agent.core.questions import (
     about_user,
     asks_only,
     by_role,
-    question_only,
 )
 from desktop_agent.core.recall import RecallHit
 from desktop_agent.core.statements import Statement, best_statement, closest_statement
 from desktop_agent.memory.model import MemoryNotFound
 
-# How many facts a question may recall, and "what do you know about me" may state.
-RECALL_DEPTH: Final = 12
+# How many facts "what do you know about me" may state.
 EVERYTHING_LIMIT: Final = 10
 
 
@@ -82,16 +89,18 @@ def ground(
     ours = question is None and _OURS.search(text) is not None and asks_only(text)
     if question is None or question.named:
         # "How old is Amara?": the user's daughter, by the name they told
-        renamed = _by_relation(memory, text)
+        renamed = by_relation(memory, text)
         if renamed is not None and (asked := about_user(renamed)) is not None:
             question, text = asked, renamed
         elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
             question = AboutUser(text, everything=False, past=False, named=text)
-        elif question is None and (name := _named_in_memory(memory, text)) and asks_only(text):
+        elif question is None and (name := named_in_memory(memory, text)) and asks_only(text):
             # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
             question = AboutUser(text, everything=False, past=False, named=name)
-        elif question is None and (name := _named_in_words(memory, text)) and asks_only(text):
+        elif question is None and (name := named_in_words(memory, text)) and asks_only(text):
             return _told_of(memory, text, name, excluded)  # "When does Omar have football?"
+        elif question is None and asks_only(text) and (it := _said_of_it(memory, text, excluded)):
+            return _quoting(it.sentence, it.source)  # "what night is pottery on now?"
         elif question is None:
             return None
     if question.everything:
@@ -138,12 +147,18 @@ def ground(
         if ended and (told := _ending(memory, ended[0].item)) is not None:
             # "What car do I have?" after "it got written off": how it ended, in their words
             return _quoting(*told)
-    if not past and not question.everything and not _names_all(facts, unnamed_words(text)):
+    if not past and not question.everything and not _answers(facts, text):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
         beyond = unnamed_words(text) if facts else None  # what the facts miss must be said
         statement = _said(memory, text, excluded, saying=beyond)
-        if statement is not None and (not facts or stems(statement.sentence) & unnamed_words(text)):
+        if statement is not None and (
+            not facts
+            or stems(statement.sentence) & unnamed_words(text)
+            # only who they are is known ("User's granddaughter is named Anya"), and the words
+            # closest to what is asked of them say it ("... flying in from Singapore")
+            or _says_of_them(statement, facts, text)
+        ):
             return _quoting(statement.sentence, statement.source)
     if ours and not facts:
         return None  # nothing remembered of "the nursery": the model answers
@@ -204,74 +219,43 @@ def _keys(found: list[Recollection]) -> set[str]:
     return {r.item.subject_key for r in found}
 
 
+def _answers(facts: list[Recollection], question: str) -> bool:
+    """Whether ``facts`` say what ``question`` asks: something of each word asked beyond the
+    slot, and more than a name unless a name is asked ("which university is my grandson going
+    to?" is not answered by "User's grandson is named Cian")."""
+    named = {f.item.subject_key.partition("name_of:")[2] for f in facts}
+    if facts and "" not in named and named <= PEOPLE_WORDS and not _NAME_ASKED.search(question):
+        which = re.match(r"\s*(?:which|what)\s+([\w'’-]+)", question, re.IGNORECASE)
+        if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
+            return False
+    return _names_all(facts, unnamed_words(question))
+
+
+_NAME_ASKED: Final = re.compile(r"\b(?:name|names|named|called|call|who|whom|whose)\b", re.I)
+
+
+def _says_of_them(statement: Statement, facts: list[Recollection], question: str) -> bool:
+    """Whether ``statement``, found by meaning alone, tells what is asked of the people whom
+    ``facts`` only name: its message names them ("My granddaughter Anya is flying in from
+    Singapore" for "where is Anya coming from?"). Never for a count ("how many cats?"): the
+    facts hold those."""
+    if statement.shared or _COUNT.match(question):
+        return False
+    if not all(f.item.subject_key.startswith("name_of:") for f in facts):
+        return False
+    told = stems(statement.source.item.user_text)
+    return all(stems(f.item.text) & told - {"user", "named", "is", "call", "called"} for f in facts)
+
+
+_COUNT: Final = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
+
+
 def _names_all(facts: list[Recollection], wanted: set[str]) -> bool:
     """Whether the facts say something of each word asked beyond the slot (no facts: no)."""
     if not facts:
         return False
     said = set().union(*(stems(f.item.text) for f in facts))
     return not wanted or bool(wanted & said)
-
-
-def people_by_name(memory: MemoryService) -> dict[str, str]:
-    """ "ana" -> "sister", from the current "User's sister is named Ana" facts."""
-    people = {}
-    for item in memory.active_facts():
-        relation = item.subject_key.partition("name_of:")[2]
-        # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
-        value = re.search(
-            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*(?:\([^)]*\))?\s*$", item.text
-        )
-        if relation and value and ":" not in relation:
-            people[value.group(1).casefold()] = relation
-    return people
-
-
-# "How old is Eli?" is answered by "my grandson Eli is three", which shares no word with it.
-_AGE_TOLD: Final = re.compile(
-    r"\b(?:is|she's|he's|turned|turns|aged)\s+(?:about\s+|nearly\s+|almost\s+)?(?:\d+|one|two|"
-    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"sixteen|seventeen|eighteen|nineteen|twenty)\b",
-    re.IGNORECASE,
-)
-
-
-def _age_told(question: str, sentence: str) -> bool:
-    return bool(re.search(r"\bhow\s+old\b", question, re.I) and _AGE_TOLD.search(sentence))
-
-
-def _asked_name(text: str) -> str:
-    """The name a question asks about by its shape ("How old is Ellie?"), or ""."""
-    asked = _ASKED_OF.match(text)
-    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
-        return ""
-    return asked.group(1)
-
-
-def _named_in_memory(memory: MemoryService, text: str) -> str:
-    """The person a question asks about by a name told only inside a fact about the user's
-    people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
-    "" (a place, "any tips for living in Lisbon?", is no one)."""
-    name = _asked_name(text)
-    said = re.compile(rf"\b{re.escape(name)}\b")
-    for item in memory.active_facts() if name else ():
-        words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
-        if item.kind == SEMANTIC and said.search(item.text) and words & _PEOPLE_WORDS:
-            return name
-    return ""
-
-
-def _named_in_words(memory: MemoryService, text: str) -> str:
-    """The name a question asks about when only the user's words say it ("When does Omar have
-    football?" after "Omar's football is Saturday mornings at 9"), or ""."""
-    name = _asked_name(text)
-    if not name:
-        return ""
-    said = re.compile(rf"\b{re.escape(name)}\b")
-    hidden = memory.outdated_episodes()
-    for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
-        if said.search(found.item.user_text) and not question_only(found.item):
-            return name
-    return ""
 
 
 def _told_of(
@@ -284,38 +268,10 @@ def _told_of(
     if (
         statement is not None
         and re.search(rf"\b{re.escape(name)}\b", statement.sentence)
-        and (stems(statement.sentence) & beyond or _age_told(text, statement.sentence))
+        and (stems(statement.sentence) & beyond or age_told(text, statement.sentence))
     ):
         return _quoting(statement.sentence, statement.source)
     return None
-
-
-_ASKED_OF: Final = re.compile(
-    r"^\s*(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
-    r"what's|who\s+is|who's|which\s+school\s+does|when\s+does|what\s+time\s+does|"
-    r"what\s+day\s+(?:is|does)|which\s+days?\s+(?:is|does)|where\s+is|where's|"
-    r"where\s+did|what\s+did|how\s+is|how's)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
-)
-_NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
-_PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS
-
-
-def _by_relation(memory: MemoryService, text: str) -> str | None:
-    """``text`` with a person's name put as the user's relation ("Where does Jess work?" ->
-    "Where does my partner work?"), or None when it names none of the user's people."""
-    people = people_by_name(memory)
-    if not people:
-        return None
-    changed = re.sub(
-        r"\b([A-ZÀ-Ý][\w’-]+?)(['’]s)?\b",
-        lambda m: (
-            f"my {people[m.group(1).casefold()]}{m.group(2) or ''}"
-            if m.group(1).casefold() in people
-            else m.group(0)
-        ),
-        text,
-    )
-    return changed if changed != text else None
 
 
 def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recollection]:
@@ -368,12 +324,38 @@ def _said(
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
     asked = about_user(text)
     past = bool(asked and asked.past)
-    found = best_statement(text, episodes, reasons=past, saying=saying)
+    kin = kin_asked(text)
+    names = {
+        w
+        for name, relation in people_by_name(memory).items()
+        if relation in kin
+        for w in stems(name)
+    }
+    found = best_statement(text, episodes, reasons=past, saying=saying, known_as=names)
     if found is None and asked is not None:
         found = closest_statement(
-            text, episodes, memory.embedder.embed, past=past, no_longer_so=_no_longer_so(memory)
+            text,
+            episodes,
+            memory.embedder.embed,
+            past=past,
+            no_longer_so=_no_longer_so(memory),
         )
     return found
+
+
+def _said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
+    """The user's sentence that says the two or more words of a question naming no one ("what night is
+    pottery on now?" after "started a pottery class, wednesday nights 7pm"), or a change to it
+    said since; None when no sentence says them all ("what's the capital of France?" after
+    "off to France in May")."""
+    asked = content_words(text) & stems(text)
+    if len(asked) < 2 or any(w[:1].isupper() for w in re.findall(r"[\w'’-]+", text)[1:]):
+        return None
+    hidden = {*excluded, *memory.outdated_episodes()}
+    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
+    found = best_statement(text, episodes)
+    # (a change said since is quoted for it: the words are counted in what it changes)
+    return found if found is not None and found.shared >= len(asked) else None
 
 
 def _the_question(text: str) -> str | None:

@@ -77,6 +77,11 @@ def _used_to(text: str) -> str:
         verb, _, rest = text[5:].partition(" ")
         return f"you used to {_base(verb.casefold())}" + (f" {_you_inside(rest)}" if rest else "")
     said = _lower_first(second_person(text))
+    inside = re.search(r"(?<=\s)User (\w+s)\b", text)
+    if inside and not text.startswith(("User's ", "User’s ")) and inside.group(1) != "has":
+        # "For User's blood pressure User takes amlodipine" -> "... you used to take ..."
+        base = _base(inside.group(1).casefold())
+        said = re.sub(rf"\byou {re.escape(base)}\b", f"you used to {base}", said, count=1)
     if text.startswith(("User's ", "User’s ")):
         # "your sister Hannah lives in Bristol" -> "... used to live in Bristol"
         said = re.sub(
@@ -161,7 +166,7 @@ def _lower_first(text: str) -> str:
 
 
 # Words that open a remembered sentence and are capitalised only for that ("Now you teach...").
-_OPENERS: Final = frozenset("now every on most usually since at in after before".split())
+_OPENERS: Final = frozenset("now every on most usually since at in after before for".split())
 
 
 _NAMED_MANY: Final = re.compile(r"^User['’]s (?P<who>[\w' -]+?) are called (?P<names>.+?)\.?$")

@@ -22,7 +22,8 @@ RELATIONS: Final = frozenset(
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
     "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins youngest "
     "eldest brother-in-law sister-in-law mother-in-law father-in-law son-in-law "
-    "daughter-in-law".split()
+    "daughter-in-law grandson grandsons granddaughter granddaughters grandkid grandkids "
+    "grandchild grandchildren stepbrother stepsister stepson stepdaughter".split()
 )
 # A question about one of these is answered by facts naming any of its kin ("my pets" -> the
 # dog called Pickle).

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.extraction_changes import PARTNER
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
-from desktop_agent.core.grounding_turn import people_by_name
 from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.named_people import people_by_name
 
 
 class Extractor(Protocol):

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from desktop_agent.core.extraction_normalise import normalise
-from desktop_agent.core.grounding_turn import people_by_name
 from desktop_agent.core.grounding_words import RELATIONS, stems
 from desktop_agent.core.memory_model import SEMANTIC, SUPERSEDED, MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.procedures import STYLE_KEY
 from desktop_agent.core.questions import SENTENCE
 from desktop_agent.search.tokenize import STOPWORDS
@@ -38,13 +38,15 @@ _CHANGE: Final = re.compile(
     r"update[ds]?|changed|switched|swapped|moved|shifted|transferred|upgraded|downgraded|"
     r"new|ended\s+up|gave\s+up|given\s+up|taken\s+up|took\s+up|dropped|replaced|"
     r"went\s+back|gone\s+back|became|become|postponed|rescheduled|pushed\s+back|"
-    r"brought\s+forward|rather\s+than|promoted|since\s+(?:the\s+)?(?:\d|last|spring|summer|"
+    r"brought\s+forward|rather\s+than|promoted|raised|increased|upped|lowered|reduced|"
+    r"decreased|doubled|halved|bumped|since\s+(?:the\s+)?(?:\d|last|spring|summer|"
     r"autumn|fall|winter|christmas|easter|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*))\b",
     re.IGNORECASE,
 )
 # What only adds to what was so: "we got a second cat", "I also play squash", "me too".
 _ADDS: Final = re.compile(
-    r"\b(?:another|a\s+(?:second|third|fourth)|one\s+more|as\s+well|too)\b|"
+    # ("too" ending a clause: "a dog too", not "still too high")
+    r"\b(?:another|a\s+(?:second|third|fourth)|one\s+more|as\s+well)\b|\btoo\b(?=\s*(?:[,.!;]|$)|\s+(?:now|lol|haha|btw|tbh|though|then|actually)\b)|"
     r"\balso\b",  # (an opening "also" is stripped first: "ALSO coach moved me to defense")
     re.IGNORECASE,
 )
@@ -66,7 +68,7 @@ _CLAUSE: Final = re.compile(
 )
 # Openers that carry no fact: "oops, ...", "update: ...", "anyway ...".
 _FILLER: Final = re.compile(
-    r"^(?:(?:oh|ok|okay|oops|sorry|so|but|and|anyway|well|ugh|also|fyi|btw|update|"
+    r"^(?:(?:oh+|ok+|okay|oops|sorry|so+|but|and|anyway|well|ugh+|also|fyi|btw|update|"
     r"correction|actually|hey|hi|hello|lol|haha|yeah|yes|no|wait|hmm|um|right)\b[\s,!:.-]*)+",
     re.IGNORECASE,
 )

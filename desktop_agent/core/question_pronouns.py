@@ -92,14 +92,19 @@ _LEANING: Final = re.compile(
     r"at\s+first)\b",
     re.IGNORECASE,
 )
+# ... and says what it asks of by pointing back: "what dose was I on before the doctor changed
+# it?"
+_BACK_TO: Final = re.compile(r"\b(?:changed|moved|switched|raised|upped)\s+it\b", re.I)
 
 
 def following_up(question: str, before: str | None) -> str | None:
     """``question`` read with the question about the user before it, when it says nothing of
     the user itself and leans on that one ("and what was it before?"); None otherwise. Both
     questions together say what is asked and when."""
-    if not before or about_user(question) is not None or not _LEANING.search(question):
+    if not before or not _LEANING.search(question):
         return None
+    if about_user(question) is not None and not _BACK_TO.search(question):
+        return None  # "where was I living before Hamar?" says all it asks
     if any(w[:1].isupper() and w != "I" for w in _WORD.findall(question)[1:]):
         return None  # "What did Gloria do before she retired?" says whom it asks about
     if about_user(before) is None:

@@ -321,7 +321,8 @@ _ROLE_ASKED: Final = re.compile(
     r"\bwho(?:'s|’s|\s+is|\s+was)?\s+(?P<verb>coach|teach|tutor|train|supervis|manag|treat|"
     r"mentor)\w*\s+me\b(?:\s+(?P<what>(?!(?:these|this|now|nowadays|lately|again|at|on|in|for|"
     r"right|today)\b)[a-z]+)\b)?|\bwho\s+(?:do|did)\s+i\s+(?P<live>live|share\s+a\s+(?:flat|house))"
-    r"\s+with\b|\bwho(?:'s|’s|\s+is)?\s+(?P<team>leading|running|managing|heading)\s+(?:my|our)\s+team\b",
+    r"\s+with\b|\bwho(?:'s|’s|\s+is)?\s+(?P<team>leading|running|managing|heading)\s+(?:my|our)\s+team\b|"
+    r"\bwho\s+(?:do|did|am|will)\s+i\s+(?P<report>report|reporting)\s+(?:to|into)\b",
     re.IGNORECASE,
 )
 _ROLE_OF: Final = {
@@ -346,6 +347,8 @@ def by_role(question: str) -> str:
         role = "team lead"  # "who's leading my team now?"
     elif found.group("live"):
         role = "roommate"
+    elif found.group("report"):
+        role = "boss"  # "who am I reporting to at the moment?"
     else:
         role = _ROLE_OF[found.group("verb").casefold()]
     if found.group("what"):

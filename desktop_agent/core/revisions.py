@@ -292,6 +292,10 @@ _DATE: Final = re.compile(
     re.IGNORECASE,
 )
 _RESOLVED: Final = re.compile(r"\s*\(\d{4}(?:-\d\d){0,2}\)")
+# "at 4 pm", "at 9:30"
+_TIME: Final = re.compile(
+    r"\s*\bat\s+\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)?\b", re.IGNORECASE
+)
 
 
 def redated(text: str, when: str, *, resolve: bool = True) -> str:
@@ -310,7 +314,10 @@ def redated(text: str, when: str, *, resolve: bool = True) -> str:
         if every and when.casefold().removesuffix("s") in WEEKDAYS:
             when = when[:-1] if when.endswith("s") else when  # "every Thursday", not "Thursdays"
         new = f"{lead.group(0) if lead else ''}{when}"
-        bare = bare[: found.start()] + new + bare[found.end() :]
+        rest = bare[found.end() :]
+        if _TIME.search(when):
+            rest = _TIME.sub("", rest, count=1) if _TIME.match(rest) else rest  # the old time
+        bare = bare[: found.start()] + new + rest
     else:
         bare = f"{bare} {preposition} {when}"
     resolved = resolve_date(when) if resolve else ""

@@ -50,6 +50,7 @@ def best_statement(
     *,
     reasons: bool = False,
     saying: Collection[str] | None = None,
+    known_as: Collection[str] = (),
 ) -> Statement | None:
     """The sentence, among the user's messages in ``episodes`` (best recalled first), that says
     most of what ``question`` asks about; the newer wins a tie. None when no sentence shares a
@@ -57,7 +58,9 @@ def best_statement(
     without why ("... now | bc CoreFit put their prices up"), which often names the old
     value; a question about the past wants it, and the older of two sentences that say as
     much. A later sentence that says a change to the best one is quoted instead
-    (``_changed_since``); with ``saying``, only one that says one of those words."""
+    (``_changed_since``); with ``saying``, only one that says one of those words.
+    ``known_as``: the names of the people asked about ("magnus" for "my grandson"), which
+    say whom a sentence is about as well as the relation does."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
@@ -72,7 +75,7 @@ def best_statement(
             continue
         for sentence in _statements(item.user_text):
             said = stems(sentence)
-            if kin and not kin & said:
+            if kin and not kin & said and not said & set(known_as):
                 continue
             shared = len(wanted & said) + (1 if kin else 0)
             if wanted and not wanted & said:
@@ -98,6 +101,7 @@ _CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
     r"replaced|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
+    r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to)\b",
     re.IGNORECASE,
 )
@@ -222,21 +226,34 @@ _ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     r"pulled\s+out|called\s+off|cancell?ed|"
-    r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier))\b",
+    r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
+    # what was wrong with it: "300 for groceries was wayyy too optimistic", "Split was
+    # insanely expensive for august"
+    r"(?:was|were)\s+(?:\w+\s+)?(?:too\s+\w+|(?:expensive|pricey|overpriced|full|booked\s+up|"
+    r"sold\s+out)))\b",
     re.IGNORECASE,
 )
-_PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+")
+_PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I)
+
+
+# What it no longer is, beside what it is: "going with Abuja | instead of Enugu", "it's June
+# 28th|, not the 21st".
+_NOT_THAT: Final = re.compile(
+    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?[A-Z0-9][\w'’-]*"
+    r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
+)
 
 
 def _what_is_so(sentence: str) -> str:
     """``sentence`` without why, and without the clause that says what ended when another says
     what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
-    sentence = _without_reason(sentence)
+    sentence = _NOT_THAT.sub("", _without_reason(sentence))
     parts = [p for p in _PARTS.split(sentence) if p.strip()]
     kept = [p for p in parts if not _ENDED.search(p)]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
-    return ", ".join(p.strip() for p in kept)
+    return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
 
 
 def _without_reason(sentence: str) -> str:
@@ -342,4 +359,12 @@ def closest_statement(
     ]
     near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
     sentence, source = near[0]
-    return Statement(_clipped(sentence if past else _what_is_so(sentence)), source, 0)
+    if past:
+        return Statement(_clipped(sentence), source, 0)
+    found = Statement(_clipped(_what_is_so(sentence)), source, 0)
+    # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
+    # going with Abuja instead of Enugu", said since, is what is so now
+    changed = _changed_since(found, episodes, content_words(question) | kin_asked(question))
+    if changed is not None and not stale & stems(changed.sentence):
+        return changed
+    return found

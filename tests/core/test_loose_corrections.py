@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.grounding_turn import people_by_name
 from desktop_agent.core.loose_corrections import corrections
 from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.named_people import people_by_name
 from tests.core.conftest import told_then_asked
 
 

@@ -94,3 +94,39 @@ def test_a_superseded_value_is_never_quoted_by_meaning() -> None:
     # ... but a question about the past may have it
     found = closest_statement(question, episodes, _by_words, past=True, no_longer_so={"leeds"})
     assert found is not None and "Leeds" in found.sentence
+
+
+def test_what_is_asked_of_someone_known_by_name_is_their_sentence(meaning: Assistant) -> None:
+    """ "Where is Anya coming from?" shares no word but her name with "My granddaughter Anya is
+    flying in from Singapore": the memory knows her name only, and her sentence answers."""
+    told = (
+        "Namaste, I am Ravi, retired bank manager in Pune.|"
+        "My granddaughter Anya is flying in from Singapore for Diwali, can you suggest sweets?"
+    )
+    assert "Singapore" in told_then_asked(meaning, told, "Where is Anya coming from?")
+    # a count is the facts', never a sentence's
+    counted = told_then_asked(
+        meaning, "We have two cats, Salt and Pepper.", "How many cats do we have?"
+    )
+    assert "You told me" not in counted
+
+
+def test_a_change_said_since_what_is_near_in_meaning_is_quoted(meaning: Assistant) -> None:
+    told = (
+        "my younger sister Adaeze is getting married in december!! the wedding is gonna be in "
+        "Enugu, at our family church.|"
+        "Quick update on the wedding: Adaeze and her fiance ended up going with Abuja instead of "
+        "Enugu."
+    )
+    reply = told_then_asked(meaning, told, "remind me, what city is my sister's wedding in?")
+    assert "Abuja" in reply
+    assert "Enugu" not in reply
+
+
+def test_a_name_alone_does_not_answer_what_else_is_asked(meaning: Assistant) -> None:
+    told = (
+        "Could you help me word a card for my grandson Cian? He's off to study engineering at "
+        "University College Cork in September, we're all so proud."
+    )
+    reply = told_then_asked(meaning, told, "Which university is my grandson going to?")
+    assert "Cork" in reply

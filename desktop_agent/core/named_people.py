@@ -1,0 +1,105 @@
+"""The user's people, by the names they told: whom a question names ("How old is Ellie?",
+"Where does Jess work?") and by which relation the memory knows them."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from desktop_agent.core.extraction_words import KIDS, RELATIONS
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.questions import question_only
+
+# How many memories a question may recall.
+RECALL_DEPTH: Final = 12
+
+
+def people_by_name(memory: MemoryService) -> dict[str, str]:
+    """ "ana" -> "sister", from the current "User's sister is named Ana" facts."""
+    people = {}
+    for item in memory.active_facts():
+        relation = item.subject_key.partition("name_of:")[2]
+        # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
+        value = re.search(
+            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*(?:\([^)]*\))?\s*$", item.text
+        )
+        if relation and value and ":" not in relation:
+            people[value.group(1).casefold()] = relation
+    return people
+
+
+# "How old is Eli?" is answered by "my grandson Eli is three", which shares no word with it.
+_AGE_TOLD: Final = re.compile(
+    r"\b(?:is|she's|he's|turned|turns|aged)\s+(?:about\s+|nearly\s+|almost\s+)?(?:\d+|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty)\b",
+    re.IGNORECASE,
+)
+
+
+def age_told(question: str, sentence: str) -> bool:
+    return bool(re.search(r"\bhow\s+old\b", question, re.I) and _AGE_TOLD.search(sentence))
+
+
+def _asked_name(text: str) -> str:
+    """The name a question asks about by its shape ("How old is Ellie?"), or ""."""
+    asked = _ASKED_OF.match(text)
+    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+        return ""
+    return asked.group(1)
+
+
+def named_in_memory(memory: MemoryService, text: str) -> str:
+    """The person a question asks about by a name told only inside a fact about the user's
+    people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
+    "" (a place, "any tips for living in Lisbon?", is no one)."""
+    name = _asked_name(text)
+    said = re.compile(rf"\b{re.escape(name)}\b")
+    for item in memory.active_facts() if name else ():
+        words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
+        if item.kind == SEMANTIC and said.search(item.text) and words & PEOPLE_WORDS:
+            return name
+    return ""
+
+
+def named_in_words(memory: MemoryService, text: str) -> str:
+    """The name a question asks about when only the user's words say it ("When does Omar have
+    football?" after "Omar's football is Saturday mornings at 9"), or ""."""
+    name = _asked_name(text)
+    if not name:
+        return ""
+    said = re.compile(rf"\b{re.escape(name)}\b")
+    hidden = memory.outdated_episodes()
+    for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
+        if said.search(found.item.user_text) and not question_only(found.item):
+            return name
+    return ""
+
+
+_ASKED_OF: Final = re.compile(
+    r"^\s*(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
+    r"what's|who\s+is|who's|which\s+school\s+does|when\s+does|what\s+time\s+does|"
+    r"what\s+day\s+(?:is|does)|which\s+days?\s+(?:is|does)|where\s+is|where's|"
+    r"where\s+did|what\s+did|how\s+is|how's)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
+)
+_NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
+PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS
+
+
+def by_relation(memory: MemoryService, text: str) -> str | None:
+    """``text`` with a person's name put as the user's relation ("Where does Jess work?" ->
+    "Where does my partner work?"), or None when it names none of the user's people."""
+    people = people_by_name(memory)
+    if not people:
+        return None
+    changed = re.sub(
+        r"\b([A-ZÀ-Ý][\w’-]+?)(['’]s)?\b",
+        lambda m: (
+            f"my {people[m.group(1).casefold()]}{m.group(2) or ''}"
+            if m.group(1).casefold() in people
+            else m.group(0)
+        ),
+        text,
+    )
+    return changed if changed != text else None

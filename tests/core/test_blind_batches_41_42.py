@@ -1,0 +1,176 @@
+"""Shapes from the blind batches of stop 25 (t529-t560), written before the rules that read
+them: a change that names what it replaces ("Abuja instead of Enugu", "June 28th, not the
+21st"), a dose raised, a new boss or job told as news, a home named by its house, and what is
+asked of someone the memory only knows by name."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.loose_corrections import corrections
+from desktop_agent.core.memory_model import SEMANTIC, MemoryItem
+from desktop_agent.core.questions import by_role
+from desktop_agent.core.revisions import redated
+from desktop_agent.core.statements import _what_is_so
+from tests.core.conftest import chat, facts, told_then_asked
+
+
+@pytest.mark.parametrize(
+    ("sentence", "so"),
+    [
+        ("they ended up going with Abuja instead of Enugu, his relatives are there.",
+         "they ended up going with Abuja, his relatives are there."),
+        ("sorry, I gave you the wrong date — it's June 28th, not the 21st.",
+         "sorry, I gave you the wrong date — it's June 28th."),
+        ("Split was insanely expensive for august, so we ended up booking Kotor.",
+         "we ended up booking Kotor."),
+        ("ok 300 for groceries was wayyy too optimistic, bumping it up to 350",
+         "bumping it up to 350"),
+        # what is not a name or a number, or has more after it, is left as said
+        ("I take oat milk rather than almond milk now", "I take oat milk rather than almond milk now"),
+        ("we went with the 3pm slot instead of the 10am one",
+         "we went with the 3pm slot instead of the 10am one"),
+        ("I am not the one who knows.", "I am not the one who knows."),
+    ],
+)  # fmt: skip
+def test_what_is_so_leaves_out_what_it_replaced(sentence: str, so: str) -> None:
+    assert _what_is_so(sentence) == so
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("Hi! My fiancé Owen and I finally booked our venue — the wedding is on June 21st!|"
+         "Oops, sorry, I gave you the wrong date earlier — it's June 28th, not the 21st.",
+         "When is our wedding?", "28th", "21st"),
+        ("we're planning our summer trip, Split is perfect for old towns.|"
+         "Split was insanely expensive for august, so we ended up booking Kotor for the trip.",
+         "where are we headed this summer?", "Kotor", "Split"),
+    ],
+)  # fmt: skip
+def test_a_correction_is_quoted_without_the_old_value(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
+
+
+def test_a_dose_raised_replaces_the_old_and_is_its_past(assistant: Assistant) -> None:
+    for message in (
+        "For my blood pressure I take amlodipine 5mg every morning with miso soup.",
+        "Saw Dr. Mori. Pressure is still too high, so he raised the amlodipine to 10mg.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    now = chat(assistant, conversation, "How much amlodipine am I supposed to take now?").text
+    assert "10mg" in now
+    assert "5mg" not in now
+    # "changed it" points back at the question before
+    before = chat(assistant, conversation, "what dose was i on before the doctor changed it").text
+    assert "5mg" in before
+
+
+def test_too_before_an_adjective_adds_nothing() -> None:
+    """ "still too high" is no "me too": the sentence still corrects the fact."""
+    now = datetime.now(UTC)
+    dose = MemoryItem("a", SEMANTIC, "User takes amlodipine 5mg every morning", now, now)
+    found = list(
+        corrections("Pressure is still too high, so he raised the amlodipine to 10mg.", [dose])
+    )
+    assert [c.text for c in found] == ["He raised the amlodipine to 10mg"]
+    assert not list(corrections("I got the amlodipine generic too.", [dose]))  # one more
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("My granddaughter Anya is flying in from Singapore for Diwali, can you suggest sweets?",
+         "name_of:granddaughter", "User's granddaughter is named Anya"),
+        ("my stepsister Maya lives in Leeds", "name_of:stepsister", "User's stepsister is named Maya"),
+        ("my team lead Olu is great, but Brent keeps taking credit",
+         "name_of:team lead", "User's team lead is named Olu"),
+        ("Haruka moved to mobile so now I report to a guy called Daniel Okafor.",
+         "name_of:boss", "User's boss is Daniel Okafor"),
+        ("been a backend dev at Klarna for 4 years now, mostly payments stuff.",
+         "job", "User works as a backend dev at Klarna"),
+        ("I handed in my notice! starting at Northvolt next monday as a platform engineer.",
+         "job", "User works as a platform engineer at Northvolt"),
+        ("I start at Google on Monday", "employer", "User works at Google"),
+        ("I live alone in my old house in Lillehammer since my husband passed.",
+         "home_city", "User lives in Lillehammer"),
+        ("Rui and I just renewed the lease on our flat in Porto, two more years.",
+         "home_city", "User lives in Porto"),
+        ("we're down in Geelong now, closer to my mum.", "home_city", "User lives in Geelong"),
+    ],
+)  # fmt: skip
+def test_news_read_from_new_shapes(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["been a good week", "I report to the CFO", "starting at 9am tomorrow",
+     "my parents live in a house in Bath", "We rented a holiday cottage in Cornwall."],
+)  # fmt: skip
+def test_what_is_none_of_that_news(message: str) -> None:
+    assert not {"job", "employer", "home_city", "name_of:boss"} & set(facts(message))
+
+
+def test_a_new_boss_answers_who_the_user_reports_to(assistant: Assistant) -> None:
+    told = (
+        "My manager is Haruka Sato, she is strict but fair.|"
+        "big reorg... Haruka moved over to mobile so now I report to a guy called Daniel Okafor."
+    )
+    reply = told_then_asked(assistant, told, "who am I reporting to at the moment?")
+    assert "Daniel" in reply
+    assert "Haruka" not in reply
+    assert by_role("Who do I report to now?") == "Who is my boss now?"
+
+
+def test_a_new_time_moves_with_the_new_day() -> None:
+    old = "User has a dentist appointment on Friday at 4 pm with Dr Kulkarni"
+    assert redated(old, "Monday at 11 am", resolve=False) == (
+        "User has a dentist appointment on Monday at 11 am with Dr Kulkarni"
+    )
+    assert "at 4 pm" in redated(old, "Monday", resolve=False)  # no new time: the old stays
+
+
+def test_a_rescheduled_appointment_keeps_the_new_time(assistant: Assistant) -> None:
+    told = (
+        "I have a dentist appointment on Friday at 4 pm with Dr. Kulkarni.|"
+        "The dentist's office rang, they have shifted me to Monday at 11 am."
+    )
+    reply = told_then_asked(assistant, told, "When is my dentist appointment?")
+    assert "Monday at 11 am" in reply
+    assert "4 pm" not in reply
+
+
+def test_a_question_naming_no_one_is_answered_by_what_says_all_its_words(
+    assistant: Assistant,
+) -> None:
+    told = (
+        "started a pottery class at Clay Shed, wednesday nights 7pm.|"
+        "heads up, the pottery class got moved to thursdays, the teacher has a conflict|"
+        "I'm off to France in May"
+    )
+    assert "thursdays" in told_then_asked(assistant, told, "what night is pottery on now?")
+    # one word in common is no answer: the model answers these
+    for question in ("what's the capital of France?", "what is pottery?"):
+        assert "You told me" not in chat(assistant, assistant.start_conversation(), question).text
+
+
+def test_what_someone_named_did_is_their_sentence(assistant: Assistant) -> None:
+    told = (
+        "My grandson Magnus helps me with this computer.|"
+        "Good news to tell! Magnus got engaged to Sofie, a lovely girl from Trondheim."
+    )
+    assert "Sofie" in told_then_asked(assistant, told, "who is my grandson engaged to?")
+
+
+def test_a_name_is_no_answer_to_what_else_is_asked(assistant: Assistant) -> None:
+    told_dentist = "My dentist is Dr Patel."
+    assert "Patel" in told_then_asked(assistant, told_dentist, "which dentist am i seeing")
