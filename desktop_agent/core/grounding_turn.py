@@ -137,6 +137,10 @@ def ground(
             current = facts or [r for r in found if wanted & stems(r.item.text)]
             past = _earlier_in_slot(memory, current, excluded)
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
+        if not past and (said := _said(memory, text, excluded)) is not None and said.earlier:
+            # no fact's past, but the user's words before a change they told ("our cat Mochi
+            # is on Royal Canin" before "we've switched her over to Hill's")
+            return _quoting(said.sentence, said.source)
     if not facts and not question.past and not question.everything:
         # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer
         older = memory.search(
@@ -184,11 +188,19 @@ def _earlier_in_slot(
     keys = {r.item.subject_key for r in current if r.item.subject_key}
     if not keys:
         return []
-    return [
-        listed(item)
+    superseded = [
+        item
         for item in memory.items(SEMANTIC, include_inactive=True)
-        if item.status == SUPERSEDED and item.subject_key in keys and item.id not in excluded
+        if item.status == SUPERSEDED and item.id not in excluded
     ]
+    found = [listed(item) for item in superseded if item.subject_key in keys]
+    if not found and keys & _WORK:
+        # "which company did I leave?": the old job said where ("backend dev at Klarna")
+        found = [listed(item) for item in superseded if item.subject_key in _WORK]
+    return found
+
+
+_WORK: Final = frozenset({"job", "employer"})
 
 
 def _told_as_past(item: MemoryItem) -> bool:

@@ -42,6 +42,7 @@ class Statement:
     source: Recollection
     shared: int  # how many of the question's words it says
     span: tuple[int, int] = (0, 0)  # of the sentence in the user's message
+    earlier: bool = False  # said before a change the user told since (``_said_before``)
 
 
 def best_statement(
@@ -92,6 +93,10 @@ def best_statement(
         changed = _changed_since(best, episodes, wanted | kin)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return changed
+    if best is not None and reasons and _CHANGE.search(best.sentence):
+        # the past of a change is what was said before it: "raised the metformin to 1000 mg"
+        # tells what it is now; "I take metformin 500 mg twice a day" what it was
+        return _said_before(best, episodes, wanted | kin) or best
     return best
 
 
@@ -138,6 +143,34 @@ def _changed_since(
             if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
                 later = Statement(_clipped(_what_is_so(sentence)), recollection, best.shared)
     return later
+
+
+def _said_before(
+    change: Statement, episodes: Sequence[Recollection], asked: Collection[str]
+) -> Statement | None:
+    """The user's sentence, said before ``change``, about what it changed: it shares a word of
+    substance with the message of the change and says no change itself; of several, the one
+    that shares most with it and the question, then the newest."""
+    told = change.source.item
+    subject = _substance(told.user_text)
+    best: tuple[tuple[int, float], Statement] | None = None
+    for recollection in episodes:
+        item = recollection.item
+        if item.created_at >= told.created_at and item.id != told.id or question_only(item):
+            continue
+        sentences = _statements(item.user_text)
+        if item.id == told.id:  # only what the same message said before it
+            at = next((i for i, s in enumerate(sentences) if change.sentence[:20] in s), 0)
+            sentences = sentences[:at]
+        for sentence in sentences:
+            common = _substance(sentence) & subject
+            if not common or _CHANGE.search(sentence):
+                continue
+            key = (len(common) + len(stems(sentence) & set(asked)), item.created_at.timestamp())
+            if best is None or key > best[0]:
+                said = Statement(_clipped(sentence), recollection, change.shared, earlier=True)
+                best = (key, said)
+    return None if best is None else best[1]
 
 
 def _substance(text: str) -> set[str]:

@@ -174,3 +174,30 @@ def test_what_someone_named_did_is_their_sentence(assistant: Assistant) -> None:
 def test_a_name_is_no_answer_to_what_else_is_asked(assistant: Assistant) -> None:
     told_dentist = "My dentist is Dr Patel."
     assert "Patel" in told_then_asked(assistant, told_dentist, "which dentist am i seeing")
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("Hello, I take metformin 500 mg twice a day.|"
+         "Saw the doctor today, my sugar is still high so she raised the metformin to 1000 mg.",
+         "What dose of metformin was I on before the doctor changed it?", "500", "1000"),
+        ("evening! our cat Mochi is on Royal Canin dry food, she's fussy.|"
+         "Mochi's kidneys are struggling so we've switched her over to Hill's renal food.",
+         "what brand did my cat eat before the kidney diagnosis?", "Royal Canin", "Hill's"),
+    ],
+)  # fmt: skip
+def test_the_past_of_a_change_is_what_was_said_before_it(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
+
+
+def test_the_company_left_is_the_old_job_s(assistant: Assistant) -> None:
+    told = (
+        "been a backend dev at Klarna for 4 years now, mostly payments stuff.|"
+        "big news, I handed in my notice! starting at Northvolt next monday as a platform engineer."
+    )
+    assert "Klarna" in told_then_asked(assistant, told, "which company did I leave?")
