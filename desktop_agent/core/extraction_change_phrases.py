@@ -38,8 +38,9 @@ _VALUE = r"(?:on\s+|in\s+|at\s+)?(?P<{}>[\w'’-]+(?:\s+[\w'’-]+){{0,2}}?)"
 _NOT_BUT = re.compile(
     rf"(?:^|(?<=[.!?]\s)){_MARKERS}(?:"
     rf"not\s+{_VALUE.format('old')}\s*[,;–—-]\s*(?:it's\s+|its\s+|it\s+is\s+|but\s+)?{_VALUE.format('new')}"
-    rf"|(?:it's|its|it\s+is|that's|that\s+is)\s+{_VALUE.format('new2')}\s*,\s*not\s+{_VALUE.format('old2')}"
-    r")\s*[.!]*(?=\s|$)",
+    rf"|(?:it's|its|it\s+is|that's|that\s+is)\s+(?:actually\s+|really\s+|in\s+fact\s+)?"
+    rf"(?:the\s+|an?\s+)?{_VALUE.format('new2')}\s*,\s*not\s+(?:the\s+|an?\s+)?{_VALUE.format('old2')}"
+    r")\s*[.!]*(?=\s|$|,)",
     re.IGNORECASE,
 )
 

@@ -40,7 +40,7 @@ _ENDING_PARTICLES: Final = {
     "go": ("off",),
 }
 # Getting something new, after selling the old one: "sold the Corolla and bought a Leaf".
-_GETTING: Final = frozenset("buy get lease adopt".split())
+_GETTING: Final = frozenset("buy get lease adopt pick".split())
 _SWAPPING: Final = frozenset("replace swap trade exchange".split())
 _MOVING_DATE: Final = frozenset(
     "push move postpone reschedule delay bring shift switch change".split()
@@ -157,7 +157,10 @@ def _broke_up(verb: Any, lemma: str) -> bool:
 
 def _by_user(verb: Any) -> bool:
     subject = _find_subject(verb)
-    return subject is not None and subject.lower_ in ("i", "we")
+    if subject is None:
+        # a chat drops the "I": "sold the mazda for parts and picked up a Kia Sportage"
+        return bool(verb.dep_ == "ROOT" and verb.i == verb.sent.start and verb.tag_ == "VBD")
+    return subject.lower_ in ("i", "we")
 
 
 def _ended(verb: Any, lemma: str, by_user: bool) -> Any:

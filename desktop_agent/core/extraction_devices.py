@@ -53,9 +53,12 @@ def device_replaced(sentence: str) -> Iterator[Match]:
         yield _device(found, correction=True, said=sentence)
         return
     upgraded = _UPGRADED_TO.search(sentence)
-    kind = upgraded and _MAKES.get(upgraded.group("name").split()[0].casefold())
-    if upgraded and kind:
-        name = upgraded.group("name").strip()
+    if upgraded and upgraded.group("bought") and not _BY_USER.search(sentence[: upgraded.start()]):
+        return  # "my son got an iPhone for his birthday"
+    name = upgraded and (upgraded.group("name") or upgraded.group("bought")).strip()
+    name = name and re.sub(r"(?:\s+[a-z]+)+$", "", name)  # "iPhone | for his"
+    kind = name and _MAKES.get(name.split()[0].casefold())
+    if name and kind:
         article = "an" if name[:1].casefold() in "aeiou" else "a"
         text = f"User's {kind} is {article} {name}"
         yield Match("fact", f"device:{kind}", name, text, 0.8, correction=True)
@@ -63,7 +66,16 @@ def device_replaced(sentence: str) -> Iterator[Match]:
 
 _UPGRADED_TO = re.compile(
     rf"(?i:\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:upgraded|switched|"
-    rf"changed|moved)\s+to\s+(?:an?\s+|the\s+)?(?:new\s+)?){_NAME}"
+    rf"changed|moved)\s+to\s+(?:an?\s+|the\s+)?(?:new\s+)?){_NAME}|"
+    # "dropped the pixel in the canal and got an iPhone 15", "got a Pixel 8 now"
+    rf"(?i:\b(?:got|bought|picked\s+up|ordered)\s+(?:myself\s+)?(?:an?\s+|the\s+)(?:new\s+|used\s+|"
+    rf"refurbished\s+|second[- ]?hand\s+)?){_NAME.replace('?P<name>', '?P<bought>')}"
+    r"(?!\s+(?i:charger|case|cable|cover|screen|protector|adapter|box|stand|holder|mount|dock|"
+    r"earbuds|pencil|keyboard|app)\b)"
+)
+# What "got" follows when the user got it: the sentence's start, "I", or "and" after what they did.
+_BY_USER: Final = re.compile(
+    r"(?:^|[.!?;,:)]\s*|\b(?:i|i've|ive|and|just|finally|then|so)\s+)$", re.I
 )
 # Makes that say what device they are: "upgraded to a Pixel 9" is a phone.
 _MAKES: Final = {

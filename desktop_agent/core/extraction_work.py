@@ -204,6 +204,8 @@ _LANDED = _compile(
 _OFFER = _compile(
     r"(?:i(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?accepted\s+(?:the|an|their|a)\s+"
     r"(?:job\s+)?offer\s+(?:from|at|with)\s+"
+    # "an offer from a fintech startup called Cobalto"
+    r"(?:(?:a|an|this|the)\s+(?:[\w-]+\s+){0,3}?(?:called|named)\s+)?"
 )
 # where: "at Grindhouse", "at this cafe called Grindhouse in Fitzroy", "with an agency called X"
 _WHERE = re.compile(

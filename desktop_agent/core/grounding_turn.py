@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
+from desktop_agent.core.current_words import outdated_spans, still_so
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.grounding import (
     GroundedAnswer,
@@ -332,10 +333,11 @@ def _said(
 ) -> Statement | None:
     """The user's own sentence that answers ``text`` when no learned fact does; with
     ``saying``, a later change is quoted only if it says one of those words too."""
-    hidden = {*excluded, *memory.outdated_episodes()}
-    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
     asked = about_user(text)
     past = bool(asked and asked.past)
+    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    if not past:  # a question about the past wants the old words
+        episodes = still_so(episodes, outdated_spans(memory), _no_longer_so(memory))
     kin = kin_asked(text)
     names = {
         w

@@ -93,8 +93,10 @@ _LEANING: Final = re.compile(
     re.IGNORECASE,
 )
 # ... and says what it asks of by pointing back: "what dose was I on before the doctor changed
-# it?"
-_BACK_TO: Final = re.compile(r"\b(?:changed|moved|switched|raised|upped)\s+it\b", re.I)
+# it?", "and which one did I have before that?"
+_BACK_TO: Final = re.compile(
+    r"\b(?:changed|moved|switched|raised|upped)\s+it\b|\b(?:which|this|that)\s+one\b", re.I
+)
 
 
 def following_up(question: str, before: str | None) -> str | None:

@@ -270,7 +270,7 @@ def _modifier(word: str) -> bool:
         and bare not in STOPWORDS
         and not bare.startswith("user")
         and bare not in MONTHS
-        and not bare.isdigit()
+        and not (bare.isdigit() and not re.fullmatch(r"(?:19|20)\d\d", bare))  # "a 2014 Mazda"
     )
 
 

@@ -201,3 +201,68 @@ def test_the_company_left_is_the_old_job_s(assistant: Assistant) -> None:
         "big news, I handed in my notice! starting at Northvolt next monday as a platform engineer."
     )
     assert "Klarna" in told_then_asked(assistant, told, "which company did I leave?")
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("dropped the pixel in the canal in Utrecht (don't ask) and got an iPhone 15 from the "
+         "Apple store.", "device:phone", "User's phone is an iPhone 15"),
+        ("RIP my phone, it's gone forever. got a Pixel 8 now, the camera is so good",
+         "device:phone", "User's phone is a Pixel 8"),
+        ("I accepted an offer from a fintech startup called Cobalto, I'll be their finance lead.",
+         "employer", "User works at Cobalto"),
+    ],
+)  # fmt: skip
+def test_a_new_thing_got_told_as_news(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message", ["I got an iPhone charger", "my son got an iPhone for his birthday"]
+)
+def test_what_someone_else_got_is_not_the_user_s_phone(message: str) -> None:
+    assert "device:phone" not in facts(message)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("I work weekend nights at the GS25 near Sinchon station.|"
+         "wait I said GS25 last time right? it's actually the CU, not GS25, GS25 is the one "
+         "across the street lol.", "which convenience store do i work at again?", "CU", "GS25"),
+        ("I drive a 2014 Mazda 3, silver, bit beaten up but she runs.|"
+         "sold the mazda for parts and picked up a secondhand Kia Sportage on the weekend.",
+         "what car have I got at the moment?", "Kia Sportage", "Mazda"),
+    ],
+)  # fmt: skip
+def test_corrections_told_in_a_chat_s_shorthand(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
+    assert "2014" not in reply  # the old car's year is not the new one's
+
+
+def test_what_else_an_outdated_message_said_still_answers(assistant: Assistant) -> None:
+    """The Mazda is sold; the mechanic told beside it is still the mechanic."""
+    told = (
+        "I drive a 2014 Mazda 3. My mechanic is Dougie at Brunswick Auto, the only one I trust.|"
+        "sold the mazda for parts and picked up a secondhand Kia Sportage on the weekend."
+    )
+    reply = told_then_asked(assistant, told, "who's my mechanic again?")
+    assert "Dougie" in reply
+    assert "Mazda" not in reply
+
+
+def test_which_one_leans_on_the_question_before(assistant: Assistant) -> None:
+    for message in (
+        "my phone is an old iPhone 11 with a cracked screen but it survives",
+        "dropped it into a cenote on the trip, it's gone forever. got a Pixel 8 now",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    assert "Pixel 8" in chat(assistant, conversation, "what phone do i have now?").text
+    before = chat(assistant, conversation, "and which one did I have before that?").text
+    assert "iPhone 11" in before

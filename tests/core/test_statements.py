@@ -42,7 +42,7 @@ def test_words_sharing_nothing_with_the_question_are_not_an_answer(assistant: As
     assert reply.text == DONT_KNOW
 
 
-def test_a_message_that_taught_a_superseded_fact_is_never_quoted(
+def test_what_taught_a_superseded_fact_is_never_quoted(
     assistant: Assistant, memory: MemoryService
 ) -> None:
     chat(assistant, assistant.start_conversation(), f"I live in Lisbon. {KEY}")
@@ -51,7 +51,21 @@ def test_a_message_that_taught_a_superseded_fact_is_never_quoted(
 
     reply = chat(assistant, assistant.start_conversation(), "Where do I keep my spare key?")
 
-    # What else that message said may be out of date too: better unknown than Lisbon.
+    # The rest of that message still answers (stop 25); the words of the old fact never do.
+    assert "Lisbon" not in reply.text
+    assert "flowerpot" in reply.text
+
+
+def test_a_sentence_naming_a_superseded_value_is_never_quoted(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    told = "I live in Lisbon. I keep the spare key with my Lisbon neighbour, under her mat."
+    chat(assistant, assistant.start_conversation(), told)
+    chat(assistant, assistant.start_conversation(), "Actually, I moved to Porto last month.")
+
+    reply = chat(assistant, assistant.start_conversation(), "Where do I keep my spare key?")
+
+    # better unknown than Lisbon
     assert "Lisbon" not in reply.text
     assert reply.text == DONT_KNOW
 
