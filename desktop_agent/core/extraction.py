@@ -192,7 +192,11 @@ def extract(message: str) -> list[ExtractedFact]:
         found.extend(extraction_followups.read(text, doc, found))
     # Names said in passing, also inside requests: "help me text my landlord, Mr Okafor".
     named = {f.subject_key for f in found}
-    said = [*extraction_mentions.mentions(text), *extraction_mentions.appointments(text)]
+    said = [
+        *extraction_mentions.mentions(text),
+        *extraction_mentions.appointments(text),
+        *extraction_mentions.named_by_pronoun(text),
+    ]
     for match, span in said:
         if match.key not in named:
             named.add(match.key)

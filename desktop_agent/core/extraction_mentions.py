@@ -86,3 +86,32 @@ def _closed(text: str, end: int) -> bool:
 
 
 __all__ = ["appointments", "mentions"]
+
+
+# "at least my cat still likes me lol. her name's Pixel", "We got a puppy! His name is Bolt":
+# a name told by its pronoun, after the one relation or pet the message names.
+_NAMED_BEFORE: Final = re.compile(
+    r"\b(?i:my|our|a|an)\s+(?:(?i:new|little|baby|rescue|old)\s+)?"
+    rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))\b"
+)
+_ITS_NAME: Final = re.compile(
+    r"\b(?i:his|her|their|its)\s+(?i:name)(?:['’]s|\s+is)\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
+)
+
+
+def named_by_pronoun(text: str) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """(name fact, span) for "her name's Pixel" when exactly one relation or pet was named
+    before it in ``text`` (two, and whose name it is is a guess)."""
+    found = _ITS_NAME.search(text)
+    if found is None or found.group("name").casefold() in _NOT_A_NAME | STOPWORDS:
+        return
+    said = {m.group("rel").casefold() for m in _NAMED_BEFORE.finditer(text, 0, found.start())}
+    kinds = {RELATIONS.get(word) or PETS.get(word) or word for word in said}
+    if len(kinds) != 1:
+        return
+    relation, name = kinds.pop(), found.group("name")
+    word = next(iter(said))
+    yield (
+        Match("fact", f"name_of:{relation}", name, f"User's {word} is named {name}", 0.75),
+        (found.start(), found.end()),
+    )

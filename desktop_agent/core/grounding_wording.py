@@ -43,7 +43,10 @@ def second_person(text: str) -> str:
 
 
 # Adverbs between "User" and the verb: "User now prefers black coffee".
-_ADVERBS: Final = r"now|still|also|currently|usually|often|always|really|mostly|sometimes|never"
+_ADVERBS: Final = (
+    r"now|still|also|currently|usually|often|always|really|mostly|sometimes|never|just|mainly|"
+    r"only|normally|generally|rarely|occasionally"
+)
 
 
 def _present(verb: str) -> str:

@@ -46,7 +46,9 @@ _FORGET = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
     r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe)\s+"
-    r"(?:that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
+    r"(?:(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
+    r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
+    r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
     r"(?=(?:all\s+)?(?:my|our)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
@@ -60,7 +62,9 @@ _FORGET = re.compile(
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
     r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|we|we're|we've|we'll|we\s+won't|because|"
-    r"since|as|cos|coz|cause|thanks|thank\s+you)\b)|\s+(?:because|since|cos|coz)\s+",
+    r"since|as|cos|coz|cause|thanks|thank\s+you)\b)|\s+(?:because|since|cos|coz)\s+|"
+    # "... about Marcus. I don't want him in my head anymore" (not "Dr. Patel")
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
     re.IGNORECASE,
 )
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.intent import perceive
 from desktop_agent.core.loose_corrections import corrections
 from desktop_agent.core.memory_model import SEMANTIC, MemoryItem
 from desktop_agent.core.questions import by_role
@@ -266,3 +267,37 @@ def test_which_one_leans_on_the_question_before(assistant: Assistant) -> None:
     assert "Pixel 8" in chat(assistant, conversation, "what phone do i have now?").text
     before = chat(assistant, conversation, "and which one did I have before that?").text
     assert "iPhone 11" in before
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("at least my cat still likes me lol. her name's Pixel, grey tabby",
+         "name_of:cat", "User's cat is named Pixel"),
+        ("We got a puppy last week! His name is Bolt.", "name_of:dog", "User's puppy is named Bolt"),
+    ],
+)  # fmt: skip
+def test_a_name_told_by_its_pronoun(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["my sister and my mum came over, her name is Ana", "I met a guy at the gym, his name is Tom"],
+)
+def test_whose_name_it_is_is_no_guess(message: str) -> None:
+    assert not [key for key in facts(message) if key.startswith("name_of:")]
+
+
+@pytest.mark.parametrize(
+    ("message", "argument"),
+    [
+        ("hey, please forget the thing about my therapist, I'd rather keep that private",
+         "my therapist"),
+        ("Please forget that stuff about Marcus. I don't want him in my head anymore", "Marcus"),
+        ("forget about Mrs. Jones. She moved away", "Mrs. Jones"),
+    ],
+)  # fmt: skip
+def test_forgetting_the_thing_about_someone(message: str, argument: str) -> None:
+    intent = perceive(message)
+    assert (intent.command, intent.argument) == ("forget", argument)
