@@ -68,6 +68,7 @@ def best_statement(
         wanted -= kin  # the relation alone ("my sister") does not answer "what's her job?"
     if not wanted and not kin:
         return None
+    wanted |= _inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
     best: Statement | None = None
     best_key: tuple[int, float] | None = None
     for recollection in episodes:
@@ -89,6 +90,8 @@ def best_statement(
             if best_key is None or key > best_key:
                 said_now = _clipped(sentence if reasons else _what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
+    if best is not None and _WHEN_ASKED.search(question) and not _WHEN_SAID.search(best.sentence):
+        best = _with_when(best)  # "... Spanish course at the community college! | Tuesdays 6:30"
     if best is not None and not reasons:
         changed = _changed_since(best, episodes, wanted | kin)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
@@ -149,10 +152,13 @@ def _said_before(
     change: Statement, episodes: Sequence[Recollection], asked: Collection[str]
 ) -> Statement | None:
     """The user's sentence, said before ``change``, about what it changed: it shares a word of
-    substance with the message of the change and says no change itself; of several, the one
+    substance with the change and says no change itself; of several, the one
     that shares most with it and the question, then the newest."""
     told = change.source.item
-    subject = _substance(told.user_text)
+    subject = _substance(change.sentence)
+    # the rest of its message may say what changed ("the Y changed the pool schedule. | so
+    # I've shifted my swim to wednesdays"), and more ("Good news to tell!"): worth less
+    around = _substance(told.user_text) - subject
     best: tuple[tuple[int, float], Statement] | None = None
     for recollection in episodes:
         item = recollection.item
@@ -163,14 +169,62 @@ def _said_before(
             at = next((i for i, s in enumerate(sentences) if change.sentence[:20] in s), 0)
             sentences = sentences[:at]
         for sentence in sentences:
-            common = _substance(sentence) & subject
+            said = _substance(sentence)
+            common = 2 * len(said & subject) + (
+                len(said & around) if len(sentence.split()) > 4 else 0
+            )
             if not common or _CHANGE.search(sentence):
                 continue
-            key = (len(common) + len(stems(sentence) & set(asked)), item.created_at.timestamp())
+            key = (common + len(stems(sentence) & set(asked)), item.created_at.timestamp())
             if best is None or key > best[0]:
                 said = Statement(_clipped(sentence), recollection, change.shared, earlier=True)
                 best = (key, said)
     return None if best is None else best[1]
+
+
+# A question asking when, and the words that say it.
+_WHEN_ASKED: Final = re.compile(
+    r"\b(?:when|what\s+(?:time|day|days|night|nights|date|month)|which\s+(?:day|days|night|"
+    r"nights|date|month))\b",
+    re.IGNORECASE,
+)
+_WHEN_SAID: Final = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|tomorrow|tonight|"
+    r"jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|"
+    r"\d{1,2}(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+
+
+def _with_when(best: Statement) -> Statement:
+    """``best`` and the short sentence after it in the same message that says when, which the
+    user often puts apart ("Signed up for the evening Spanish course! | Tuesdays 6:30 to
+    8:30")."""
+    sentences = _statements(best.source.item.user_text)
+    at = next((i for i, s in enumerate(sentences) if best.sentence[:20] in s), None)
+    if at is None or at + 1 >= len(sentences):
+        return best
+    after = sentences[at + 1]
+    if not _WHEN_SAID.search(after) or len(after.split()) > 14:
+        return best
+    joined = f"{best.sentence.rstrip()} {after}"
+    return Statement(_clipped(joined), best.source, best.shared, best.span, best.earlier)
+
+
+_LIGHT_VERBS: Final = frozenset("make do have get go take give put say see come keep".split())
+
+
+def _inflected(words: set[str]) -> set[str]:
+    """The past and -ing forms of the verbs a question may ask with: "sign" -> "signed",
+    "signing"; "move" -> "moved", "moving"."""
+    found = set()
+    for word in words:
+        if len(word) < 3 or not word.isalpha() or word in _LIGHT_VERBS:
+            continue  # "how much do I make?" is no question about "making pasta"
+        base = word[:-1] if word.endswith("e") else word
+        found |= {base + "ed", base + "ing"}
+    return found
 
 
 def _substance(text: str) -> set[str]:

@@ -301,3 +301,28 @@ def test_whose_name_it_is_is_no_guess(message: str) -> None:
 def test_forgetting_the_thing_about_someone(message: str, argument: str) -> None:
     intent = perceive(message)
     assert (intent.command, intent.argument) == ("forget", argument)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("Howzit. Signed up for the Comrades Marathon in June, my first ultra!!",
+         "which race did I sign up for?", "Comrades"),
+        # the day is said in the next, short sentence
+        ("Signed up for the evening Spanish course at the community college! Tuesdays 6:30 to "
+         "8:30, teacher is Señora Villalobos.", "what night is my spanish class again?",
+         "Tuesdays"),
+    ],
+)  # fmt: skip
+def test_the_sentence_that_says_it_in_other_forms(
+    assistant: Assistant, told: str, asked: str, answer: str
+) -> None:
+    assert answer in told_then_asked(assistant, told, asked)
+
+
+def test_a_light_verb_asks_nothing_of_its_forms(assistant: Assistant) -> None:
+    """ "how much do I make?" is not answered by "I'm making pasta tonight"."""
+    reply = told_then_asked(
+        assistant, "I'm making pasta tonight for the kids.", "how much do I make?"
+    )
+    assert "pasta" not in reply
