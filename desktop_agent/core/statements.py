@@ -4,12 +4,14 @@ Extraction is rules over a weak model's help, so some facts are said and never l
 Dr Okafor for my teeth"). Saying "you haven't told me" then is wrong: the user did tell, and
 the words are in an episode. So, when no fact answers a question about the user, the sentence
 of a past message that shares the question's words is quoted back, linked to its episode; a
-later sentence that says a change to it is quoted instead; and with no sentence sharing a word,
-the one closest in meaning (``closest_statement``).
+later sentence that says a change to it is quoted instead (and, for a question about the past,
+the sentence said before the change); with no sentence sharing a word, the one closest in
+meaning (``closest_statement``).
 
-Only what may still be true is quoted: never a message that only asked, never an episode that
-taught a fact since superseded or edited (``outdated_episodes``), never a sentence with a
-forgotten span in it, never a sentence that itself asks or asks to forget.
+Only what may still be true is quoted: never a message that only asked, never the words that
+taught a fact since superseded or edited nor a sentence naming its old value (blanked by
+``current_words``), never a sentence with a forgotten span in it, never a sentence that itself
+asks or asks to forget.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SENTENCE, asks_only, question_only
 from desktop_agent.core.redaction import MARK
+from desktop_agent.core.statement_wording import PARTS, what_is_so
 from desktop_agent.search.tokenize import STOPWORDS
 
 _NOT_A_STATEMENT: Final = re.compile(
@@ -88,7 +91,7 @@ def best_statement(
             when = item.created_at.timestamp()
             key = (shared, -when) if reasons else (shared + bool(_CORRECTS.search(sentence)), when)
             if best_key is None or key > best_key:
-                said_now = _clipped(sentence if reasons else _what_is_so(sentence))
+                said_now = _clipped(sentence if reasons else what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None and _WHEN_ASKED.search(question) and not _WHEN_SAID.search(best.sentence):
         best = _with_when(best)  # "... Spanish course at the community college! | Tuesdays 6:30"
@@ -126,7 +129,7 @@ def _changed_since(
     told = best.source.item
     aside = {
         word
-        for clause in _PARTS.split(best.sentence)
+        for clause in PARTS.split(best.sentence)
         if not stems(clause) & set(asked)
         for word in _substance(clause)
     }
@@ -144,7 +147,7 @@ def _changed_since(
         for sentence in sentences:
             newest = later is None or item.created_at > later.source.item.created_at
             if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
-                later = Statement(_clipped(_what_is_so(sentence)), recollection, best.shared)
+                later = Statement(_clipped(what_is_so(sentence)), recollection, best.shared)
     return later
 
 
@@ -177,8 +180,8 @@ def _said_before(
                 continue
             key = (common + len(stems(sentence) & set(asked)), item.created_at.timestamp())
             if best is None or key > best[0]:
-                said = Statement(_clipped(sentence), recollection, change.shared, earlier=True)
-                best = (key, said)
+                before = Statement(_clipped(sentence), recollection, change.shared, earlier=True)
+                best = (key, before)
     return None if best is None else best[1]
 
 
@@ -300,56 +303,6 @@ def _telling_parts(sentence: str, start: int) -> list[tuple[str, int]]:
 _REQUEST_ENDS: Final = re.compile(r"[:;]\s*|\s[-–—]\s+")
 
 
-# Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
-# prices up" (and the reason often names the old value).
-_REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*$", re.IGNORECASE)
-
-
-# What ended, beside what came instead: "gone right off oat milk tbh, | it's almond now",
-# "the Ljubljana venue fell through, | so they moved it to Lake Bled",
-# "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
-# but my MA is at Newcastle".
-_ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
-    r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
-    r"pulled\s+out|called\s+off|cancell?ed|"
-    r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
-    # what was wrong with it: "300 for groceries was wayyy too optimistic", "Split was
-    # insanely expensive for august"
-    r"(?:was|were)\s+(?:\w+\s+)?(?:too\s+\w+|(?:expensive|pricey|overpriced|full|booked\s+up|"
-    r"sold\s+out)))\b",
-    re.IGNORECASE,
-)
-_PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I)
-
-
-# What it no longer is, beside what it is: "going with Abuja | instead of Enugu", "it's June
-# 28th|, not the 21st".
-_NOT_THAT: Final = re.compile(
-    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?[A-Z0-9][\w'’-]*"
-    r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
-    r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
-)
-
-
-def _what_is_so(sentence: str) -> str:
-    """``sentence`` without why, and without the clause that says what ended when another says
-    what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
-    sentence = _NOT_THAT.sub("", _without_reason(sentence))
-    parts = [p for p in _PARTS.split(sentence) if p.strip()]
-    kept = [p for p in parts if not _ENDED.search(p)]
-    if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
-        return sentence
-    return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
-
-
-def _without_reason(sentence: str) -> str:
-    cut = _REASON.search(sentence)
-    if cut is None or len(sentence[: cut.start()].split()) < 3:
-        return sentence
-    return sentence[: cut.start()] + "."
-
-
 def _clipped(sentence: str) -> str:
     if len(sentence) <= QUOTE_LIMIT:
         return sentence
@@ -448,7 +401,7 @@ def closest_statement(
     sentence, source = near[0]
     if past:
         return Statement(_clipped(sentence), source, 0)
-    found = Statement(_clipped(_what_is_so(sentence)), source, 0)
+    found = Statement(_clipped(what_is_so(sentence)), source, 0)
     # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
     # going with Abuja instead of Enugu", said since, is what is so now
     changed = _changed_since(found, episodes, content_words(question) | kin_asked(question))

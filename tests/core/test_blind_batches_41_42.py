@@ -15,7 +15,7 @@ from desktop_agent.core.loose_corrections import corrections
 from desktop_agent.core.memory_model import SEMANTIC, MemoryItem
 from desktop_agent.core.questions import by_role
 from desktop_agent.core.revisions import redated
-from desktop_agent.core.statements import _what_is_so
+from desktop_agent.core.statement_wording import what_is_so
 from tests.core.conftest import chat, facts, told_then_asked
 
 
@@ -38,7 +38,7 @@ from tests.core.conftest import chat, facts, told_then_asked
     ],
 )  # fmt: skip
 def test_what_is_so_leaves_out_what_it_replaced(sentence: str, so: str) -> None:
-    assert _what_is_so(sentence) == so
+    assert what_is_so(sentence) == so
 
 
 @pytest.mark.parametrize(

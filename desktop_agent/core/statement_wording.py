@@ -1,0 +1,59 @@
+"""What a quoted sentence says is so: without why ("... now | bc CoreFit put their prices up"),
+without what ended beside what came instead ("gone right off oat milk, | it's almond now"), and
+without what it replaced ("going with Abuja | instead of Enugu"). The reasons and the ends
+often name the old value, which a quote for the present must not repeat.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
+# prices up" (and the reason often names the old value).
+_REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*$", re.IGNORECASE)
+
+
+# What ended, beside what came instead: "gone right off oat milk tbh, | it's almond now",
+# "the Ljubljana venue fell through, | so they moved it to Lake Bled",
+# "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
+# but my MA is at Newcastle".
+_ENDED: Final = re.compile(
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
+    r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
+    r"pulled\s+out|called\s+off|cancell?ed|"
+    r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
+    # what was wrong with it: "300 for groceries was wayyy too optimistic", "Split was
+    # insanely expensive for august"
+    r"(?:was|were)\s+(?:\w+\s+)?(?:too\s+\w+|(?:expensive|pricey|overpriced|full|booked\s+up|"
+    r"sold\s+out)))\b",
+    re.IGNORECASE,
+)
+PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I)
+
+
+# What it no longer is, beside what it is: "going with Abuja | instead of Enugu", "it's June
+# 28th|, not the 21st".
+_NOT_THAT: Final = re.compile(
+    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?[A-Z0-9][\w'’-]*"
+    r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
+)
+
+
+def what_is_so(sentence: str) -> str:
+    """``sentence`` without why, and without the clause that says what ended when another says
+    what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
+    sentence = _NOT_THAT.sub("", _without_reason(sentence))
+    parts = [p for p in PARTS.split(sentence) if p.strip()]
+    kept = [p for p in parts if not _ENDED.search(p)]
+    if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
+        return sentence
+    return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
+
+
+def _without_reason(sentence: str) -> str:
+    cut = _REASON.search(sentence)
+    if cut is None or len(sentence[: cut.start()].split()) < 3:
+        return sentence
+    return sentence[: cut.start()] + "."
