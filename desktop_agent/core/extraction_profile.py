@@ -98,7 +98,7 @@ def home_now(clause: str) -> Iterator[Match]:
 
 
 _NEW_HOME = _compile(
-    r"(?:(?:my|our|the)\s+)?new\s+(?:flat|place|house|home|apartment|address|pad|digs)\s+"
+    r"(?:(?:my|our|the)\s+)?new\s+(?:flat|place|house|home|apartment|address|pad|digs|room)\s+"
     r"(?:is\s+)?(?:in|at|near|over\s+in|out\s+in)\s+"
 )
 
@@ -119,6 +119,7 @@ _DWELLING = (
 )
 _HOME_IN_DWELLING = _compile(
     r"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live\s+(?:alone\s+|together\s+)?in\s+|"
+    r"^(?:(?:i'm|im|i\s+am|we're|we\s+are)\s+)?(?:now\s+|currently\s+)?living\s+in\s+|"
     r"(?P<moved>(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|now\s+)?"
     r"(?:moved|relocated)(?:\s+now)?\s*,?\s+(?:in)?to\s+)|"
     r"(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:renewed|signed)\s+(?:the\s+)?(?:lease|rental\s+"

@@ -157,7 +157,9 @@ def corrections(
     the same message ended), sentence by sentence. ``people``: the names of the user's people
     and pets, which say who a sentence is about, not what changed ("Ananya's annual day got
     postponed" changes nothing of "User's daughter is named Ananya")."""
-    taken: set[str] = set()
+    # Of two sentences correcting one fact, the one that names the new value: "the club
+    # changed the whole schedule. | mateo's swimming is on saturday mornings at 10 now."
+    chosen: dict[str, tuple[bool, LooseCorrection]] = {}
     for sentence, span in _sentences(text):
         if any(start < span[1] and span[0] < end for start, end in handled):
             continue
@@ -167,11 +169,11 @@ def corrections(
             continue
         if _ADDS.search(_FILLER.sub("", sentence)):
             continue  # "turns out I'm also allergic to latex": one more, nothing replaced
-        for old, clause in _correction(
-            sentence, [f for f in facts if f.id not in taken], ended, people
-        ):
-            taken.add(old.id)
-            yield LooseCorrection(old, _third_person(clause), span)
+        for old, clause in _correction(sentence, facts, ended, people):
+            named = bool(_NAMED.search(clause) or _WHEN.search(clause))
+            if old.id not in chosen or (named and not chosen[old.id][0]):
+                chosen[old.id] = (named, LooseCorrection(old, _third_person(clause), span))
+    yield from (correction for _named, correction in chosen.values())
 
 
 def _correction(
@@ -263,6 +265,11 @@ def _clauses(sentence: str) -> list[str]:
 
 
 _DIGIT: Final = re.compile(r"\d")
+_WHEN: Final = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|march|april|"
+    r"june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    re.IGNORECASE,
+)
 _NAMED: Final = re.compile(r"(?<!^)\b[A-Z][\w'’-]+|\d")
 _DENIAL: Final = re.compile(r"^(?:not|no|never|instead|rather|from|than|of)$", re.IGNORECASE)
 

@@ -22,7 +22,9 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
         relation = item.subject_key.partition("name_of:")[2]
         # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
         value = re.search(
-            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+)\s*(?:\([^)]*\))?\s*$", item.text
+            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+|(?<=named\s)[^\W\d_][\w'’-]+)\s*"
+            r"(?:\([^)]*\))?\s*$",
+            item.text,
         )
         if relation and value and ":" not in relation:
             people[value.group(1).casefold()] = relation
@@ -93,8 +95,11 @@ def by_relation(memory: MemoryService, text: str) -> str | None:
     people = people_by_name(memory)
     if not people:
         return None
+    # a message typed all in lower case names people in lower case too ("when does mateo
+    # have swim class now?")
+    name = r"[A-ZÀ-Ý][\w’-]+?" if text != text.casefold() else r"[^\W\d_][\w’-]+?"
     changed = re.sub(
-        r"\b([A-ZÀ-Ý][\w’-]+?)(['’]s)?\b",
+        rf"\b({name})(['’]s)?\b",
         lambda m: (
             f"my {people[m.group(1).casefold()]}{m.group(2) or ''}"
             if m.group(1).casefold() in people

@@ -74,7 +74,8 @@ def _one_person(message: str, people: Mapping[str, str]) -> tuple[str, str] | No
     named: dict[str, str] = {}  # relation -> the words for them
     for word in _WORD.findall(message):
         name = re.sub(r"['’]s$", "", word)
-        if name[:1].isupper() and (relation := people.get(name.casefold())):
+        lower = message == message.casefold()  # "when does mateo have swim class now?"
+        if (name[:1].isupper() or lower) and (relation := people.get(name.casefold())):
             named.setdefault(relation, name)
     for match in _MY_RELATION.finditer(message):
         found = _relation(match)

@@ -326,3 +326,30 @@ def test_a_light_verb_asks_nothing_of_its_forms(assistant: Assistant) -> None:
         assistant, "I'm making pasta tonight for the kids.", "how much do I make?"
     )
     assert "pasta" not in reply
+
+
+def test_a_name_typed_in_lower_case_is_still_theirs(assistant: Assistant) -> None:
+    for message in (
+        "we live in Palermo. my son mateo (7) has swimming lessons at the club every wednesday",
+        "ugh the club changed the whole schedule. mateo's swimming is on saturday mornings now.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    now = chat(assistant, conversation, "when does mateo have swim class now?").text
+    assert "saturday" in now
+    assert "wednesday" not in now
+    before = chat(assistant, conversation, "what day used to be his swimming day before?").text
+    assert "wednesday" in before
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        ("civil engineering. living in a tiny flat in Ribeira with 3 other guys",
+         "User lives in Ribeira"),
+        ("finally moved out of the ribeira place. new room is in Boavista, 10 min to the metro",
+         "User lives in Boavista"),
+    ],
+)  # fmt: skip
+def test_a_home_said_by_its_room_or_flat(message: str, text: str) -> None:
+    assert facts(message).get("home_city") == text
