@@ -28,8 +28,7 @@ _MENTION: Final = re.compile(
     rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))(?P<comma>\s*,)?\s+"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?"
     r"(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?)?)"
-    # "Ruby's been scratching" is Ruby; "my sister Ana's flat" is not a name said of itself
-    r"(?!['’]s\b(?!\s+(?:been|got|gone|just|not|now|always|still|started|getting|doing)\b))"
+    # "Ruby's been scratching" is Ruby, and so is "my best mate Keanu's birthday" Keanu
     r"(?![\w-])"
 )
 # Capitalised words after a relation that are no name: "my mum Monday ...", "my dog Is".

@@ -12,7 +12,7 @@ from desktop_agent.core.extraction_phrases import Match, _compile, proper_noun
 from desktop_agent.core.extraction_words import PETS, RELATIONS
 
 _RELATIONS = (
-    r"(?:(?:brother|sister|mother|father|son|daughter)-in-law|best friend|friend|"
+    r"(?:(?:brother|sister|mother|father|son|daughter)-in-law|best\s+(?:friend|mate|pal|bud)|friend|"
     r"grandson|granddaughter|stepson|stepdaughter|stepbrother|stepsister|stepmum|stepmom|"
     r"stepdad|team\s+lead|team\s+leader|line\s+manager|sister|brother|mother|mom|mum|father|dad|husband|wife|partner|son|"
     r"daughter|boyfriend|girlfriend|fiancée?|boss|manager|dog|cat|puppy|kitten|horse|bird|"

@@ -25,6 +25,7 @@ RELATIONS = {
     **dict.fromkeys(("kid", "kids", "child", "children"), "kids"),
     **dict.fromkeys(("twin", "twins"), "twins"),
     **dict.fromkeys(("friend", "mate", "pal", "buddy"), "friend"),
+    **dict.fromkeys(("best friend", "best mate", "best pal", "best bud"), "best friend"),
     **dict.fromkeys(("aunt", "auntie", "aunty"), "aunt"),
     **dict.fromkeys(("uncle",), "uncle"),
     **dict.fromkeys(("cousin",), "cousin"),

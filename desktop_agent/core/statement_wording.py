@@ -22,6 +22,9 @@ _ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     r"pulled\s+out|called\s+off|cancell?ed|"
+    # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
+    # maternity leave"
+    r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:\w+\s+)?leave|moved\s+away|"
     r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
     # what was wrong with it: "300 for groceries was wayyy too optimistic", "Split was
     # insanely expensive for august"

@@ -353,3 +353,32 @@ def test_a_name_typed_in_lower_case_is_still_theirs(assistant: Assistant) -> Non
 )  # fmt: skip
 def test_a_home_said_by_its_room_or_flat(message: str, text: str) -> None:
     assert facts(message).get("home_city") == text
+
+
+def test_a_best_mate_named_before_a_possessive(assistant: Assistant) -> None:
+    assert facts("My best mate Keanu's birthday is on the 22nd.").get("name_of:best friend") == (
+        "User's best mate is named Keanu"
+    )
+    told = (
+        "My best mate Keanu's birthday is on the 22nd, he's turning 30.|"
+        "Oh and I had the date wrong before, his birthday's actually the 24th, not the 22nd."
+    )
+    reply = told_then_asked(assistant, told, "What date is Keanu's birthday?")
+    assert "24th" in reply
+    assert "22nd" not in reply
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "stale"),
+    [
+        ("Biscuit's vet is Dr Hollis, she's been his vet since he was a puppy.|"
+         "bit of news - Dr Hollis is retiring so we've switched Biscuit over to a new vet, "
+         "Dr. Amara Osei.", "Who is Biscuit's vet now?", "Osei", "Hollis"),
+    ],
+)  # fmt: skip
+def test_who_stopped_is_left_out_of_the_quote(
+    assistant: Assistant, told: str, asked: str, answer: str, stale: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert stale not in reply
