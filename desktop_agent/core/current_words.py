@@ -4,8 +4,8 @@ edited keeps its other sentences.
 Hiding such an episode whole (``MemoryService.outdated_episodes``) kept the old value out of
 answers, and everything else said in the same message with it: "I drive a 2014 Mazda 3. My
 mechanic is Dougie" lost the mechanic once the Mazda was sold. So the statement readers get
-the episode with the words the old fact came from blanked out (its provenance spans), and with
-every sentence that names a superseded value ("Mazda", "Ribeira") blanked too.
+the episode with the sentences the old fact came from blanked out (those its provenance spans
+touch), and every sentence that names a superseded value ("Mazda", "Ribeira") blanked too.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def still_so(
     no_longer_so: Collection[str],
 ) -> list[Recollection]:
     """``episodes`` with what is out of date in the outdated ones blanked (same length, so
-    every offset stays): the spans, and the sentences naming one of ``no_longer_so``."""
+    every offset stays): the sentences of the spans, and those naming one of ``no_longer_so``."""
     stale = {stem for word in no_longer_so for stem in stems(word)}
     kept = []
     for recollection in episodes:
@@ -47,11 +47,12 @@ def still_so(
             kept.append(recollection)
             continue
         message = item.user_text
-        for start, end in told:
-            message = message[:start] + " " * (end - start) + message[end:]
-        for sentence in SENTENCE.finditer(message):
-            if stems(sentence.group(0)) & stale:
-                start, end = sentence.span()
+        # whole sentences: what is left of one around the old words reads as nonsense
+        # ("wedding planning mode activated, Marco and   .")
+        for sentence in list(SENTENCE.finditer(message)):
+            start, end = sentence.span()
+            taught = any(s < end and start < e for s, e in told)
+            if taught or stems(sentence.group(0)) & stale:
                 message = message[:start] + " " * (end - start) + message[end:]
         text = _LEAD + message + item.text[len(_LEAD) + len(message) :]
         kept.append(dataclasses.replace(recollection, item=dataclasses.replace(item, text=text)))

@@ -123,3 +123,17 @@ def test_news_of_the_users_people_said_without_i_is_quoted_over_the_older_words(
     reply = chat(assistant, assistant.start_conversation(), "Which school do my twins go to?")
 
     assert reply.text == "You told me: “The twins changed schools, they're at Oakfield now.”"
+
+
+def test_no_sentence_is_quoted_with_a_hole_where_an_old_fact_was(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    """The whole sentence that taught an outdated fact goes, not just its words."""
+    chat(assistant, assistant.start_conversation(), "Wedding mode on, Marco and I live in Milan.")
+    chat(assistant, assistant.start_conversation(), "Actually, I moved to Turin last month.")
+
+    reply = chat(assistant, assistant.start_conversation(), "What mode am I in with Marco?")
+
+    assert "Milan" not in reply.text
+    assert "Marco and ." not in reply.text
+    assert reply.text == DONT_KNOW
