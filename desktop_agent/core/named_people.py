@@ -10,6 +10,7 @@ from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
+from desktop_agent.search.tokenize import STOPWORDS
 
 # How many memories a question may recall.
 RECALL_DEPTH: Final = 12
@@ -102,7 +103,8 @@ def by_relation(memory: MemoryService, text: str) -> str | None:
         rf"\b({name})(['’]s)?\b",
         lambda m: (
             f"my {people[m.group(1).casefold()]}{m.group(2) or ''}"
-            if m.group(1).casefold() in people
+            # (in lower case, "will" is a word before it is Will)
+            if m.group(1).casefold() in people and m.group(1) not in STOPWORDS
             else m.group(0)
         ),
         text,

@@ -382,3 +382,14 @@ def test_who_stopped_is_left_out_of_the_quote(
     reply = told_then_asked(assistant, told, asked)
     assert answer in reply
     assert stale not in reply
+
+
+def test_a_lower_case_word_is_no_name_when_it_is_a_word(assistant: Assistant) -> None:
+    """A son called Will: "when will my flight leave?" still asks about the flight."""
+    from desktop_agent.core.named_people import by_relation
+
+    chat(assistant, assistant.start_conversation(), "My son is called Will.")
+    memory = assistant.memory
+    assert by_relation(memory, "when will my flight leave?") is None
+    assert by_relation(memory, "how old is will now?") is None  # a word first, in lower case
+    assert by_relation(memory, "How old is Will now?") == "How old is my son now?"
