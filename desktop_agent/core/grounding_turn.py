@@ -336,7 +336,10 @@ def _said(
     asked = about_user(text)
     past = bool(asked and asked.past)
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
-    if not past:  # a question about the past wants the old words
+    # a question about the past wants the old words; and the spans to blank need every fact
+    # decoded, so only when an outdated episode (a set the memory keeps) was recalled
+    outdated = memory.outdated_episodes()
+    if not past and any(r.item.id in outdated for r in episodes):
         episodes = still_so(episodes, outdated_spans(memory), _no_longer_so(memory))
     kin = kin_asked(text)
     names = {

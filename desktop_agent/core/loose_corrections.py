@@ -29,6 +29,7 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.procedures import STYLE_KEY
 from desktop_agent.core.questions import SENTENCE
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 # Words that say a sentence changes what was so, or puts it right.
@@ -170,7 +171,7 @@ def corrections(
         if _ADDS.search(_FILLER.sub("", sentence)):
             continue  # "turns out I'm also allergic to latex": one more, nothing replaced
         for old, clause in _correction(sentence, facts, ended, people):
-            named = bool(_NAMED.search(clause) or _WHEN.search(clause))
+            named = bool(_NAMED.search(clause) or DAY_OR_MONTH.search(clause))
             if old.id not in chosen or (named and not chosen[old.id][0]):
                 chosen[old.id] = (named, LooseCorrection(old, _third_person(clause), span))
     yield from (correction for _named, correction in chosen.values())
@@ -265,11 +266,6 @@ def _clauses(sentence: str) -> list[str]:
 
 
 _DIGIT: Final = re.compile(r"\d")
-_WHEN: Final = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|march|april|"
-    r"june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
-    re.IGNORECASE,
-)
 _NAMED: Final = re.compile(r"(?<!^)\b[A-Z][\w'’-]+|\d")
 _DENIAL: Final = re.compile(r"^(?:not|no|never|instead|rather|from|than|of)$", re.IGNORECASE)
 

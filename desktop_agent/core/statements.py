@@ -26,6 +26,7 @@ from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SENTENCE, asks_only, question_only
 from desktop_agent.core.redaction import MARK
 from desktop_agent.core.statement_wording import PARTS, what_is_so
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 _NOT_A_STATEMENT: Final = re.compile(
@@ -64,8 +65,9 @@ def best_statement(
     much. A later sentence that says a change to the best one is quoted instead
     (``_changed_since``); with ``saying``, only one that says one of those words. For the
     past, a change's earlier words are (``_said_before``); to "when ...?", the short sentence
-    after that says when joins it (``_with_when``). ``known_as``: the names of the people asked about ("magnus" for "my grandson"), which
-    say whom a sentence is about as well as the relation does."""
+    after that says when joins it (``_with_when``). ``known_as``: the names of the people
+    asked about ("magnus" for "my grandson"), which say whom a sentence is about as well as
+    the relation does."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
@@ -143,7 +145,7 @@ def _changed_since(
             continue
         sentences = _statements(item.user_text)
         if same:
-            at = next((i for i, s in enumerate(sentences) if best.sentence[:20] in s), None)
+            at = _position(best, sentences)
             sentences = sentences[at + 1 :] if at is not None else []
         for sentence in sentences:
             newest = later is None or item.created_at > later.source.item.created_at
@@ -170,8 +172,7 @@ def _said_before(
             continue
         sentences = _statements(item.user_text)
         if item.id == told.id:  # only what the same message said before it
-            at = next((i for i, s in enumerate(sentences) if change.sentence[:20] in s), 0)
-            sentences = sentences[:at]
+            sentences = sentences[: _position(change, sentences) or 0]
         for sentence in sentences:
             said = _substance(sentence)
             common = 2 * len(said & subject) + (
@@ -193,10 +194,8 @@ _WHEN_ASKED: Final = re.compile(
     re.IGNORECASE,
 )
 _WHEN_SAID: Final = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|tomorrow|tonight|"
-    r"jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|"
-    r"\d{1,2}(?:st|nd|rd|th))\b",
+    rf"{DAY_OR_MONTH.pattern}|\b(?:may|weekends?|tomorrow|tonight|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{1,2}(?:st|nd|rd|th))\b",
     re.IGNORECASE,
 )
 
@@ -206,7 +205,7 @@ def _with_when(best: Statement) -> Statement:
     user often puts apart ("Signed up for the evening Spanish course! | Tuesdays 6:30 to
     8:30")."""
     sentences = _statements(best.source.item.user_text)
-    at = next((i for i, s in enumerate(sentences) if best.sentence[:20] in s), None)
+    at = _position(best, sentences)
     if at is None or at + 1 >= len(sentences):
         return best
     after = sentences[at + 1]
@@ -229,6 +228,12 @@ def _inflected(words: set[str]) -> set[str]:
         base = word[:-1] if word.endswith("e") else word
         found |= {base + "ed", base + "ing"}
     return found
+
+
+def _position(statement: Statement, sentences: Sequence[str]) -> int | None:
+    """Where ``statement`` stands among the sentences of its message (its quote may be cut
+    or trimmed, so by its opening words)."""
+    return next((i for i, s in enumerate(sentences) if statement.sentence[:20] in s), None)
 
 
 def _substance(text: str) -> set[str]:

@@ -33,6 +33,15 @@ MONTHS = {
     for name in names
 }
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# A weekday (or weekdays) or a month named in a sentence; "may" is a verb first.
+DAY_OR_MONTH = re.compile(
+    r"\b(?:(?:"
+    + "|".join(WEEKDAYS)
+    + r")s?|"
+    + "|".join(sorted(set(MONTHS) - {"may"}, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 
