@@ -52,6 +52,11 @@ _FORGET = re.compile(
     r"(?=(?:all\s+)?(?:my|our)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
+    # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end
+    # (only "forget": "delete the second paragraph" edits a text)
+    r"|forget\s+(?:the|this)\s+(?!(?:past|rest|whole|above|last|previous|first|second|third|"
+    r"next|question|answer|reply|email|paragraph|sentence|line)\b)"
+    r"(?=[\w'’ -]{2,40}?(?:\s+(?:thing|stuff|bit|part|info))?(?:[\s,]+please)?(?:[.!?,;]|$))"
     r"|(?:don't|do not|stop)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
     r"(?=\S))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
@@ -67,6 +72,9 @@ _WHY = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
     re.IGNORECASE,
 )
+
+# "the therapist thing": the word that only says it is a thing
+_THING = re.compile(r"\s+(?:thing|stuff|bit|part|info)$", re.IGNORECASE)
 
 _QUESTION_START = re.compile(
     r"^\s*(?:what|what's|where|when|who|whom|whose|why|how|which|do|does|did|can|could|would|"
@@ -97,6 +105,7 @@ def perceive(message: str, embedder: Any = None) -> Intent:
     if forget:
         argument = _WHY.split(forget.group(1), maxsplit=1)[0]
         argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
+        argument = _THING.sub("", argument.strip(" .!?,"))
         return Intent("command", command="forget", argument=argument.strip(" .!,"))
     reading = read_by_rules(text)
     if reading.label == "none" and embedder is not None and _may_be_feedback(text):

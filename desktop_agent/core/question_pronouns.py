@@ -94,9 +94,11 @@ _LEANING: Final = re.compile(
     re.IGNORECASE,
 )
 # ... and says what it asks of by pointing back: "what dose was I on before the doctor changed
-# it?", "and which one did I have before that?"
+# it?", "and which one did I have before that?", "what was I paying for it before the hike?"
 _BACK_TO: Final = re.compile(
-    r"\b(?:changed|moved|switched|raised|upped)\s+it\b|\b(?:which|this|that)\s+one\b", re.I
+    r"\b(?:changed|moved|switched|raised|upped|for|on|of|with)\s+it\b|"
+    r"\b(?:which|this|that)\s+one\b",
+    re.I,
 )
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 # Alvarez over at Maple Grove").
 SENTENCE = re.compile(
     r"(?:[^.!?\n]|\.(?<=\bDr\.)|\.(?<=\bMr\.)|\.(?<=\bMrs\.)|\.(?<=\bMs\.)|\.(?<=\bSt\.)|"
-    r"\.(?<=\bProf\.)|\.(?<=\bMx\.))+[.!?]*"
+    r"\.(?<=\bProf\.)|\.(?<=\bMx\.)|(?<=\d)\.(?=\d))+[.!?]*"
 )
 _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"

@@ -11,7 +11,13 @@ from typing import Final
 
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
 # prices up" (and the reason often names the old value).
-_REASON: Final = re.compile(r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*$", re.IGNORECASE)
+# The reason ends where a clause with its own subject follows: "postponed the anatomy exam | bc
+# of the strike|, its on 9 january now".
+_REASON: Final = re.compile(
+    r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*?"
+    r"(?=[,;]\s*(?:it|its|it's|i|i'm|im|we|we're|they|they're|so|and|but|now)\b|$)",
+    re.IGNORECASE,
+)
 
 
 # What ended, beside what came instead: "gone right off oat milk tbh, | it's almond now",
@@ -59,4 +65,5 @@ def _without_reason(sentence: str) -> str:
     cut = _REASON.search(sentence)
     if cut is None or len(sentence[: cut.start()].split()) < 3:
         return sentence
-    return sentence[: cut.start()] + "."
+    rest = sentence[cut.end() :]
+    return sentence[: cut.start()] + (rest if rest.strip() else ".")

@@ -10,8 +10,8 @@ meaning (``closest_statement``).
 
 Only what may still be true is quoted: never a message that only asked, never the words that
 taught a fact since superseded or edited nor a sentence naming its old value (blanked by
-``current_words``), never a sentence with a forgotten span in it, never a sentence that itself
-asks or asks to forget.
+``current_words``), never the words of a sentence from a forgotten span on, never a sentence
+that itself asks or asks to forget.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 _NOT_A_STATEMENT: Final = re.compile(
-    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) you\b|\bremind me\b|\?\s*$|"
+    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
     re.I,
 )
@@ -65,7 +65,7 @@ def best_statement(
     much. A later sentence that says a change to the best one is quoted instead
     (``_changed_since``); with ``saying``, only one that says one of those words. For the
     past, a change's earlier words are (``_said_before``); to "when ...?", the short sentence
-    after that says when joins it (``_with_when``). ``known_as``: the names of the people
+    after that says when joins it (``_with_next``; and so for a name). ``known_as``: the names of the people
     asked about ("magnus" for "my grandson"), which say whom a sentence is about as well as
     the relation does."""
     wanted = content_words(question)
@@ -96,8 +96,8 @@ def best_statement(
             if best_key is None or key > best_key:
                 said_now = _clipped(sentence if reasons else what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
-    if best is not None and _WHEN_ASKED.search(question) and not _WHEN_SAID.search(best.sentence):
-        best = _with_when(best)  # "... Spanish course at the community college! | Tuesdays 6:30"
+    if best is not None:
+        best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
         changed = _changed_since(best, episodes, wanted | kin)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
@@ -200,16 +200,30 @@ _WHEN_SAID: Final = re.compile(
 )
 
 
-def _with_when(best: Statement) -> Statement:
-    """``best`` and the short sentence after it in the same message that says when, which the
-    user often puts apart ("Signed up for the evening Spanish course! | Tuesdays 6:30 to
-    8:30")."""
+# What a question asks, and the words that say it, which the user often puts in a short
+# sentence of its own: when ("Signed up for the evening Spanish course! | Tuesdays 6:30"), a
+# name ("just had a baby girl. | named her hana").
+_SAID_APART: Final = (
+    (_WHEN_ASKED, _WHEN_SAID),
+    (
+        re.compile(r"\b(?:name|named|called)\b", re.I),
+        re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),
+    ),
+)
+
+
+def _with_next(best: Statement, question: str) -> Statement:
+    """``best`` and the short sentence after it in the same message that says what
+    ``question`` asks (a time, a name) when ``best`` does not."""
+    says = next((said for asked, said in _SAID_APART if asked.search(question)), None)
+    if says is None or says.search(best.sentence):
+        return best
     sentences = _statements(best.source.item.user_text)
     at = _position(best, sentences)
     if at is None or at + 1 >= len(sentences):
         return best
     after = sentences[at + 1]
-    if not _WHEN_SAID.search(after) or len(after.split()) > 14:
+    if not says.search(after) or len(after.split()) > 14:
         return best
     joined = f"{best.sentence.rstrip()} {after}"
     return Statement(_clipped(joined), best.source, best.shared, best.span, best.earlier)
@@ -226,6 +240,10 @@ def _inflected(words: set[str]) -> set[str]:
         if len(word) < 3 or not word.isalpha() or word in _LIGHT_VERBS:
             continue  # "how much do I make?" is no question about "making pasta"
         base = word[:-1] if word.endswith("e") else word
+        if word.endswith(("ing", "ed")) and len(word) >= 6:
+            # "forget the hotel booking" -> "booked at the Sarova Stanley"
+            base = word[: -3 if word.endswith("ing") else -2]
+            found.add(base)
         found |= {base + "ed", base + "ing"}
     return found
 
@@ -263,13 +281,21 @@ def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     for part in SENTENCE.finditer(message):
         start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
         for sentence, at in _telling_parts(part.group(0).strip(), start):
-            if not sentence or MARK in sentence:
+            if MARK in sentence:
+                # the clauses before a forgotten one still say what they said ("gym mon and
+                # thurs, and [forgotten]"); never what follows it, which may lean on it
+                sentence = _BEFORE_MARK.sub("", sentence.partition(MARK)[0])
+                if len(sentence.split()) < 3:
+                    continue
+            if not sentence:
                 continue
             if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
                 continue
             found.append((" ".join(sentence.split()), (at, at + len(sentence))))
     return found
 
+
+_BEFORE_MARK: Final = re.compile(r"[\s,;:–-]*(?:\b(?:and|but|also|plus|so)\b[\s,]*)?$", re.I)
 
 # "could you remember that ...", "please note, ...": what follows is the statement
 _REMEMBER_THAT: Final = re.compile(
@@ -279,7 +305,7 @@ _REMEMBER_THAT: Final = re.compile(
 )
 # where a request starts inside a sentence that told something first
 _REQUEST_AFTER: Final = re.compile(
-    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+you\b|[,;:]\s*(?:any|what|how|do\s+you)\b",
+    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+(?:you|u)\b|[,;:]\s*(?:any|what|how|do\s+you)\b",
     re.IGNORECASE,
 )
 
@@ -321,6 +347,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     wanted = content_words(topic) | kin_asked(topic)
     if not wanted:
         return []
+    wanted |= _inflected(wanted)
     # half of the words the topic says itself (its synonyms only widen what counts)
     needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
     found = []
@@ -341,6 +368,9 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+_NEW_SUBJECT = re.compile(r"(?:i|i'm|im|i've|my|we|we're|our|she|he|they)\b", re.I)
+
+
 def _clauses_saying(
     message: str, span: tuple[int, int], wanted: set[str]
 ) -> tuple[str, tuple[int, int]]:
@@ -352,10 +382,15 @@ def _clauses_saying(
         pieces.append((at, cut.start()))
         at = cut.end()
     pieces.append((at, end))
-    saying = [(a, b) for a, b in pieces if wanted & stems(message[a:b])]
+    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
     if not saying or len(saying) == len(pieces):
         return "", span
-    first, last = saying[0][0], saying[-1][1]
+    # What follows belongs to the clause until a new one starts with its own subject: "i
+    # started seeing a therapist, Dr. Hollis, every second wednesday" (the name too)
+    after = saying[-1] + 1
+    while after < len(pieces) and not _NEW_SUBJECT.match(message, pieces[after][0]):
+        after += 1
+    first, last = pieces[saying[0]][0], pieces[after - 1][1]
     return " ".join(message[first:last].split()), (first, last)
 
 
@@ -406,8 +441,8 @@ def closest_statement(
     near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
     sentence, source = near[0]
     if past:
-        return Statement(_clipped(sentence), source, 0)
-    found = Statement(_clipped(what_is_so(sentence)), source, 0)
+        return _with_next(Statement(_clipped(sentence), source, 0), question)
+    found = _with_next(Statement(_clipped(what_is_so(sentence)), source, 0), question)
     # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
     # going with Abuja instead of Enugu", said since, is what is so now
     changed = _changed_since(found, episodes, content_words(question) | kin_asked(question))

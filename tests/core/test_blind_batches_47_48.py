@@ -1,0 +1,130 @@
+"""Shapes from the blind batches of stop 26 (t625-t656), written before the rules that read
+them: "forget the therapist thing" (a thing named without "my"), the rest of a sentence a
+forgotten clause was cut from, a price with a decimal point, a reason followed by what is so
+now, "can u ..." after a statement, a name said in a sentence of its own, and "what was I
+paying for it before the hike?"."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.intent import perceive
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.statement_wording import what_is_so
+from tests.core.conftest import chat, told_then_asked
+
+
+@pytest.mark.parametrize(
+    ("message", "topic"),
+    [
+        ("actually can you please forget the therapist thing? i'd rather not have that saved",
+         "therapist"),
+        ("Also please forget the hotel booking, I cancelled it.", "hotel booking"),
+        ("please forget this gate code stuff", "gate code"),
+    ],
+)  # fmt: skip
+def test_forget_the_thing_named(message: str, topic: str) -> None:
+    intent = perceive(message)
+    assert (intent.command, intent.argument) == ("forget", topic)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Forget the past, what should I cook tonight?", "Forget the last bit, write it as a poem.",
+     "Delete the second paragraph of that email.", "Remove the bullet points, please."],
+)  # fmt: skip
+def test_editing_a_text_is_no_forget(message: str) -> None:
+    assert perceive(message).command != "forget"
+
+
+def test_forgetting_a_clause_keeps_the_rest_of_its_sentence(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    """The clause goes with what follows it up to a new subject (the therapist's name too);
+    the clauses before it still answer."""
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "ok some stuff about me: i'm 29, barista in toronto, gym mon and thurs before my "
+        "shift, and i started seeing a therapist, Dr. Hollis, every second wednesday for anxiety",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, "can you please forget the therapist thing?").text
+    assert "Hollis" in offer
+    assert "gym" not in offer
+    chat(assistant, conversation, "yes")
+    asked = assistant.start_conversation()
+    gym = chat(assistant, asked, "which days do I hit the gym?").text
+    assert "mon and thurs" in gym
+    assert "therapist" not in gym
+    assert "Hollis" not in chat(assistant, asked, "what's my therapist called?").text
+    said = " ".join(item.text for item in memory.items("episodic"))
+    assert "Hollis" not in said
+    assert "barista in toronto" in said
+
+
+def test_a_forgotten_booking_is_found_by_its_verb(assistant: Assistant) -> None:
+    """ "the hotel booking" is what "booked at the Sarova Stanley" said."""
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "I'm flying to Nairobi on 3rd March for the conference, booked at the Sarova Stanley "
+        "for three nights.",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, "Also please forget the hotel booking, I cancelled it.")
+    assert "Sarova Stanley" in offer.text
+    chat(assistant, conversation, "yes")
+    reply = chat(assistant, assistant.start_conversation(), "Which hotel had I booked?").text
+    assert "Sarova" not in reply
+
+
+@pytest.mark.parametrize(
+    ("sentence", "so"),
+    [
+        ("update: uni postponed the anatomy exam bc of the strike, its on 9 january now.",
+         "update: uni postponed the anatomy exam, its on 9 january now."),
+        # a reason that runs to the end still goes
+        ("I'm at Iron Republic now bc CoreFit put their prices up, rip",
+         "I'm at Iron Republic now."),
+    ],
+)  # fmt: skip
+def test_a_reason_goes_and_what_follows_it_stays(sentence: str, so: str) -> None:
+    assert what_is_so(sentence) == so
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer", "not_said"),
+    [
+        # a decimal point ends no sentence
+        ("can you help me do a monthly budget? rent is 1650, netflix is 16.49 a month|"
+         "ugh netflix raised their prices again, it's 18.99/month now. thinking of cancelling",
+         "how much does my netflix cost me each month right now?", "18.99", "16.49"),
+        # "can u" starts a request: what was told before it is a statement
+        ("my anatomy final is on 12 december and im sooo stressed, can u give me tips??|"
+         "update: uni postponed the anatomy exam bc of the strike, its on 9 january now.",
+         "when was my anatomy final originally scheduled?", "12 december", "9 january"),
+        # the name, said in a sentence of its own after the one that matches
+        ("my buddy Kenji from portland and his wife just had a baby girl. named her hana. "
+         "cute kid", "what's the name of my buddy's baby girl?", "hana", "cute kid"),
+    ],
+)  # fmt: skip
+def test_the_words_that_answer(
+    assistant: Assistant, told: str, asked: str, answer: str, not_said: str
+) -> None:
+    reply = told_then_asked(assistant, told, asked)
+    assert answer in reply
+    assert not_said not in reply
+
+
+def test_paying_for_it_before_points_back(assistant: Assistant) -> None:
+    for message in (
+        "can you help me do a monthly budget? rent is 1650, netflix is 16.49 a month",
+        "ugh netflix raised their prices again, it's 18.99/month now.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    assert "18.99" in chat(assistant, conversation, "how much is my netflix now?").text
+    before = chat(assistant, conversation, "and what was I paying for it before the hike?").text
+    assert "16.49" in before
