@@ -13,7 +13,10 @@ A step is one of:
 - ``{"say": TEXT}``: a chat message (also "forget that ..." and the "yes" that confirms it);
 - ``{"forget": QUERY, "match": [FORM, ...]}``: forgetting through the CLI, as a user would:
   ``memory search QUERY --json``, then ``memory forget ID...`` of the semantic hits whose text
-  carries one of the forms (the matching episodes only when no fact matches);
+  carries one of the forms. When no fact matches, the words said: ``memory forget --about
+  QUERY`` shows the sentences that say it, and when they carry one of the forms, ``--yes``
+  forgets them (only those sentences, as the chat's "forget ..." does); else the matching
+  episodes, whole;
 - ``{"ask": TEXT, "category": C, "expect": [ITEM, ...], "stale": [ITEM, ...]}`` with optional
   ``"forgotten": [ITEM, ...]`` (values the user had forgotten), ``"memory": [ITEM, ...]`` (what
   the injected memories must carry; defaults to expect) and, for risk questions,
@@ -295,11 +298,32 @@ class Cli:
         note: dict[str, Any] = {"forget": query, "forgotten": len(ids), "episodes_only": fallback}
         if found.returncode != 0:  # answered, then failed (a crash at exit)
             note["search_exit"] = f"exited {found.returncode}: {_stderr_cause(found.stderr)}"
+        if fallback and self._forget_sentences(query, match, note):
+            return note
         if ids:
             done = self.run(["memory", "forget", *ids, "--json"])
             if done.returncode != 0:
                 note["error"] = f"forget exited {done.returncode}: {_stderr_cause(done.stderr)}"
         return note
+
+    def _forget_sentences(self, query: str, match: Sequence[str], note: dict[str, Any]) -> bool:
+        """``memory forget --about``: shown first, forgotten when what it shows says the thing."""
+        shown = self.run(["memory", "forget", "--about", query, "--json"])
+        lines = [line for line in shown.stdout.splitlines() if line.startswith("{")]
+        if shown.returncode != 0 or not lines:
+            return False
+        if not says_forgotten(json.loads(lines[0]).get("sentences", []), match):
+            return False
+        done = self.run(["memory", "forget", "--about", query, "--yes", "--json"])
+        note["sentences_only"] = True
+        if done.returncode != 0:
+            note["error"] = f"forget exited {done.returncode}: {_stderr_cause(done.stderr)}"
+        return True
+
+
+def says_forgotten(sentences: Sequence[str], match: Sequence[str]) -> bool:
+    """Whether the sentences ``memory forget --about`` offers carry one of the forms."""
+    return any(forms_in(sentence, match) for sentence in sentences)
 
 
 def choose_forget(hits: Sequence[dict[str, Any]], match: Sequence[str]) -> tuple[list[str], bool]:

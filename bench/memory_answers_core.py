@@ -37,11 +37,13 @@ from bench.memory_answers import (  # noqa: E402
     load_part,
     question_result,
     report,
+    says_forgotten,
 )
 
 
 def run_scenario(scenario: dict[str, Any], part: str, embedder: Any, backend: Any) -> dict:
     from desktop_agent.core.assistant import Assistant
+    from desktop_agent.core.forget_request import forget_offered, offer_to_forget
     from desktop_agent.core.memory_service import MemoryService
     from desktop_agent.llm import GenerationSettings
     from desktop_agent.llm.fake import ScriptedEngine
@@ -66,6 +68,15 @@ def run_scenario(scenario: dict[str, Any], part: str, embedder: Any, backend: An
                         ids, only_episodes = choose_forget(
                             [h.as_json() for h in hits], step["match"]
                         )
+                        # as the CLI's `memory forget --about`: the sentences that say it
+                        offer = offer_to_forget(memory, step["forget"])
+                        if (
+                            only_episodes
+                            and offer.said
+                            and says_forgotten(offer.lines(), step["match"])
+                        ):
+                            forget_offered(memory, offer)
+                            ids = []
                         if ids:
                             memory.forget(ids)
                         notes.append(

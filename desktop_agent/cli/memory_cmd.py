@@ -129,7 +129,13 @@ def memory_edit(memory_id: str, text: str, as_json: bool) -> int:
 )
 @click.argument("ids", nargs=-1, metavar="[ID]...")
 @click.option("--all", "everything", is_flag=True, help="erase every memory")
-@click.option("--yes", is_flag=True, help="confirm --all")
+@click.option(
+    "--about",
+    metavar="TEXT",
+    help="what the chat's 'forget ...' means: the facts TEXT names, else the sentences that "
+    "say it (shown first; --yes forgets them)",
+)
+@click.option("--yes", is_flag=True, help="confirm --all or --about")
 @click.option(
     "--dry-run",
     is_flag=True,
@@ -137,11 +143,18 @@ def memory_edit(memory_id: str, text: str, as_json: bool) -> int:
 )
 @json_option()
 def memory_forget(
-    ids: tuple[str, ...], everything: bool, yes: bool, dry_run: bool, as_json: bool
+    ids: tuple[str, ...],
+    everything: bool,
+    about: str | None,
+    yes: bool,
+    dry_run: bool,
+    as_json: bool,
 ) -> int:
     """Erase memories for good: their data keys are destroyed and the files rewritten."""
-    if everything and ids:
-        raise InputError("give memory ids or --all, not both")
+    if sum((bool(ids), everything, about is not None)) > 1:
+        raise InputError("give memory ids, --about TEXT or --all, only one of them")
+    if about is not None:
+        return _forget_about(about, confirmed=yes and not dry_run, as_json=as_json)
     if everything and not yes:
         raise InputError("forget --all erases every memory for good; add --yes to confirm")
     if not everything and not ids:
@@ -159,6 +172,35 @@ def memory_forget(
             # each forgotten fact was learned from.
             receipt = service.forget(ids)
     return _forgotten(receipt, as_json=as_json)
+
+
+def _forget_about(topic: str, *, confirmed: bool, as_json: bool) -> int:
+    """Forget what ``topic`` names, as the chat's "forget ..." does; without ``confirmed``,
+    say what that would be and change nothing."""
+    from desktop_agent.core.forget_request import forget_offered, offer_to_forget
+
+    if not topic.strip():
+        raise InputError("--about needs the words of what to forget")
+    with memory_service() as service:
+        offer = offer_to_forget(service, topic)
+        if not offer:
+            raise InputError(f"nothing remembered is about “{topic}”; nothing was changed")
+        kind = "facts" if offer.facts else "sentences"
+        found = {"dry_run": not confirmed, kind: offer.lines()}
+        if not confirmed:
+            lines = [*offer.lines(), f"would forget these {kind}; add --yes to forget them"]
+            emit(as_json, found, lines)
+            return 0
+        receipt = forget_offered(service, offer)
+    if offer.facts:
+        return _forgotten(receipt, as_json=as_json)
+    messages = len(receipt.redacted)
+    line = (
+        f"forgot {len(offer.said)} sentence{'s' if len(offer.said) != 1 else ''} from "
+        f"{messages} message{'s' if messages != 1 else ''}; keys now at epoch {receipt.epoch}"
+    )
+    emit(as_json, receipt.to_json(), [line])
+    return 0
 
 
 def _forget_preview(

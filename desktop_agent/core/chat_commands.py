@@ -79,43 +79,26 @@ class ChatCommands:
     def _forget(
         self, conversation: Conversation, topic: str, memory: MemoryService
     ) -> CommandReply:
-        from desktop_agent.core.forget_request import facts_to_forget
+        from desktop_agent.core.forget_request import offer_to_forget
 
-        matches = facts_to_forget(memory, topic)
-        if not matches:
-            return self._forget_said(conversation, topic, memory)
-        ids = tuple(r.item.id for r in matches)
-        self._pending[conversation.id] = PendingForget(ids)
-        lines = "\n".join(f"{i}. {r.item.text}" for i, r in enumerate(matches, 1))
-        also = memory.forget_preview(ids).describe()
-        also_line = f"This also erases {also[4:]}. " if also else ""
+        offer = offer_to_forget(memory, topic)
+        if not offer:
+            return CommandReply(f"I don't remember anything about “{topic}”.")
+        self._pending[conversation.id] = PendingForget(offer.ids, offer.words)
+        lines = "\n".join(f"{i}. {line}" for i, line in enumerate(offer.lines(), 1))
         # Blank lines around the list: the reply is Markdown, where single newlines run the
         # question into the last item.
+        if offer.said:
+            # No fact was learned of it, but the user said it ("forget my phone number").
+            these = "these words" if len(offer.said) == 1 else f"these {len(offer.said)} sentences"
+            return CommandReply(
+                f"You told me:\n\n{lines}\n\nForget {these} (erased from the conversation "
+                "too)? Answer yes or no."
+            )
+        also = memory.forget_preview(offer.ids).describe()
+        also_line = f"This also erases {also[4:]}. " if also else ""
         return CommandReply(
             f"I found these memories:\n\n{lines}\n\n{also_line}Forget them? Answer yes or no."
-        )
-
-    def _forget_said(
-        self, conversation: Conversation, topic: str, memory: MemoryService
-    ) -> CommandReply:
-        """No fact was learned about ``topic``, but the user may have said it: offer to forget
-        the messages that say it ("forget my phone number")."""
-        from desktop_agent.core.statements import statements_about
-
-        episodes = memory.search(topic, limit=10, kinds=("episodic",)) if topic else []
-        said = statements_about(topic, episodes)
-        if not said:
-            return CommandReply(f"I don't remember anything about “{topic}”.")
-        words: dict[str, tuple[tuple[int, int], ...]] = {}
-        for statement in said:
-            episode_id = statement.source.item.id
-            words[episode_id] = (*words.get(episode_id, ()), statement.span)
-        self._pending[conversation.id] = PendingForget((), words)
-        lines = "\n".join(f"{i}. “{s.sentence}”" for i, s in enumerate(said, 1))
-        these = "these words" if len(said) == 1 else f"these {len(said)} sentences"
-        return CommandReply(
-            f"You told me:\n\n{lines}\n\nForget {these} (erased from the conversation too)? "
-            "Answer yes or no."
         )
 
 

@@ -1,4 +1,4 @@
-"""Which learned facts "forget my gym" means.
+"""Which learned facts "forget my gym" means, or else which words the user said of it.
 
 Recall ranks by meaning, and the best hit always looks good: asked to "forget my gym", plain
 recall offered "User's dentist is Dr Okafor" (said in the same message), and a "yes" erased the
@@ -6,18 +6,27 @@ dentist while the gym stayed. So a fact is offered only when it says one of the 
 named, or means nearly the same; and a fact that says the name of an offered one ("User goes to
 Iron Temple on Mondays" beside "User's gym is called Iron Temple") is offered with it, since
 forgetting the gym and keeping what was said of it by name would keep the gym.
+
+When no fact was learned of it ("forget the side gate code"), the user may still have said it:
+then the sentences (or clauses) that say it are offered, never the whole message they are in.
+The chat's "forget ..." and the CLI's ``memory forget --about`` both offer ``offer_to_forget``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.grounding import content_words, slot_keys, stems
 from desktop_agent.core.grounding_turn import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.search.tokenize import STOPWORDS
+
+if TYPE_CHECKING:
+    from desktop_agent.core.statements import Statement
+    from desktop_agent.memory.model import ForgetReceipt
 
 # Without a word in common, a fact must mean nearly what was named (all-MiniLM-L6-v2 cosine).
 CLOSE_MEANING: Final = 0.55
@@ -32,11 +41,73 @@ _FRAME: Final = frozenset(
 _NAME: Final = re.compile(r"(?<!^)(?<![.!?]\s)\b([A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)*)")
 
 
+@dataclass(frozen=True, slots=True)
+class ForgetOffer:
+    """What a request to forget something names: learned facts, or else the user's words."""
+
+    facts: tuple[Recollection, ...] = ()
+    said: tuple[Statement, ...] = ()
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(r.item.id for r in self.facts)
+
+    @property
+    def words(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Episode id -> the ranges of its user message that say it."""
+        words: dict[str, tuple[tuple[int, int], ...]] = {}
+        for statement in self.said:
+            episode_id = statement.source.item.id
+            words[episode_id] = (*words.get(episode_id, ()), statement.span)
+        return words
+
+    def lines(self) -> list[str]:
+        """One line per offered memory or sentence, as the user reads it."""
+        return [r.item.text for r in self.facts] or [f"“{s.sentence}”" for s in self.said]
+
+    def __bool__(self) -> bool:
+        return bool(self.facts or self.said)
+
+
+def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
+    """What "forget ``topic``" means: the facts it names, else the sentences that say it."""
+    facts = facts_to_forget(memory, topic)
+    if facts and not _says_more(topic, facts):
+        return ForgetOffer(facts=tuple(facts))
+    from desktop_agent.core.statements import statements_about
+
+    episodes = memory.search(topic, limit=SEARCH_DEPTH, kinds=("episodic",)) if topic else []
+    said = statements_about(topic, episodes)
+    # "forget Whiskers, the cat that died": no fact says Whiskers, a sentence does ("I had Mr
+    # Whiskers for 15 years, he died"); "User has a cat named Miso" only shares "cat"
+    wanted = _wanted(topic)
+    covered = max((len(wanted & stems(r.item.text)) for r in facts), default=0)
+    best_said = max((len(wanted & stems(s.sentence)) for s in said), default=0)
+    if facts and (best_said < 2 or best_said <= covered):
+        return ForgetOffer(facts=tuple(facts))
+    return ForgetOffer(said=tuple(said))
+
+
+def _wanted(topic: str) -> set[str]:
+    return content_words(topic) - _FRAME - set(STOPWORDS)
+
+
+def _says_more(topic: str, facts: list[Recollection]) -> bool:
+    """Whether the topic says a word of substance no offered fact says."""
+    said = set().union(*(stems(r.item.text) for r in facts))
+    return bool(_wanted(topic) - said)
+
+
+def forget_offered(memory: MemoryService, offer: ForgetOffer) -> ForgetReceipt:
+    """Forget what ``offer`` holds: its facts (with the words they came from), or its words."""
+    return memory.forget_words(offer.words) if offer.said else memory.forget(offer.ids)
+
+
 def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     """The current facts ``topic`` names, best first (empty when none does)."""
     if not topic.strip():
         return []
-    wanted = content_words(topic) - _FRAME - set(STOPWORDS)
+    wanted = _wanted(topic)
     # "my medication", "my salary": the slot the words name, whatever the fact says
     slots = slot_keys(topic)
     found = memory.search(topic, limit=SEARCH_DEPTH, kinds=(SEMANTIC,))

@@ -90,13 +90,13 @@ def _one_person(message: str, people: Mapping[str, str]) -> tuple[str, str] | No
 # A question that leans on the one before: "And what was it before the doctor changed it?"
 _LEANING: Final = re.compile(
     r"^\s*(?:and|so|what\s+about|how\s+about)\b|\b(?:before|previously|originally|earlier|"
-    r"at\s+first)\b",
+    r"at\s+first|first\s+(?:started|began|got))\b",
     re.IGNORECASE,
 )
 # ... and says what it asks of by pointing back: "what dose was I on before the doctor changed
 # it?", "and which one did I have before that?", "what was I paying for it before the hike?"
 _BACK_TO: Final = re.compile(
-    r"\b(?:changed|moved|switched|raised|upped|for|on|of|with)\s+it\b|"
+    r"\b(?:changed|moved|switched|raised|upped|started|for|on|of|with)\s+it\b|"
     r"\b(?:which|this|that)\s+one\b",
     re.I,
 )

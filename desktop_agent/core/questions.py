@@ -89,6 +89,7 @@ _PAST = re.compile(
     r"where did i(?! grow up| go to school| study| meet)|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
     r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then|(?:did|had) (?:i|we) first|"
+    r"(?:i|we) first (?:started|began|got)|"
     r"(?:which|what) (?:company|job|firm|employer|school|gym|club|team|city|town|place|flat|house) "
     r"did (?:i|we) (?:leave|quit|move out of|sell|give up|drop))\b",
     re.IGNORECASE,

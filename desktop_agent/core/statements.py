@@ -30,7 +30,9 @@ from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 _NOT_A_STATEMENT: Final = re.compile(
-    r"\b(?:forget|delete|erase)\b|\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
+    # (not "Before I forget - the gate code is 4471", "so I don't forget")
+    r"\b(?<!before i )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
+    r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
     re.I,
 )
@@ -101,7 +103,7 @@ def best_statement(
     if best is not None and not reasons:
         changed = _changed_since(best, episodes, wanted | kin)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
-            return changed
+            return _with_next(changed, question)
     if best is not None and reasons and _CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
@@ -116,7 +118,8 @@ _CHANGE: Final = re.compile(
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
     r"replaced|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
-    r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to)\b",
+    r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped|doubled|halved|"
+    r"refinanced)\b",
     re.IGNORECASE,
 )
 
@@ -205,6 +208,10 @@ _WHEN_SAID: Final = re.compile(
 # name ("just had a baby girl. | named her hana").
 _SAID_APART: Final = (
     (_WHEN_ASKED, _WHEN_SAID),
+    (  # "she doubled the lisinopril. | I'm on 20mg now."
+        re.compile(r"\b(?:how\s+(?:much|many)|what\s+dose|which\s+dose)\b", re.I),
+        re.compile(r"\d"),
+    ),
     (
         re.compile(r"\b(?:name|named|called)\b", re.I),
         re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),
@@ -280,22 +287,40 @@ def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
     found = []
     for part in SENTENCE.finditer(message):
         start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
-        for sentence, at in _telling_parts(part.group(0).strip(), start):
-            if MARK in sentence:
-                # the clauses before a forgotten one still say what they said ("gym mon and
-                # thurs, and [forgotten]"); never what follows it, which may lean on it
-                sentence = _BEFORE_MARK.sub("", sentence.partition(MARK)[0])
-                if len(sentence.split()) < 3:
+        for told, told_at in _telling_parts(part.group(0).strip(), start):
+            for sentence, at in _around_forgotten(told, told_at):
+                if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
                     continue
-            if not sentence:
-                continue
-            if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
-                continue
-            found.append((" ".join(sentence.split()), (at, at + len(sentence))))
+                found.append((" ".join(sentence.split()), (at, at + len(sentence))))
     return found
 
 
+def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:
+    """The parts of ``sentence`` that still say something when words were forgotten from it:
+    the clauses before ("gym mon and thurs, and [forgotten]"), and a clause after with its own
+    subject ("[forgotten], and our neighbour Dolores has the spare key") or after a whole
+    forgotten sentence; never the rest after it, which may lean on what was forgotten
+    ("[forgotten] for three nights")."""
+    if MARK not in sentence:
+        return [(sentence, at)] if sentence else []
+    parts = []
+    before, _, after = sentence.partition(MARK)
+    before = _BEFORE_MARK.sub("", before)
+    if len(before.split()) >= 3:
+        parts.append((before, at))
+    # a forgotten sentence took its full stop with it: "[forgotten] On the bright side ..."
+    whole = not before.strip() or before.rstrip().endswith((".", "!", "?"))
+    lead = re.match(r"\s+(?=[A-Z])", after) if whole else None
+    lead = lead or _AFTER_MARK.match(after)
+    if lead and MARK not in after and len(after[lead.end() :].split()) >= 4:
+        parts.append((after[lead.end() :], at + len(sentence) - len(after) + lead.end()))
+    return parts
+
+
 _BEFORE_MARK: Final = re.compile(r"[\s,;:–-]*(?:\b(?:and|but|also|plus|so)\b[\s,]*)?$", re.I)
+_AFTER_MARK: Final = re.compile(
+    r"[\s,;:–-]+(?:(?:and|but|also|plus)\s+)?(?=(?:i|i'm|my|we|we're|our|she|he|they)\b)", re.I
+)
 
 # "could you remember that ...", "please note, ...": what follows is the statement
 _REMEMBER_THAT: Final = re.compile(
@@ -360,7 +385,10 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
             if shared >= needed:
                 clause, where = _clauses_saying(message, span, wanted)
                 found.append(Statement(_clipped(clause or sentence), recollection, shared, where))
-    return found
+    # "forget the credit score" is "my credit score is 712", not "Refinanced through my
+    # credit union" too: sentences saying more of it leave out those saying one word
+    most = max((s.shared for s in found), default=0)
+    return [s for s in found if s.shared == most] if most >= 2 else found
 
 
 _CLAUSE_BREAK = re.compile(

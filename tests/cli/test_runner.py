@@ -261,3 +261,45 @@ def test_undecodable_argument_bytes_give_one_line() -> None:
             assert err.count("\n") == 1
         else:
             assert "bogus\\udcff" in err or "bogus\\xff" in err
+
+
+def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> None:
+    """No fact was learned of the gate code: `--about` offers the sentence that says it (not
+    its whole message), changes nothing without --yes, and erases only it with --yes."""
+    from desktop_agent.cli.base import memory_service
+    from desktop_agent.core.assistant import Assistant
+    from desktop_agent.llm import GenerationSettings
+    from desktop_agent.llm.fake import ScriptedEngine
+
+    run("memory", "list")  # the vault and its keys exist
+    with memory_service() as service:
+        assistant = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=16), memory=service)
+        turn = assistant.send(
+            assistant.start_conversation(),
+            "Before I forget - the side gate code is 4471. Our neighbour Dolores at number 7 "
+            "has the spare key.",
+        )
+        for _ in turn:
+            pass
+        turn.finish()
+
+    shown = run("memory", "forget", "--about", "side gate code", "--json")
+    assert shown.exit_code == 0, shown.stderr
+    offer = json.loads(shown.stdout)
+    assert offer["dry_run"] is True
+    assert offer["sentences"] == ["“Before I forget - the side gate code is 4471.”"]
+
+    done = run("memory", "forget", "--about", "side gate code", "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout.startswith("forgot 1 sentence from 1 message")
+    episodes = json.loads(run("memory", "list", "--kind", "episodic", "--json").stdout)
+    texts = " ".join(m["text"] for m in episodes["memories"])
+    assert "4471" not in texts and "Dolores at number 7 has the spare key" in texts
+
+    again = run("memory", "forget", "--about", "side gate code")
+    assert again.exit_code == 1
+    assert one_error_line(again) == (
+        "desktop-agent: error: nothing remembered is about “side gate code”; nothing was changed"
+    )
+    both = run("memory", "forget", "abc", "--about", "gate")
+    assert both.exit_code == 1 and "only one of them" in one_error_line(both)

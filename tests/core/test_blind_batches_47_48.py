@@ -128,3 +128,83 @@ def test_paying_for_it_before_points_back(assistant: Assistant) -> None:
     assert "18.99" in chat(assistant, conversation, "how much is my netflix now?").text
     before = chat(assistant, conversation, "and what was I paying for it before the hike?").text
     assert "16.49" in before
+
+
+def test_forget_offers_the_sentence_that_says_more_than_any_fact(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    """ "Whiskers cat died": "User's cat is named Miso" only shares "cat"; the sentence about
+    Mr Whiskers says two of the words, so it is what is offered, and the cat's name stays."""
+    from desktop_agent.core.forget_request import forget_offered, offer_to_forget
+
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "I have a cat called Miso, 2 years old, grey tabby. Before her I had Mr Whiskers for 15 "
+        "years, he died last spring.",
+    )
+    offer = offer_to_forget(memory, "Whiskers cat died")
+    assert not offer.facts
+    assert [s.sentence for s in offer.said] == [
+        "Before her I had Mr Whiskers for 15 years, he died last spring."
+    ]
+    forget_offered(memory, offer)
+    reply = chat(assistant, assistant.start_conversation(), "what's my cat's name?").text
+    assert "Miso" in reply
+    assert "Whiskers" not in " ".join(item.text for item in memory.items("episodic"))
+    # a topic every word of which a fact says is that fact
+    assert offer_to_forget(memory, "my cat").facts
+
+
+def test_the_words_after_a_forgotten_sentence_still_answer(assistant: Assistant) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "Right, neighbour saga. Gary at number 12 parked his van across my drive AGAIN. On the "
+        "bright side Mrs Okafor from number 16 says she'll water my tomatoes while we're away.",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, "Please forget what I told you about Gary and his van.")
+    assert "Okafor" not in offer.text
+    chat(assistant, conversation, "yes")
+    asked = assistant.start_conversation()
+    reply = chat(assistant, asked, "Who's looking after my tomato plants while I'm away?").text
+    assert "Mrs Okafor" in reply
+    assert "Gary" not in reply
+
+
+def test_a_dose_doubled_is_said_in_the_next_sentence_and_first_started_is_the_past(
+    assistant: Assistant,
+) -> None:
+    for message in (
+        "Dr. Patel started me on lisinopril 10 mg for my blood pressure, once a day.",
+        "BP was still high at the follow-up so she doubled the lisinopril. I'm on 20mg now.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    now = chat(assistant, conversation, "How much lisinopril am I supposed to take now?").text
+    assert "20mg" in now
+    assert "10 mg" not in now
+    first = chat(assistant, conversation, "What dose was I on when I first started it?").text
+    assert "10 mg" in first
+
+
+def test_forget_offers_the_sentences_that_say_most_of_it(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    """ "the credit score" is not "Refinanced through my credit union" (one word of two), and
+    the payment said since still answers afterwards."""
+    from desktop_agent.core.forget_request import forget_offered, offer_to_forget
+
+    for message in (
+        "Before I forget: Car payment on the Civic is $412 a month, and my credit score is 712 "
+        "last I checked.",
+        "Did it! Refinanced through my credit union and the car payment dropped to $355 a month.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    offer = offer_to_forget(memory, "credit score")
+    assert [s.sentence for s in offer.said] == ["my credit score is 712 last I checked."]
+    forget_offered(memory, offer)
+    reply = chat(assistant, assistant.start_conversation(), "What's my car payment now?").text
+    assert "$355" in reply
+    assert "712" not in reply
