@@ -109,7 +109,7 @@ _PREFIX = re.compile(
 # "I live in Lisbon and work as a nurse", "I left the startup, joined Shopify and relocated".
 _SUBJECTLESS_VERBS = (
     r"(?:work|worked|live|lived|moved|relocated|joined|started|teach|taught|study|studied|speak|"
-    r"bought|adopted|got|sold|quit|switched|turned)"
+    r"bought|adopted|got|sold|quit|switched|turned|picked\s+up|leased)"
 )
 # A diary-style sentence drops its "I": "Moved to Porto last month.", "Sold the Civic and
 # bought a Tesla!". Only past-tense news verbs: a present "Live in the moment" is advice.

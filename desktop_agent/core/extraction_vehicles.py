@@ -14,14 +14,20 @@ from desktop_agent.search.tokenize import STOPWORDS
 
 _VEHICLES = frozenset(
     """car van truck bike bicycle motorbike motorcycle scooter moped suv camper campervan
-    hatchback estate pickup jeep ebike e-bike""".split()
+    hatchback estate pickup jeep ebike e-bike ute wagon minivan""".split()
 )
-# Makes of car and motorbike: "I switched to a Tesla Model 3" names a vehicle by its make.
-_MAKES = frozenset(
-    """tesla toyota ford honda bmw audi volkswagen vw kia hyundai nissan renault peugeot citroen
+_BIKE_MAKES = frozenset(
+    "vanmoof gazelle brompton cannondale specialized bianchi cervelo orbea batavus raleigh".split()
+)
+# Makes of car, motorbike and bike: "I switched to a Tesla Model 3" names a vehicle by its make.
+_MAKES = (
+    frozenset(
+        """tesla toyota ford honda bmw audi volkswagen vw kia hyundai nissan renault peugeot citroen
     fiat volvo skoda seat mazda subaru mercedes jeep mini porsche lexus dacia vauxhall opel
     chevrolet chevy dodge jaguar suzuki mitsubishi polestar rivian byd cupra yamaha ducati
-    kawasaki triumph harley vespa prius""".split()
+    kawasaki triumph harley vespa prius ktm aprilia""".split()
+    )
+    | _BIKE_MAKES
 )
 _VEHICLE = _compile(
     # "I drive ...", "we've got ...", and the diary's "picked up a second hand Skoda Fabia"
@@ -57,7 +63,10 @@ def vehicle(clause: str) -> Iterator[Match]:
         return
     if verb in ("drive", "ride") and (head in RELATIONS or head in KIDS or head in PETS):
         return  # "I drive my kids to school": who is driven, not the vehicle
-    said = _THIRD.get(verb, "drives" if made or head in ("car", "van", "suv") else "has")
+    ridden = any(w.casefold() in _BIKE_MAKES for w in what.split())
+    said = _THIRD.get(
+        verb, "rides" if ridden else "drives" if made or head in ("car", "van", "suv") else "has"
+    )
     changed = verb not in _THIRD or bool(re.search(r"\bnow\b", clause, re.IGNORECASE))
     yield Match("fact", "vehicle", what, f"User {said} {_a(what)}", 0.8, correction=changed)
 

@@ -181,9 +181,12 @@ def joined(clause: str) -> Iterator[Match]:
 # "just started as a barista at this cafe called Grindhouse", "starting monday as a product
 # manager", "landed a junior designer gig at an agency called Paper Kite", "accepted the offer
 # from Wolt": a new job and where it is, told as news.
+# "started as a barista", "got hired as a data analyst", "took a job as a courier"
 _STARTED_AS = _compile(
     r"(?:i(?:'ve|\s+have|'m|\s+am)?\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)?"
-    r"(?:started|starting|start)(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
+    r"(?:started|starting|start|(?:got|was|been|get|getting)\s+(?:hired|taken\s+on)|"
+    r"(?:got|took|landed|found)\s+a\s+(?:new\s+|full[\s-]time\s+)?job)"
+    r"(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+))?\s+as\s+"
 )
 # "starting at Northvolt next monday as a platform engineer": the place first, then the job.

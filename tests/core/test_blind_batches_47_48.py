@@ -12,7 +12,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import perceive
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.statement_wording import what_is_so
-from tests.core.conftest import chat, told_then_asked
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -208,3 +208,19 @@ def test_forget_offers_the_sentences_that_say_most_of_it(
     reply = chat(assistant, assistant.start_conversation(), "What's my car payment now?").text
     assert "$355" in reply
     assert "712" not in reply
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("I've sold it for scrap basically and picked up a used Skoda Octavia estate, 2019",
+         "vehicle", "User drives a Skoda Octavia estate"),
+        ("I got a VanMoof S5 instead, it has a built in lock with the app",
+         "vehicle", "User rides a VanMoof S5"),
+        ("I quit the pharmacy. I got hired as a data analyst at a shipping company.",
+         "job", "User works as a data analyst"),
+        ("took a job as a courier at Deliveroo", "job", "User works as a courier"),
+    ],
+)  # fmt: skip
+def test_news_of_a_new_vehicle_or_job(message: str, key: str, text: str) -> None:
+    assert facts(message).get(key) == text
