@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def with_risks(found: list[Recollection], risks: Sequence[Risk]) -> list[Recollection]:
     """``found`` with the risks' memories first (those recall did not rank already)."""
-    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_changes import listed
 
     have = {r.item.id for r in found}
     added = [listed(r.memory) for r in risks if r.memory.id not in have]

@@ -15,17 +15,20 @@ The chat's "forget ..." and the CLI's ``memory forget --about`` both offer ``off
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from desktop_agent.core.grounding import content_words, slot_keys, stems
-from desktop_agent.core.grounding_turn import listed
+from desktop_agent.core.grounding import content_words, kin_asked, slot_keys, stems
+from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.questions import question_only
+from desktop_agent.core.statements import Statement, clipped, inflected
+from desktop_agent.core.user_sentences import located
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
-    from desktop_agent.core.statements import Statement
     from desktop_agent.memory.model import ForgetReceipt
 
 # Without a word in common, a fact must mean nearly what was named (all-MiniLM-L6-v2 cosine).
@@ -74,8 +77,6 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
     facts = facts_to_forget(memory, topic)
     if facts and not _says_more(topic, facts):
         return ForgetOffer(facts=tuple(facts))
-    from desktop_agent.core.statements import statements_about
-
     episodes = memory.search(topic, limit=SEARCH_DEPTH, kinds=("episodic",)) if topic else []
     said = statements_about(topic, episodes)
     # "forget Whiskers, the cat that died": no fact says Whiskers, a sentence does ("I had Mr
@@ -172,3 +173,59 @@ def _names(text: str) -> set[str]:
 
 def _says(text: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE) is not None
+
+
+def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[Statement]:
+    """Every sentence of the user's in ``episodes`` that says most of ``topic`` ("my phone
+    number"): what "forget my phone number" must reach when no fact was learned from it."""
+    wanted = content_words(topic) | kin_asked(topic)
+    if not wanted:
+        return []
+    wanted |= inflected(wanted)
+    # half of the words the topic says itself (its synonyms only widen what counts)
+    needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
+    found = []
+    for recollection in episodes:
+        if question_only(recollection.item):
+            continue
+        message = recollection.item.user_text
+        for sentence, span in located(message):
+            shared = len(wanted & stems(sentence))
+            if shared >= needed:
+                clause, where = _clauses_saying(message, span, wanted)
+                found.append(Statement(clipped(clause or sentence), recollection, shared, where))
+    # "forget the credit score" is "my credit score is 712", not "Refinanced through my
+    # credit union" too: sentences saying more of it leave out those saying one word
+    most = max((s.shared for s in found), default=0)
+    return [s for s in found if s.shared == most] if most >= 2 else found
+
+
+_CLAUSE_BREAK = re.compile(
+    r",\s*(?:and\s+|but\s+)?|;\s*|\s+(?:and|but)\s+(?=(?:i|my|we|our)\b)", re.I
+)
+
+
+_NEW_SUBJECT = re.compile(r"(?:i|i'm|im|i've|my|we|we're|our|she|he|they)\b", re.I)
+
+
+def _clauses_saying(
+    message: str, span: tuple[int, int], wanted: set[str]
+) -> tuple[str, tuple[int, int]]:
+    """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
+    Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
+    start, end = span
+    pieces, at = [], start
+    for cut in _CLAUSE_BREAK.finditer(message, start, end):
+        pieces.append((at, cut.start()))
+        at = cut.end()
+    pieces.append((at, end))
+    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
+    if not saying or len(saying) == len(pieces):
+        return "", span
+    # What follows belongs to the clause until a new one starts with its own subject: "i
+    # started seeing a therapist, Dr. Hollis, every second wednesday" (the name too)
+    after = saying[-1] + 1
+    while after < len(pieces) and not _NEW_SUBJECT.match(message, pieces[after][0]):
+        after += 1
+    first, last = pieces[saying[0]][0], pieces[after - 1][1]
+    return " ".join(message[first:last].split()), (first, last)

@@ -28,6 +28,7 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
+from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
     EPISODIC,
     SEMANTIC,
@@ -53,8 +54,12 @@ from desktop_agent.core.questions import (
     asks_only,
     by_role,
 )
-from desktop_agent.core.recall import RecallHit
-from desktop_agent.core.statements import Statement, best_statement, closest_statement
+from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
+from desktop_agent.core.statements import (
+    Statement,
+    best_statement,
+    closest_statement,
+)
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts "what do you know about me" may state.
@@ -136,12 +141,14 @@ def ground(
             # the slot of the facts that answer, else of the current facts saying the words
             wanted = content_words(text)
             current = facts or [r for r in found if wanted & stems(r.item.text)]
-            past = _earlier_in_slot(memory, current, excluded)
+            past = earlier_in_slot(memory, current, excluded)
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
         if not past and (said := _said(memory, text, excluded)) is not None and said.earlier:
             # no fact's past, but the user's words before a change they told ("our cat Mochi
             # is on Royal Canin" before "we've switched her over to Hill's")
             return _quoting(said.sentence, said.source)
+        if not past and facts and (said := before_its_source(memory, facts[0], text, excluded)):
+            return _quoting(said.sentence, said.source)  # "my honda civic is making a noise"
     if not facts and not question.past and not question.everything:
         # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer
         older = memory.search(
@@ -179,29 +186,6 @@ _OURS: Final = re.compile(
     r"due\s+date|christening|anniversary)\b",
     re.IGNORECASE,
 )
-
-
-def _earlier_in_slot(
-    memory: MemoryService, current: list[Recollection], excluded: Collection[str]
-) -> list[Recollection]:
-    """ "What was I before I became a manager?" names the new value, not the slot: the slot is
-    that of the current fact saying it, and what came before is that slot's superseded facts."""
-    keys = {r.item.subject_key for r in current if r.item.subject_key}
-    if not keys:
-        return []
-    superseded = [
-        item
-        for item in memory.items(SEMANTIC, include_inactive=True)
-        if item.status == SUPERSEDED and item.id not in excluded
-    ]
-    found = [listed(item) for item in superseded if item.subject_key in keys]
-    if not found and keys & _WORK:
-        # "which company did I leave?": the old job said where ("backend dev at Klarna")
-        found = [listed(item) for item in superseded if item.subject_key in _WORK]
-    return found
-
-
-_WORK: Final = frozenset({"job", "employer"})
 
 
 def _told_as_past(item: MemoryItem) -> bool:
@@ -410,29 +394,3 @@ def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recoll
     ]
     items.sort(key=lambda i: (not i.pinned, -i.importance, i.created_at))
     return [listed(i) for i in items[:EVERYTHING_LIMIT]]
-
-
-def listed(item: MemoryItem) -> Recollection:
-    """A memory taken without search (the user asked for everything; a risk that matters)."""
-    return Recollection(item, _listed_hit(item))
-
-
-def _listed_hit(item: MemoryItem) -> RecallHit:
-    return RecallHit(
-        memory_id=item.id,
-        score=item.importance,
-        vector_score=0.0,
-        vector_rank=0,
-        keyword_score=0.0,
-        keyword_rank=None,
-        fused=0.0,
-        context=0.0,
-        recency=0.0,
-        importance=item.importance,
-        use_boost=0.0,
-        in_time_window=None,
-        speaker_named=False,
-        superseded=False,
-        pinned=item.pinned,
-        kind=item.kind,
-    )

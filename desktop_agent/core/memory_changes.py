@@ -10,7 +10,7 @@ from desktop_agent.errors import InputError
 
 if TYPE_CHECKING:
     from desktop_agent.core.memory_model import MemoryItem
-    from desktop_agent.core.recall import RecallHit
+    from desktop_agent.core.recall_types import RecallHit
     from desktop_agent.memory.model import ForgetReceipt
 
 
@@ -90,3 +90,31 @@ def also_touched(messages: int, topics: int = 0, learned: int = 0) -> str:
 
 class ConversationClosed(InputError):
     """A write for a conversation deleted in this process (a reply that was still in flight)."""
+
+
+def listed(item: MemoryItem) -> Recollection:
+    """A memory taken without search (the user asked for everything; a risk that matters)."""
+    return Recollection(item, _listed_hit(item))
+
+
+def _listed_hit(item: MemoryItem) -> RecallHit:
+    from desktop_agent.core.recall_types import RecallHit
+
+    return RecallHit(
+        memory_id=item.id,
+        score=item.importance,
+        vector_score=0.0,
+        vector_rank=0,
+        keyword_score=0.0,
+        keyword_rank=None,
+        fused=0.0,
+        context=0.0,
+        recency=0.0,
+        importance=item.importance,
+        use_boost=0.0,
+        in_time_window=None,
+        speaker_named=False,
+        superseded=False,
+        pinned=item.pinned,
+        kind=item.kind,
+    )

@@ -24,7 +24,7 @@ _REASON: Final = re.compile(
 # "the Ljubljana venue fell through, | so they moved it to Lake Bled",
 # "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
 # but my MA is at Newcastle".
-_ENDED: Final = re.compile(
+ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     r"pulled\s+out|called\s+off|cancell?ed|"
@@ -55,7 +55,7 @@ def what_is_so(sentence: str) -> str:
     what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
     sentence = _NOT_THAT.sub("", _without_reason(sentence))
     parts = [p for p in PARTS.split(sentence) if p.strip()]
-    kept = [p for p in parts if not _ENDED.search(p)]
+    kept = [p for p in parts if not ENDED.search(p)]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)

@@ -10,8 +10,8 @@ meaning (``closest_statement``).
 
 Only what may still be true is quoted: never a message that only asked, never the words that
 taught a fact since superseded or edited nor a sentence naming its old value (blanked by
-``current_words``), never the words of a sentence from a forgotten span on, never a sentence
-that itself asks or asks to forget.
+``current_words``), never words after a forgotten span that may lean on it, never a sentence
+that itself asks or asks to forget (``user_sentences``).
 """
 
 from __future__ import annotations
@@ -22,20 +22,15 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, stems
+from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
-from desktop_agent.core.questions import SENTENCE, asks_only, question_only
+from desktop_agent.core.questions import question_only
 from desktop_agent.core.redaction import MARK
-from desktop_agent.core.statement_wording import PARTS, what_is_so
+from desktop_agent.core.statement_wording import ENDED, PARTS, what_is_so
 from desktop_agent.core.timeparse import DAY_OR_MONTH
+from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.search.tokenize import STOPWORDS
 
-_NOT_A_STATEMENT: Final = re.compile(
-    # (not "Before I forget - the gate code is 4471", "so I don't forget")
-    r"\b(?<!before i )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
-    r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
-    r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
-    re.I,
-)
 # A quote is a sentence, not a speech: long ones are cut at a word.
 QUOTE_LIMIT: Final = 240
 
@@ -76,14 +71,14 @@ def best_statement(
         wanted -= kin  # the relation alone ("my sister") does not answer "what's her job?"
     if not wanted and not kin:
         return None
-    wanted |= _inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
+    wanted |= inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
     best: Statement | None = None
     best_key: tuple[int, float] | None = None
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
             continue
-        for sentence in _statements(item.user_text):
+        for sentence in told_sentences(item.user_text):
             said = stems(sentence)
             if kin and not kin & said and not said & set(known_as):
                 continue
@@ -96,7 +91,7 @@ def best_statement(
             when = item.created_at.timestamp()
             key = (shared, -when) if reasons else (shared + bool(_CORRECTS.search(sentence)), when)
             if best_key is None or key > best_key:
-                said_now = _clipped(sentence if reasons else what_is_so(sentence))
+                said_now = clipped(sentence if reasons else what_is_so(sentence))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None:
         best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
@@ -146,14 +141,14 @@ def _changed_since(
         same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
         if (item.created_at <= told.created_at and not same) or question_only(item):
             continue
-        sentences = _statements(item.user_text)
+        sentences = told_sentences(item.user_text)
         if same:
             at = _position(best, sentences)
             sentences = sentences[at + 1 :] if at is not None else []
         for sentence in sentences:
             newest = later is None or item.created_at > later.source.item.created_at
             if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
-                later = Statement(_clipped(what_is_so(sentence)), recollection, best.shared)
+                later = Statement(clipped(what_is_so(sentence)), recollection, best.shared)
     return later
 
 
@@ -173,7 +168,7 @@ def _said_before(
         item = recollection.item
         if item.created_at >= told.created_at and item.id != told.id or question_only(item):
             continue
-        sentences = _statements(item.user_text)
+        sentences = told_sentences(item.user_text)
         if item.id == told.id:  # only what the same message said before it
             sentences = sentences[: _position(change, sentences) or 0]
         for sentence in sentences:
@@ -185,9 +180,27 @@ def _said_before(
                 continue
             key = (common + len(stems(sentence) & set(asked)), item.created_at.timestamp())
             if best is None or key > best[0]:
-                before = Statement(_clipped(sentence), recollection, change.shared, earlier=True)
+                before = Statement(clipped(sentence), recollection, change.shared, earlier=True)
                 best = (key, before)
     return None if best is None else best[1]
+
+
+def said_before_fact(
+    fact: MemoryItem, source: Recollection, episodes: Sequence[Recollection], asked: Collection[str]
+) -> Statement | None:
+    """The user's words, before the message ``fact`` was learned from (``source``), about what
+    that message changed: "What was my previous car?" when "sold the Civic and bought a used
+    Mazda CX-5" taught the car and no rule kept the Civic as its past ("my honda civic is
+    making this grinding noise"). Only when that message says a change."""
+    told = source.item.user_text
+    if not (_CHANGE.search(told) or ENDED.search(told)):
+        return None
+    for where in fact.provenance:
+        if where.episode_id != source.item.id or not 0 <= where.start < where.end <= len(told):
+            continue
+        change = Statement(told[where.start : where.end], source, 0, (where.start, where.end))
+        return _said_before(change, [source, *episodes], asked)
+    return None
 
 
 # A question asking when, and the words that say it.
@@ -225,7 +238,7 @@ def _with_next(best: Statement, question: str) -> Statement:
     says = next((said for asked, said in _SAID_APART if asked.search(question)), None)
     if says is None or says.search(best.sentence):
         return best
-    sentences = _statements(best.source.item.user_text)
+    sentences = told_sentences(best.source.item.user_text)
     at = _position(best, sentences)
     if at is None or at + 1 >= len(sentences):
         return best
@@ -233,13 +246,13 @@ def _with_next(best: Statement, question: str) -> Statement:
     if not says.search(after) or len(after.split()) > 14:
         return best
     joined = f"{best.sentence.rstrip()} {after}"
-    return Statement(_clipped(joined), best.source, best.shared, best.span, best.earlier)
+    return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
 
 
 _LIGHT_VERBS: Final = frozenset("make do have get go take give put say see come keep".split())
 
 
-def _inflected(words: set[str]) -> set[str]:
+def inflected(words: set[str]) -> set[str]:
     """The past and -ing forms of the verbs a question may ask with: "sign" -> "signed",
     "signing"; "move" -> "moved", "moving"."""
     found = set()
@@ -273,153 +286,10 @@ _CORRECTS = re.compile(
 )
 
 
-def _statements(message: str) -> list[str]:
-    return [sentence for sentence, _span in _located(message)]
-
-
-def _located(message: str) -> list[tuple[str, tuple[int, int]]]:
-    """The user's statements in ``message``, each with where it stands. The telling part of a
-    request counts ("need to text my landlord, Mr Okafor, | can you help me word it?", "could
-    you remember that | I see Dr Okafor on Thursday?"). A statement need not say "I": what the
-    user tells a private assistant is theirs ("aiming for about 140g protein a day", "Pottery
-    class is Saturday mornings at 10"); it is quoted only to a question about the user, and
-    only when it says the question's words."""
-    found = []
-    for part in SENTENCE.finditer(message):
-        start = part.start() + len(part.group(0)) - len(part.group(0).lstrip())
-        for told, told_at in _telling_parts(part.group(0).strip(), start):
-            for sentence, at in _around_forgotten(told, told_at):
-                if _NOT_A_STATEMENT.search(sentence) or asks_only(sentence):
-                    continue
-                found.append((" ".join(sentence.split()), (at, at + len(sentence))))
-    return found
-
-
-def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:
-    """The parts of ``sentence`` that still say something when words were forgotten from it:
-    the clauses before ("gym mon and thurs, and [forgotten]"), and a clause after with its own
-    subject ("[forgotten], and our neighbour Dolores has the spare key") or after a whole
-    forgotten sentence; never the rest after it, which may lean on what was forgotten
-    ("[forgotten] for three nights")."""
-    if MARK not in sentence:
-        return [(sentence, at)] if sentence else []
-    parts = []
-    before, _, after = sentence.partition(MARK)
-    before = _BEFORE_MARK.sub("", before)
-    if len(before.split()) >= 3:
-        parts.append((before, at))
-    # a forgotten sentence took its full stop with it: "[forgotten] On the bright side ..."
-    whole = not before.strip() or before.rstrip().endswith((".", "!", "?"))
-    lead = re.match(r"\s+(?=[A-Z])", after) if whole else None
-    lead = lead or _AFTER_MARK.match(after)
-    if lead and MARK not in after and len(after[lead.end() :].split()) >= 4:
-        parts.append((after[lead.end() :], at + len(sentence) - len(after) + lead.end()))
-    return parts
-
-
-_BEFORE_MARK: Final = re.compile(r"[\s,;:–-]*(?:\b(?:and|but|also|plus|so)\b[\s,]*)?$", re.I)
-_AFTER_MARK: Final = re.compile(
-    r"[\s,;:–-]+(?:(?:and|but|also|plus)\s+)?(?=(?:i|i'm|my|we|we're|our|she|he|they)\b)", re.I
-)
-
-# "could you remember that ...", "please note, ...": what follows is the statement
-_REMEMBER_THAT: Final = re.compile(
-    r"^(?:.*?\b(?:can|could|would|will)\s+you\s+(?:please\s+)?remember\s+(?:for\s+me\s+)?"
-    r"(?:that\s+)?|(?:please\s+)?(?:remember|note)\s+(?:for\s+me\s+)?that\s+)",
-    re.IGNORECASE,
-)
-# where a request starts inside a sentence that told something first
-_REQUEST_AFTER: Final = re.compile(
-    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+(?:you|u)\b|[,;:]\s*(?:any|what|how|do\s+you)\b",
-    re.IGNORECASE,
-)
-
-
-def _telling_parts(sentence: str, start: int) -> list[tuple[str, int]]:
-    """``sentence`` without its request, as the parts that tell, each with where it starts:
-    before the request ("I'll have a flat white, | and can you keep track of the others:")
-    and after it ("| Dev wants a cortado")."""
-    lead = _REMEMBER_THAT.match(sentence)
-    if lead and len(sentence[lead.end() :].split()) >= 3:
-        told = sentence[lead.end() :].rstrip(" ?.!")
-        return [(told, start + lead.end())]
-    cut = _REQUEST_AFTER.search(sentence)
-    if cut is None:
-        return [(sentence, start)]
-    parts = []
-    before = re.sub(r"[\s,;:]*(?:and|but|so)?[\s,;:]*$", "", sentence[: cut.start()])
-    if len(before.split()) >= 3:
-        parts.append((before, start))
-    after = _REQUEST_ENDS.search(sentence, cut.end())
-    if after is not None and len(sentence[after.end() :].split()) >= 3:
-        parts.append((sentence[after.end() :], start + after.end()))
-    return parts
-
-
-# where the request itself ends, when something is told after it
-_REQUEST_ENDS: Final = re.compile(r"[:;]\s*|\s[-–—]\s+")
-
-
-def _clipped(sentence: str) -> str:
+def clipped(sentence: str) -> str:
     if len(sentence) <= QUOTE_LIMIT:
         return sentence
     return sentence[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
-
-
-def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[Statement]:
-    """Every sentence of the user's in ``episodes`` that says most of ``topic`` ("my phone
-    number"): what "forget my phone number" must reach when no fact was learned from it."""
-    wanted = content_words(topic) | kin_asked(topic)
-    if not wanted:
-        return []
-    wanted |= _inflected(wanted)
-    # half of the words the topic says itself (its synonyms only widen what counts)
-    needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
-    found = []
-    for recollection in episodes:
-        if question_only(recollection.item):
-            continue
-        message = recollection.item.user_text
-        for sentence, span in _located(message):
-            shared = len(wanted & stems(sentence))
-            if shared >= needed:
-                clause, where = _clauses_saying(message, span, wanted)
-                found.append(Statement(_clipped(clause or sentence), recollection, shared, where))
-    # "forget the credit score" is "my credit score is 712", not "Refinanced through my
-    # credit union" too: sentences saying more of it leave out those saying one word
-    most = max((s.shared for s in found), default=0)
-    return [s for s in found if s.shared == most] if most >= 2 else found
-
-
-_CLAUSE_BREAK = re.compile(
-    r",\s*(?:and\s+|but\s+)?|;\s*|\s+(?:and|but)\s+(?=(?:i|my|we|our)\b)", re.I
-)
-
-
-_NEW_SUBJECT = re.compile(r"(?:i|i'm|im|i've|my|we|we're|our|she|he|they)\b", re.I)
-
-
-def _clauses_saying(
-    message: str, span: tuple[int, int], wanted: set[str]
-) -> tuple[str, tuple[int, int]]:
-    """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
-    Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
-    start, end = span
-    pieces, at = [], start
-    for cut in _CLAUSE_BREAK.finditer(message, start, end):
-        pieces.append((at, cut.start()))
-        at = cut.end()
-    pieces.append((at, end))
-    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
-    if not saying or len(saying) == len(pieces):
-        return "", span
-    # What follows belongs to the clause until a new one starts with its own subject: "i
-    # started seeing a therapist, Dr. Hollis, every second wednesday" (the name too)
-    after = saying[-1] + 1
-    while after < len(pieces) and not _NEW_SUBJECT.match(message, pieces[after][0]):
-        after += 1
-    first, last = pieces[saying[0]][0], pieces[after - 1][1]
-    return " ".join(message[first:last].split()), (first, last)
 
 
 # How close in meaning (cosine of the app's embedder) a sentence must be to a question that
@@ -453,7 +323,7 @@ def closest_statement(
         (sentence, recollection)
         for recollection in episodes
         if not question_only(recollection.item)
-        for sentence in _statements(recollection.item.user_text)
+        for sentence in told_sentences(recollection.item.user_text)
         if len(sentence.split()) >= 3 and not stale & stems(sentence)
     ]
     if not said:
@@ -469,8 +339,8 @@ def closest_statement(
     near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
     sentence, source = near[0]
     if past:
-        return _with_next(Statement(_clipped(sentence), source, 0), question)
-    found = _with_next(Statement(_clipped(what_is_so(sentence)), source, 0), question)
+        return _with_next(Statement(clipped(sentence), source, 0), question)
+    found = _with_next(Statement(clipped(what_is_so(sentence)), source, 0), question)
     # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
     # going with Abuja instead of Enugu", said since, is what is so now
     changed = _changed_since(found, episodes, content_words(question) | kin_asked(question))

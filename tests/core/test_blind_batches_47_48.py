@@ -224,3 +224,33 @@ def test_forget_offers_the_sentences_that_say_most_of_it(
 )  # fmt: skip
 def test_news_of_a_new_vehicle_or_job(message: str, key: str, text: str) -> None:
     assert facts(message).get(key) == text
+
+
+@pytest.mark.parametrize(
+    ("told", "past", "old", "new"),
+    [
+        ("my honda civic is making this grinding noise when I brake, 2012 model|"
+         "Update: gave up on repairs, sold the Civic for 6 grand and bought a used Mazda CX-5",
+         "What was my previous car?", "civic", "CX-5"),
+        ("I drive an old VW Golf from 2012, silver, it still runs|"
+         "the Golf's gearbox finally died. so I sold it for parts and bought a used Skoda "
+         "Octavia estate", "what was my previous car?", "Golf", "Octavia"),
+    ],
+)  # fmt: skip
+def test_the_past_of_a_slot_that_kept_none_is_said_before_the_change(
+    assistant: Assistant, told: str, past: str, old: str, new: str
+) -> None:
+    """No rule kept the old car as the slot's past: the user's words before the message that
+    taught the new car, about what it changed, answer."""
+    reply = told_then_asked(assistant, told, past)
+    assert old in reply
+    assert new not in reply
+
+
+def test_no_past_is_made_up_for_a_fact_told_without_a_change(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "my honda civic is making this grinding noise when I brake|I drive a Mazda CX-5.",
+        "What was my previous car?",
+    )
+    assert "civic" not in reply.casefold()

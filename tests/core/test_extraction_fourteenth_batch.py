@@ -11,7 +11,7 @@ import pytest
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.grounding import select_facts
-from desktop_agent.core.grounding_turn import listed
+from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.questions import about_user
 from tests.core.conftest import facts

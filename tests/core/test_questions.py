@@ -188,7 +188,7 @@ def test_a_question_naming_a_kind_finds_a_fact_naming_one_of_its_kind(
     from datetime import UTC, datetime
 
     from desktop_agent.core.grounding import select_facts
-    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_changes import listed
     from desktop_agent.core.memory_model import MemoryItem
     from desktop_agent.core.questions import about_user
 
@@ -221,7 +221,7 @@ def test_a_pet_of_any_species_answers_what_pet_and_our_asks_too() -> None:
     from datetime import UTC, datetime
 
     from desktop_agent.core.grounding import select_facts
-    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_changes import listed
     from desktop_agent.core.memory_model import MemoryItem
     from desktop_agent.core.questions import about_user
 
@@ -244,7 +244,7 @@ def test_a_pet_of_any_species_answers_what_pet_and_our_asks_too() -> None:
 def _facts(*pairs: tuple[str, str]):  # noqa: ANN202
     from datetime import UTC, datetime
 
-    from desktop_agent.core.grounding_turn import listed
+    from desktop_agent.core.memory_changes import listed
     from desktop_agent.core.memory_model import MemoryItem
 
     now = datetime.now(UTC)

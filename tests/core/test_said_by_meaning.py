@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.grounding_turn import listed
+from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import EPISODIC, MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.statements import closest_statement

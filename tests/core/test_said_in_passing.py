@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from desktop_agent.core import user_sentences
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
-from desktop_agent.core.statements import _located
 from tests.core.conftest import chat, facts, told_then_asked, told_then_replied
 
 
@@ -48,14 +48,14 @@ def test_what_follows_a_relation_is_not_always_a_name(message: str) -> None:
     ],
 )  # fmt: skip
 def test_the_telling_part_of_a_message_can_be_quoted(message: str, said: str) -> None:
-    located = _located(message)
+    located = user_sentences.located(message)
     assert said in [sentence for sentence, _ in located]
     sentence, (start, end) = next(item for item in located if item[0] == said)
     assert message[start:end] == sentence  # the span is where the words stand
 
 
 def test_a_question_of_the_users_is_never_quoted_as_told() -> None:
-    assert _located("Can you suggest a meal plan? What about lunch?") == []
+    assert user_sentences.located("Can you suggest a meal plan? What about lunch?") == []
 
 
 @pytest.mark.parametrize(
@@ -120,9 +120,9 @@ def test_a_quote_leaves_out_why_and_shows_only_the_sentence(
 
 
 def test_a_title_ends_no_sentence() -> None:
-    assert _located("Also his vet is Dr. Alvarez over at Maple Grove. We love him.")[0][0] == (
-        "Also his vet is Dr. Alvarez over at Maple Grove."
-    )
+    assert user_sentences.located("Also his vet is Dr. Alvarez over at Maple Grove. We love him.")[
+        0
+    ][0] == ("Also his vet is Dr. Alvarez over at Maple Grove.")
 
 
 def test_what_is_told_after_a_request_is_quoted_too() -> None:
@@ -130,7 +130,7 @@ def test_what_is_told_after_a_request_is_quoted_too() -> None:
         "I'll have my usual flat white, and can you keep track of the others: Dev wants a "
         "cortado, Siobhan's a long black."
     )
-    said = [sentence for sentence, _ in _located(message)]
+    said = [sentence for sentence, _ in user_sentences.located(message)]
     assert said == ["I'll have my usual flat white", "Dev wants a cortado, Siobhan's a long black."]
 
 

@@ -1,0 +1,59 @@
+"""What came before a current fact, for a question about the past ("what was my previous car?").
+
+First the superseded facts of its slot (``earlier_in_slot``); when no rule kept the old value
+as its past, the user's own words before the message that taught the fact, about what that
+message changed (``before_its_source``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Final
+
+from desktop_agent.core.grounding import content_words
+from desktop_agent.core.memory_changes import Recollection, listed
+from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, SUPERSEDED
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.named_people import RECALL_DEPTH
+from desktop_agent.core.statements import Statement, said_before_fact
+from desktop_agent.memory.model import MemoryNotFound
+
+
+def before_its_source(
+    memory: MemoryService, fact: Recollection, text: str, excluded: Collection[str]
+) -> Statement | None:
+    """The user's words before the message that taught ``fact``, about what it changed."""
+    sources = [p.episode_id for p in fact.item.provenance]
+    try:
+        source = listed(memory.item(sources[0])) if sources else None
+    except MemoryNotFound:
+        return None  # the message was forgotten since
+    if source is None or source.item.id in memory.outdated_episodes():
+        return None
+    episodes = memory.search(
+        f"{text} {fact.item.text}", limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded
+    )
+    return said_before_fact(fact.item, source, episodes, content_words(text))
+
+
+def earlier_in_slot(
+    memory: MemoryService, current: list[Recollection], excluded: Collection[str]
+) -> list[Recollection]:
+    """ "What was I before I became a manager?" names the new value, not the slot: the slot is
+    that of the current fact saying it, and what came before is that slot's superseded facts."""
+    keys = {r.item.subject_key for r in current if r.item.subject_key}
+    if not keys:
+        return []
+    superseded = [
+        item
+        for item in memory.items(SEMANTIC, include_inactive=True)
+        if item.status == SUPERSEDED and item.id not in excluded
+    ]
+    found = [listed(item) for item in superseded if item.subject_key in keys]
+    if not found and keys & _WORK:
+        # "which company did I leave?": the old job said where ("backend dev at Klarna")
+        found = [listed(item) for item in superseded if item.subject_key in _WORK]
+    return found
+
+
+_WORK: Final = frozenset({"job", "employer"})
