@@ -166,6 +166,8 @@ def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if any(c.dep_ == "case" for c in place.children):
         return  # "I've moved to Sainsbury's": a shop or firm (a workplace), not a city
     city = _place(place)
+    if re.match(r"(?i:(?:dr|mr|mrs|ms|prof|doctor)\b)", city):
+        return  # "I've been moved over to a Dr. Okafor": a person, not a place
     yield _make(who, tokens, "fact", "home_city", city, f"User lives in {city}", correction=True)
 
 

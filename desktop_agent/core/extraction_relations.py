@@ -35,12 +35,18 @@ _NAMED_BY_ROLE = (
     r"maths|math|english|french|spanish|yoga|swimming|tennis|golf)\s+teacher)"
 )
 _ROLE_IS = re.compile(
-    rf"(?i:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?is\s+"
+    rf"(?i:(?:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|the\s+new\s+)(?P<rel>{_NAMED_BY_ROLE})\s+"
+    r"(?:now\s+)?is\s+"
     # "our new landlord is a woman called Sandra"
     r"(?:now\s+)?(?:an?\s+(?:man|woman|guy|lady|bloke|chap|girl|fella)\s+(?:called|named)\s+)?)"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?(?:(?:de|van|von|der|den|da|di|du|del|la|le)\s+)?"
     r"[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
     r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
+)
+# Only the user is moved without a word for whom ("switched Biscuit over to Dr Osei" is the dog's).
+_MOVED_TO_DOCTOR = re.compile(
+    r"(?i:\b(?:moved|switched|transferred|changed|referred)\s+(?:me\s+)?(?:over\s+)?to\s+"
+    r"(?:a\s+|an\s+)?)(?P<name>(?:Dr|Doctor)\.?\s+[A-ZÀ-Ý][\w'’-]+)"
 )
 # Nationalities and the like after "is": not names.
 _NOT_NAMES = frozenset(
@@ -72,9 +78,17 @@ def relation_name(clause: str) -> Iterator[Match]:
         relation = RELATIONS.get(said.casefold()) or said.casefold()
         relation = "best friend" if relation == "closest friend" else relation
         relation = "team lead" if relation == "team leader" else relation
+        relation = "doctor" if relation == "gp" else relation  # one slot: "my GP", "my doctor"
         new = bool(re.search(r"(?i:\bnew\s+" + re.escape(said) + ")", by_role.group(0)))
         yield Match(
             "fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85, correction=new
+        )
+        return
+    if not value and (moved := _MOVED_TO_DOCTOR.search(clause)):
+        # "I've been moved over to a Dr. Okafor at the same surgery": the user's new doctor
+        name = moved.group("name").replace(".", "")
+        yield Match(
+            "fact", "name_of:doctor", name, f"User's doctor is {name}", 0.8, correction=True
         )
         return
     if value and lead is not None:

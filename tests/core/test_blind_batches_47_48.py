@@ -254,3 +254,20 @@ def test_no_past_is_made_up_for_a_fact_told_without_a_change(assistant: Assistan
         "What was my previous car?",
     )
     assert "civic" not in reply.casefold()
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "text"),
+    [
+        ("update: Rashid left the company! the new manager is Noura, she seems chill",
+         "name_of:boss", "User's manager is Noura"),
+        ("I've been moved over to a Dr. Okafor at the same surgery.",
+         "name_of:doctor", "User's doctor is Dr Okafor"),
+        # one slot for "my GP" and "my doctor", so the new doctor replaces the GP
+        ("My GP is Dr. Byrne at the Rathmines surgery", "name_of:doctor", "User's GP is Dr Byrne"),
+    ],
+)  # fmt: skip
+def test_a_new_manager_or_doctor(message: str, key: str, text: str) -> None:
+    found = facts(message)
+    assert found.get(key) == text
+    assert "home_city" not in found  # "moved over to a Dr. Okafor" is no move of home
