@@ -148,12 +148,19 @@ def not_working(clause: str) -> Iterator[Match]:
 
 
 _JOINED = _compile(
-    r"i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
+    r"(?:i(?:'ve| have)?\s+)?(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
     r"got\s+a\s+job\s+(?:at|with))\s+"
 )
 
 
-_MEMBERSHIP = re.compile(r"\b(?:gym|fitness|leisure|club)\b", re.IGNORECASE)
+_MEMBERSHIP = re.compile(
+    r"(?:gym|fitness)\b|\b(?:leisure|club|climbing|bouldering|boxing|yoga|pilates|crossfit)\b",
+    re.IGNORECASE,
+)
+# "joined a bouldering place called The Depot": what kind of place, then its name
+_KIND_CALLED = re.compile(
+    r"^(?:a|an|this|the)\s+(?P<kind>(?:[\w-]+\s+){0,3}?)(?:called|named)\s+", re.IGNORECASE
+)
 
 
 def joined(clause: str) -> Iterator[Match]:
@@ -162,10 +169,13 @@ def joined(clause: str) -> Iterator[Match]:
     if not lead:
         return
     rest = clause[lead.end() :]
-    place = proper_noun(rest, clause)
+    kind = _KIND_CALLED.match(rest)
+    place = proper_noun(rest[kind.end() :] if kind else rest, clause)
     if not place:
         return
-    if member := _MEMBERSHIP.search(place):
+    if member := _MEMBERSHIP.search(kind.group("kind") if kind else place) or (
+        _MEMBERSHIP.search(place)
+    ):
         # "I joined The Gym Group": a gym or club the user belongs to, not a workplace
         thing = "club" if member.group(0).casefold() == "club" else "gym"
         text = f"User's {thing} is {place}"

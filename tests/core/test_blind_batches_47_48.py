@@ -220,6 +220,11 @@ def test_forget_offers_the_sentences_that_say_most_of_it(
         ("I quit the pharmacy. I got hired as a data analyst at a shipping company.",
          "job", "User works as a data analyst"),
         ("took a job as a courier at Deliveroo", "job", "User works as a courier"),
+        # a gym joined is no employer, whether its name says so or its kind does
+        ("right so I've joined PureGym in Leeds, trainer's called Darren.",
+         "name_of:gym", "User's gym is PureGym"),
+        ("cancelled PureGym. Joined a bouldering place called The Depot instead, way more fun.",
+         "name_of:gym", "User's gym is The Depot"),
     ],
 )  # fmt: skip
 def test_news_of_a_new_vehicle_or_job(message: str, key: str, text: str) -> None:
