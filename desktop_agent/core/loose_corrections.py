@@ -174,7 +174,45 @@ def corrections(
             named = bool(_NAMED.search(clause) or DAY_OR_MONTH.search(clause))
             if old.id not in chosen or (named and not chosen[old.id][0]):
                 chosen[old.id] = (named, LooseCorrection(old, _third_person(clause), span))
+    for old, clause, span in _quit_then(text, facts, handled, people):
+        chosen.setdefault(old.id, (True, LooseCorrection(old, clause, span)))
     yield from (correction for _named, correction in chosen.values())
+
+
+# Giving something up, said without a change word: "ava quit ballet!!"
+_QUIT: Final = re.compile(r"\b(?:quit|quits|stopped|gave\s+up|packed\s+in)\b", re.IGNORECASE)
+_QUIT_WORDS: Final = frozenset({"quit", "stopped", "gave", "packed"})
+_PRONOUN_START: Final = re.compile(r"^(?:she|he|they)\b", re.IGNORECASE)
+# who an old fact is about: "User's daughter Ava", "User"
+_WHO: Final = re.compile(r"^User(?:['’]s\s+[\w-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)?")
+
+
+def _quit_then(
+    text: str,
+    facts: Sequence[MemoryItem],
+    handled: Collection[tuple[int, int]],
+    people: Collection[str],
+) -> Iterator[tuple[MemoryItem, str, tuple[int, int]]]:
+    """ "ava quit ballet!! | she wants to play football now, joined the under-9s": the first
+    sentence names what ended (the one fact sharing its words), the next says what came instead
+    (with a change word, sharing no word with that fact); the next replaces the fact."""
+    sentences = list(_sentences(text))
+    for (first, first_span), (then, span) in zip(sentences, sentences[1:], strict=False):
+        if not _QUIT.search(first) or _CHANGE.search(first) or not _CHANGE.search(then):
+            continue
+        if any(a < span[1] and span[0] < b for a, b in handled) or _NOT_A_STATEMENT.search(then):
+            continue
+        if _NOT_A_STATEMENT.search(first) or _ADDS.search(_FILLER.sub("", then)):
+            continue
+        said = _salient(first) - set(people) - _RELATION_STEMS - _QUIT_WORDS
+        about = [f for f in facts if said & _salient(f.text) - set(people)]
+        if len(about) != 1 or _salient(then) & _salient(about[0].text) - set(people):
+            continue
+        clause = _FILLER.sub("", then).strip(" .!")
+        who = _WHO.match(about[0].text)
+        if who and _PRONOUN_START.match(clause):
+            clause = _PRONOUN_START.sub(who.group(0), clause, count=1)
+        yield about[0], _third_person(clause), (first_span[0], span[1])
 
 
 def _correction(

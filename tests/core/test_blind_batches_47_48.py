@@ -276,3 +276,31 @@ def test_a_new_manager_or_doctor(message: str, key: str, text: str) -> None:
     found = facts(message)
     assert found.get(key) == text
     assert "home_city" not in found  # "moved over to a Dr. Okafor" is no move of home
+
+
+def test_quit_then_what_came_instead(assistant: Assistant) -> None:
+    """ "ava quit ballet!! | she wants to play football now": the sentence after the one that
+    ends the fact replaces it, and the old one is its past."""
+    for message in (
+        "My daughter Ava (8) does ballet every Saturday morning at Tanzschule Kranich.",
+        "ava quit ballet!! she wants to play football now, joined the under-9s at SV Blau-Weiss.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    now = chat(assistant, conversation, "What's Ava doing on Saturday mornings these days?").text
+    assert "football" in now
+    assert "ballet" not in now
+    before = chat(assistant, conversation, "what was she doing on saturdays before that?").text
+    assert "ballet" in before
+
+
+def test_quit_alone_replaces_nothing(assistant: Assistant, memory: MemoryService) -> None:
+    """Without a next sentence that says what is so now, nothing is replaced."""
+    for message in (
+        "My daughter Ava (8) does ballet every Saturday morning at Tanzschule Kranich.",
+        "ava quit ballet!! the costumes were too dear anyway.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    texts = [item.text for item in memory.active_facts()]
+    assert any("does ballet every Saturday" in text for text in texts)
+    assert not any("costumes" in text for text in texts)
