@@ -27,7 +27,8 @@ _REASON: Final = re.compile(
 ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
-    r"pulled\s+out|called\s+off|cancell?ed|"
+    r"pulled\s+out|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
+    r"(?:closed|shut)|(?:is|are)\s+closing|"
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
     # maternity leave"
     r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:\w+\s+)?leave|moved\s+away|"

@@ -85,6 +85,10 @@ def test_a_forgotten_booking_is_found_by_its_verb(assistant: Assistant) -> None:
     [
         ("update: uni postponed the anatomy exam bc of the strike, its on 9 january now.",
          "update: uni postponed the anatomy exam, its on 9 january now."),
+        # what closed, beside where it went instead
+        ("Litteraturhuset is closed for renovation, so the book club has moved to Café Opera.",
+         "the book club has moved to Café Opera."),
+        ("The pool is closed on Mondays", "The pool is closed on Mondays"),
         # a reason that runs to the end still goes
         ("I'm at Iron Republic now bc CoreFit put their prices up, rip",
          "I'm at Iron Republic now."),
