@@ -325,7 +325,8 @@ _ROLE_ASKED: Final = re.compile(
     r"mentor)\w*\s+me\b(?:\s+(?P<what>(?!(?:these|this|now|nowadays|lately|again|at|on|in|for|"
     r"right|today)\b)[a-z]+)\b)?|\bwho\s+(?:do|did)\s+i\s+(?P<live>live|share\s+a\s+(?:flat|house))"
     r"\s+with\b|\bwho(?:'s|’s|\s+is)?\s+(?P<team>leading|running|managing|heading)\s+(?:my|our)\s+team\b|"
-    r"\bwho\s+(?:do|did|am|will)\s+i\s+(?P<report>report|reporting)\s+(?:to|into)\b",
+    r"\bwho\s+(?P<aux>do|did|am|will|was|used\s+to)\s+i\s+(?:used\s+to\s+)?"
+    r"(?P<report>report|reporting)\s+(?:to|into)\b",
     re.IGNORECASE,
 )
 _ROLE_OF: Final = {
@@ -357,4 +358,6 @@ def by_role(question: str) -> str:
     if found.group("what"):
         role = f"{found.group('what')} {role}"  # "who's teaching me piano?": the piano teacher
     who = found.group(0)[:3]  # "Who" or "who", as asked
-    return f"{question[: found.start()]}{who} is my {role}{question[found.end() :]}"
+    # "who was I reporting to before the reshuffle?" asks the past
+    was = "was" if (found.group("aux") or "").casefold() in ("did", "was", "used to") else "is"
+    return f"{question[: found.start()]}{who} {was} my {role}{question[found.end() :]}"

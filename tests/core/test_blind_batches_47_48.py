@@ -308,3 +308,16 @@ def test_quit_alone_replaces_nothing(assistant: Assistant, memory: MemoryService
     texts = [item.text for item in memory.active_facts()]
     assert any("does ballet every Saturday" in text for text in texts)
     assert not any("costumes" in text for text in texts)
+
+
+def test_who_was_i_reporting_to_asks_the_past(assistant: Assistant) -> None:
+    for message in (
+        "can u help me write a msg to my manager Rohan Mehta asking if i can wfh on fridays?",
+        "so there was a big reorg today. rohan got moved over to the payments team and now i "
+        "report to Deepa Iyer.",
+    ):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    assert "Deepa" in chat(assistant, conversation, "who's my boss at the moment?").text
+    before = "and who was i reporting to before the reshuffle?"
+    assert "Rohan" in chat(assistant, conversation, before).text
