@@ -225,6 +225,15 @@ _SAID_APART: Final = (
         re.compile(r"\b(?:how\s+(?:much|many)|what\s+dose|which\s+dose)\b", re.I),
         re.compile(r"\d"),
     ),
+    (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:
+        # for the present, where it was first planned is what a change may have replaced)
+        re.compile(
+            r"^\s*(?:and\s+)?where\b(?=.*\b(?:before|originally|at\s+first|first|used\s+to|"
+            r"previously|had\s+we\s+planned)\b)",
+            re.I,
+        ),
+        re.compile(r"\b(?:at|in|to)\s+(?:the\s+)?[A-ZÀ-Ý]"),
+    ),
     (
         re.compile(r"\b(?:name|named|called)\b", re.I),
         re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),

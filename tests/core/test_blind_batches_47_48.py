@@ -109,6 +109,10 @@ def test_a_reason_goes_and_what_follows_it_stays(sentence: str, so: str) -> None
         ("my anatomy final is on 12 december and im sooo stressed, can u give me tips??|"
          "update: uni postponed the anatomy exam bc of the strike, its on 9 january now.",
          "when was my anatomy final originally scheduled?", "12 december", "9 january"),
+        # where it was first planned, said in a sentence of its own after the one that matches
+        ("Planning our 10th anniversary trip! We're going to Lisbon for 5 nights in May. So "
+         "much to do|change of plan! we're doing Porto instead, cheap flights",
+         "and where had we planned the anniversary trip before that?", "Lisbon", "Porto"),
         # the name, said in a sentence of its own after the one that matches
         ("my buddy Kenji from portland and his wife just had a baby girl. named her hana. "
          "cute kid", "what's the name of my buddy's baby girl?", "hana", "cute kid"),
