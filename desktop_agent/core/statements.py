@@ -173,8 +173,9 @@ def _said_before(
             sentences = sentences[: _position(change, sentences) or 0]
         for sentence in sentences:
             said = _substance(sentence)
+            # (the rest of the change's own message says its own words: only the subject counts)
             common = 2 * len(said & subject) + (
-                len(said & around) if len(sentence.split()) > 4 else 0
+                len(said & around) if len(sentence.split()) > 4 and item.id != told.id else 0
             )
             if not common or _CHANGE.search(sentence):
                 continue

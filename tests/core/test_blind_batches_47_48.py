@@ -325,3 +325,15 @@ def test_who_was_i_reporting_to_asks_the_past(assistant: Assistant) -> None:
     assert "Deepa" in chat(assistant, conversation, "who's my boss at the moment?").text
     before = "and who was i reporting to before the reshuffle?"
     assert "Rohan" in chat(assistant, conversation, before).text
+
+
+def test_the_rest_of_a_changes_own_message_is_not_its_past(assistant: Assistant) -> None:
+    """ "I teach maths in Porto." stands before "I studied French ... but gave up" in one
+    message; it shares only the message with it, so it is no earlier value of anything."""
+    reply = told_then_asked(
+        assistant,
+        "I teach maths at a school in Porto. I studied French for two years but gave up after A2."
+        "|Started Spanish lessons online with a teacher called Marta, twice a week.",
+        "Which language was I studying before my current one?",
+    )
+    assert "maths" not in reply
