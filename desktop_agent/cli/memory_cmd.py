@@ -199,8 +199,7 @@ def _forget_about(topic: str, *, confirmed: bool, as_json: bool) -> int:
         f"forgot {len(offer.said)} sentence{'s' if len(offer.said) != 1 else ''} from "
         f"{messages} message{'s' if messages != 1 else ''}; keys now at epoch {receipt.epoch}"
     )
-    emit(as_json, receipt.to_json(), [line])
-    return 0
+    return _forgotten(receipt, as_json=as_json, line=line)
 
 
 def _forget_preview(
@@ -224,18 +223,20 @@ def _forget_preview(
     emit(as_json, {"dry_run": True, **preview.to_json()}, lines)
 
 
-def _forgotten(receipt: ForgetReceipt, *, as_json: bool) -> int:
+def _forgotten(receipt: ForgetReceipt, *, as_json: bool, line: str | None = None) -> int:
+    """Say what a forget did (``line`` instead of the count of memories: words forgotten), and
+    a damaged file that kept rows of it."""
     from desktop_agent.core.memory_service import also_touched
 
     topics = sum(1 for k in receipt.kinds if k == "topic")
     count = len(receipt.ids) - topics - len(receipt.learned) or len(receipt.ids)
     also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
-    lines = [
+    line = line or (
         f"forgot {count} memor{'y' if count == 1 else 'ies'}"
         + (f" {also}" if also else "")
         + f"; keys now at epoch {receipt.epoch}"
-    ]
-    emit(as_json, receipt.to_json(), lines)
+    )
+    emit(as_json, receipt.to_json(), [line])
     if receipt.damaged:
         # Forgotten (keys destroyed, rows deleted elsewhere), but not everywhere: say so.
         say(
