@@ -303,3 +303,20 @@ def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> No
     )
     both = run("memory", "forget", "abc", "--about", "gate")
     assert both.exit_code == 1 and "only one of them" in one_error_line(both)
+
+
+def test_words_forgotten_where_a_file_is_damaged_say_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """`memory forget --about` reports a damaged data file, and exits 1, as a forget of ids
+    does: the words' keys are destroyed, but encrypted rows stay in that file."""
+    from datetime import UTC, datetime
+
+    from desktop_agent.cli.memory_cmd import _forgotten
+    from desktop_agent.memory.model import ForgetReceipt
+
+    at = datetime.now(UTC)
+    receipt = ForgetReceipt((), (), at, 4, damaged=("fragment 3",))
+    code = _forgotten(receipt, as_json=False, line="forgot 1 sentence from 1 message")
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out == "forgot 1 sentence from 1 message\n"
+    assert "fragment 3 is damaged" in err
