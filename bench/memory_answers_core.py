@@ -69,12 +69,9 @@ def run_scenario(scenario: dict[str, Any], part: str, embedder: Any, backend: An
                             [h.as_json() for h in hits], step["match"]
                         )
                         # as the CLI's `memory forget --about`: the sentences that say it
-                        offer = offer_to_forget(memory, step["forget"])
-                        if (
-                            only_episodes
-                            and offer.said
-                            and says_forgotten(offer.lines(), step["match"])
-                        ):
+                        # (only when no fact matched: that is when a user would ask for it)
+                        offer = offer_to_forget(memory, step["forget"]) if only_episodes else None
+                        if offer and offer.said and says_forgotten(offer.lines(), step["match"]):
                             forget_offered(memory, offer)
                             ids = []
                         if ids:

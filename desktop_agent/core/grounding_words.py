@@ -199,7 +199,7 @@ def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     # "my tomatoes" is "my tomato plants"; "boxes", "watches", "classes" (not "shoes")
-    if len(word) >= 7 and word.endswith("oes") or word.endswith(("ches", "shes", "xes", "sses")):
+    if (len(word) >= 7 and word.endswith("oes")) or word.endswith(("ches", "shes", "xes", "sses")):
         return word[:-2]
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 

@@ -197,6 +197,7 @@ def _quit_then(
     sentence names what ended (the one fact sharing its words), the next says what came instead
     (with a change word, sharing no word with that fact); the next replaces the fact."""
     sentences = list(_sentences(text))
+    named = set(people)
     for (first, first_span), (then, span) in zip(sentences, sentences[1:], strict=False):
         if not _QUIT.search(first) or _CHANGE.search(first) or not _CHANGE.search(then):
             continue
@@ -204,9 +205,9 @@ def _quit_then(
             continue
         if _NOT_A_STATEMENT.search(first) or _ADDS.search(_FILLER.sub("", then)):
             continue
-        said = _salient(first) - set(people) - _RELATION_STEMS - _QUIT_WORDS
-        about = [f for f in facts if said & _salient(f.text) - set(people)]
-        if len(about) != 1 or _salient(then) & _salient(about[0].text) - set(people):
+        said = _salient(first) - named - _RELATION_STEMS - _QUIT_WORDS
+        about = [f for f in facts if said & _salient(f.text) - named]
+        if len(about) != 1 or _salient(then) & _salient(about[0].text) - named:
             continue
         clause = _FILLER.sub("", then).strip(" .!")
         who = _WHO.match(about[0].text)

@@ -61,10 +61,10 @@ def best_statement(
     value; a question about the past wants it, and the older of two sentences that say as
     much. A later sentence that says a change to the best one is quoted instead
     (``_changed_since``); with ``saying``, only one that says one of those words. For the
-    past, a change's earlier words are (``_said_before``); to "when ...?", the short sentence
-    after that says when joins it (``_with_next``; and so for a name). ``known_as``: the names of the people
-    asked about ("magnus" for "my grandson"), which say whom a sentence is about as well as
-    the relation does."""
+    past, a change's earlier words are (``_said_before``). The short sentence after that says
+    what is asked (when, how much, a name) joins it (``_with_next``). ``known_as``: the names
+    of the people asked about ("magnus" for "my grandson"), which say whom a sentence is about
+    as well as the relation does."""
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
