@@ -39,7 +39,9 @@ if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
     "$PYTHON" -m venv "$VENV"
 fi
-PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
+# --no-cache-dir: the venv holds about 3 GB already; a second copy of every wheel in pip's cache
+# is what ran a CI machine with little disk out of space.
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check --no-cache-dir)
 
 mkdir -p "$WHEELHOUSE"
 if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
