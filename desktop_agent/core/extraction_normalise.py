@@ -14,56 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
+from desktop_agent.core.chat_words import INFORMAL
 from desktop_agent.core.extraction_words import PETS, RELATIONS
 
-# Chat spellings and short forms -> standard words. Only words with a single reading in a
-# personal statement: "bro" (also a form of address) and "id" (an identifier) are left alone.
-INFORMAL = {
-    "im": "I'm",
-    "i": "I",
-    "i'm": "I'm",
-    "i've": "I've",
-    "i'd": "I'd",
-    "i'll": "I'll",
-    "ive": "I've",
-    "dont": "don't",
-    "cant": "can't",
-    "doesnt": "doesn't",
-    "didnt": "didn't",
-    "isnt": "isn't",
-    "veggie": "vegetarian",
-    "veggies": "vegetables",
-    "fav": "favourite",
-    "fave": "favourite",
-    "favs": "favourites",
-    "prob": "probably",
-    "probs": "probably",
-    "def": "definitely",
-    "defo": "definitely",
-    "deffo": "definitely",
-    "luv": "love",
-    "h8": "hate",
-    "gf": "girlfriend",
-    "gfs": "girlfriend's",
-    "bfs": "boyfriend's",
-    "bf": "boyfriend",
-    "hubby": "husband",
-    "wifey": "wife",
-    "sis": "sister",
-    "tmrw": "tomorrow",
-    "tmr": "tomorrow",
-    "wknd": "weekend",
-    "bday": "birthday",
-    "yrs": "years",
-    "wanna": "want to",
-    "gonna": "going to",
-    "thx": "thanks",
-    "pls": "please",
-    "plz": "please",
-    "ppl": "people",
-    "w/": "with",
-}
 # The words extraction keys on; a typo of one of them is corrected to it.
 VOCABULARY = frozenset(
     """allergic allergy allergies penicillin amoxicillin ibuprofen aspirin shellfish peanut
@@ -127,7 +82,45 @@ def normalise(message: str) -> Normalised:
     if position < len(message):
         pieces.append((message[position:], position, len(message)))
     text, origin = _join(pieces, len(message))
-    return _restore_subjects(Normalised(text, origin))
+    restored = _restore_subjects(Normalised(text, origin))
+    return Normalised(_names_capitalised(restored.text), restored.origin)
+
+
+# Chat words the tagger takes for names in a lower-case message ("lol", "welp", "ps").
+_NOT_NAMES = frozenset(
+    """lol lmao omg tbh welp ugh ps pw btw fyi idk imo ngl smh haha hehe ok okay ex god yeah yep
+    nope hmm meh ofc aka etc uni de van von der den da di du del la le""".split()
+)
+# A sentence that starts in lower case: typed without capitals, names included. A message that
+# capitalises its sentences capitalises its names, and the tagger's guesses there ("at uni",
+# "Prof. de Vries", "actually mango") would only do harm.
+_LOWER_START: Final = re.compile(r"(?:^|[.!?]\s+)[^\w\s]*[a-z]")
+
+
+@lru_cache(maxsize=1024)
+def _names_capitalised(text: str) -> str:
+    """``text`` with the names a phone keyboard left in lower case capitalised, by the parser's
+    tags: "transferred to northern general in sheffield" -> "... Sheffield", "my therapist dr
+    nakamura" -> "Dr Nakamura". Same length, so spans still map to the user's words."""
+    if not _LOWER_START.search(text):
+        return text
+    from desktop_agent import nlp
+
+    doc = nlp.parse(text)
+    if doc is None:
+        return text
+    chars = list(text)
+    for token in doc:
+        word = token.text
+        if (
+            token.pos_ == "PROPN"
+            and word.isalpha()
+            and word.islower()
+            and len(word) >= 2
+            and word not in _NOT_NAMES
+        ):
+            chars[token.idx] = word[0].upper()
+    return "".join(chars)
 
 
 _TITLE = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)$")

@@ -32,7 +32,8 @@ _NAMED_BY_ROLE = (
     r"psychologist|counsell?or|partner|boyfriend|girlfriend|husband|wife|fiancée?|"
     r"team\s+lead|team\s+leader|line\s+manager|dog\s+walker|cleaner|nanny|babysitter|"
     r"childminder|carer|driving\s+instructor|instructor|(?:piano|guitar|cello|violin|singing|"
-    r"maths|math|english|french|spanish|yoga|swimming|tennis|golf)\s+teacher)"
+    r"maths|math|english|french|spanish|yoga|swimming|tennis|golf)\s+teacher|roommate|flatmate|"
+    r"housemate|neighbou?r|colleague|co-?worker|surgeon|consultant|mechanic|contractor)"
 )
 _ROLE_IS = re.compile(
     rf"(?i:(?:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|the\s+new\s+)(?P<rel>{_NAMED_BY_ROLE})\s+"

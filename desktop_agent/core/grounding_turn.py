@@ -16,6 +16,7 @@ from typing import Final
 
 from desktop_agent.core.current_words import outdated_spans, still_so
 from desktop_agent.core.extraction import extract
+from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
     GroundedAnswer,
     _values,
@@ -28,6 +29,7 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
+from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
     EPISODIC,
@@ -53,9 +55,11 @@ from desktop_agent.core.questions import (
     about_user,
     asks_only,
     by_role,
+    plain_question,
 )
 from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
 from desktop_agent.core.statements import (
+    CHANGE,
     Statement,
     best_statement,
     closest_statement,
@@ -78,6 +82,7 @@ def ground(
 ) -> Grounding | None:
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
     user's message before it, whom "she" in "where does she live?" may mean."""
+    text = plain_question(text)  # "whos my gp" as "who's my gp"
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
     if (alone := _the_question(text)) is not None:
@@ -174,6 +179,15 @@ def ground(
             return _quoting(statement.sentence, statement.source)
     if ours and not facts:
         return None  # nothing remembered of "the nursery": the model answers
+    # "Tomasz finally quit Hillcrest! he starts monday at ... Renalcare": told since, no rule
+    # learned it, and the fact would say what the user took back
+    if (
+        facts
+        and not question.past
+        and not question.everything
+        and (later := changed_later(memory, facts, text, excluded)) is not None
+    ):
+        return _quoting(later.sentence, later.source)
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
 
@@ -264,11 +278,37 @@ def _told_of(
     beyond = content_words(text) - stems(name)  # "old" in "how old is Mochi?"
     if (
         statement is not None
-        and re.search(rf"\b{re.escape(name)}\b", statement.sentence)
+        and _of_them(memory, statement, name, beyond, excluded)
         and (stems(statement.sentence) & beyond or age_told(text, statement.sentence))
     ):
         return _quoting(statement.sentence, statement.source)
     return None
+
+
+def _of_them(
+    memory: MemoryService,
+    statement: Statement,
+    name: str,
+    beyond: set[str],
+    excluded: Collection[str],
+) -> bool:
+    """Whether ``statement`` is about ``name``: it names them, or it tells a change to what an
+    earlier sentence naming them said ("we're doing the party in our backyard now instead"
+    after "planning Noor's 7th birthday!! party is saturday at Jumpz")."""
+    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    if naming.search(statement.sentence):
+        return True
+    shared = stems(statement.sentence) & beyond
+    if not shared or not CHANGE.search(statement.sentence):
+        return False
+    told = statement.source.item.created_at
+    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    return any(
+        r.item.created_at < told
+        and naming.search(r.item.user_text)
+        and stems(r.item.user_text) & shared
+        for r in episodes
+    )
 
 
 def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recollection]:
@@ -356,7 +396,12 @@ def _said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> 
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
     found = best_statement(text, episodes)
     # (a change said since is quoted for it: the words are counted in what it changes)
-    return found if found is not None and found.shared >= len(asked) else None
+    if found is None:
+        return None
+    if found.shared >= len(asked):
+        return found
+    # "colour of the new cabinets?": the thing named with "the" is one the user told of
+    return found if the_thing(text) & stems(found.sentence) else None
 
 
 def _the_question(text: str) -> str | None:

@@ -178,6 +178,22 @@ def with_verbs(words: set[str]) -> set[str]:
     return words | {verb_of(w) for w in words if len(w) > 5 and w.endswith("ing")}
 
 
+# What a question names with "the", beyond how it is qualified: "the new cabinets", "the flight".
+_THE_THING: Final = re.compile(r"\bthe\s+((?:[a-z][\w'’-]*\s+){0,2}[a-z][\w'’-]*)")
+_QUALIFIERS: Final = frozenset("new old last first best next same other whole".split())
+
+
+def the_thing(question: str) -> set[str]:
+    """What ``question`` names with "the" ("the new cabinets" -> {"cabinet"}), among the words
+    it asks about."""
+    return {
+        word
+        for phrase in _THE_THING.findall(question.casefold())
+        for word in stems(phrase)
+        if len(word) > 3 and word not in _QUALIFIERS
+    } & content_words(question)
+
+
 def stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.casefold())}
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from desktop_agent.core.chat_words import INFORMAL
+
 if TYPE_CHECKING:
     from desktop_agent.core.memory_model import MemoryItem
 
@@ -33,8 +35,32 @@ _GREETING = re.compile(
 )
 
 
+# What a question asks with in texting ("wat r u doing"), beside extraction's table of chat
+# spellings (which has "whos", "wat", "rn" and the like).
+_CHAT_QUESTION_WORDS: Final = {
+    "r": "are",
+    "n": "and",
+}
+_CHAT_WORD = re.compile(r"(?<![\w'’/])[a-z][a-z']*(?![\w'’/])", re.IGNORECASE)
+
+
+def plain_question(message: str) -> str:
+    """``message`` with chat spellings written out: "whos my gp" -> "who's my gp", "wat r u
+    doing" -> "what are you doing". Other words keep their case."""
+
+    def plain(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lower = word.casefold()
+        if len(word) == 1 and word.isupper() and word != "I":
+            return word  # "Dr. R", "plan B"
+        return _CHAT_QUESTION_WORDS.get(lower) or INFORMAL.get(lower) or word
+
+    return _CHAT_WORD.sub(plain, message)
+
+
 def asks_only(message: str) -> bool:
     """True when every sentence of ``message`` asks something (greetings aside)."""
+    message = plain_question(message)  # "wat rate am i getting"
     sentences = [s.strip() for s in SENTENCE.findall(message) if s.strip()]
     asking = [s for s in sentences if not _GREETING.match(s)]
     return bool(asking) and all(_asks(s) for s in asking)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from desktop_agent.core.timeparse import DAY_OR_MONTH
+
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
 # prices up" (and the reason often names the old value).
 # The reason ends where a clause with its own subject follows: "postponed the anatomy exam | bc
@@ -51,15 +53,44 @@ _NOT_THAT: Final = re.compile(
 )
 
 
-def what_is_so(sentence: str) -> str:
+def what_is_so(sentence: str, question: str = "") -> str:
     """``sentence`` without why, and without the clause that says what ended when another says
-    what is so now: the answer to "what milk do I have?" is "it's almond in my flat white"."""
+    what is so now: the answer to "what milk do I have?" is "it's almond in my flat white".
+    A ``question`` asking who keeps the cause of a change, which often names them."""
+    if not _WHO_ASKED.search(question):
+        sentence = _result(sentence)
     sentence = _NOT_THAT.sub("", _without_reason(sentence))
     parts = [p for p in PARTS.split(sentence) if p.strip()]
     kept = [p for p in parts if not ENDED.search(p)]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
+
+
+# "Dr Okonkwo has a conference tuesday | so they moved me to thursday 10:30": the cause, then
+# the change it made, which is what is so now (and the cause often names the old value).
+_SO_THEN: Final = re.compile(
+    r"[,;]?\s+so\s+(?=(?:they|he|she|it|we|i|the|our|my)\b[^.!?]*\b(?:moved|now|instead|"
+    r"switched|swapped|changed|rescheduled|pushed|booked|hired)\b)",
+    re.IGNORECASE,
+)
+
+
+def _result(sentence: str) -> str:
+    """The change after "so", when the cause before it names what may be the old value (a
+    day, a number, a place): "Dr Haddad is off sick that day so they moved me to Thursday"
+    keeps who the dentist is."""
+    cut = _SO_THEN.search(sentence)
+    if cut is None or len(sentence[cut.end() :].split()) < 3:
+        return sentence
+    cause = _TITLED.sub("", sentence[: cut.start()])
+    if not (DAY_OR_MONTH.search(cause) or re.search(r"\d|(?<=\s)[A-ZÀ-Ý]", cause)):
+        return sentence
+    return sentence[cut.end() :]
+
+
+_WHO_ASKED: Final = re.compile(r"\b(?:who|whom|whose|name|named|called)\b", re.IGNORECASE)
+_TITLED: Final = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+[A-ZÀ-Ý][\w'’-]*")
 
 
 def _without_reason(sentence: str) -> str:

@@ -91,15 +91,15 @@ def best_statement(
             when = item.created_at.timestamp()
             key = (shared, -when) if reasons else (shared + bool(_CORRECTS.search(sentence)), when)
             if best_key is None or key > best_key:
-                said_now = clipped(sentence if reasons else what_is_so(sentence))
+                said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None:
         best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
-        changed = _changed_since(best, episodes, wanted | kin)
+        changed = _changed_since(best, episodes, wanted | kin, question)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return _with_next(changed, question)
-    if best is not None and reasons and _CHANGE.search(best.sentence):
+    if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
         return _said_before(best, episodes, wanted | kin) or best
@@ -108,7 +108,7 @@ def best_statement(
 
 # Words that say something changed: "the doctor has increased the metformin to 1000 mg", "it's
 # actually a meniscus tear", "we booked Porto instead".
-_CHANGE: Final = re.compile(
+CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
     r"replaced|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
@@ -120,7 +120,7 @@ _CHANGE: Final = re.compile(
 
 
 def _changed_since(
-    best: Statement, episodes: Sequence[Recollection], asked: Collection[str]
+    best: Statement, episodes: Sequence[Recollection], asked: Collection[str], question: str
 ) -> Statement | None:
     """A later sentence of the user's that says a change to what ``best`` told: it shares a
     word of substance with ``best``'s message ("metformin", "Lisbon") and says it changed. No
@@ -147,8 +147,10 @@ def _changed_since(
             sentences = sentences[at + 1 :] if at is not None else []
         for sentence in sentences:
             newest = later is None or item.created_at > later.source.item.created_at
-            if newest and _CHANGE.search(sentence) and subject & _substance(sentence):
-                later = Statement(clipped(what_is_so(sentence)), recollection, best.shared)
+            if newest and CHANGE.search(sentence) and subject & _substance(sentence):
+                later = Statement(
+                    clipped(what_is_so(sentence, question)), recollection, best.shared
+                )
     return later
 
 
@@ -177,7 +179,7 @@ def _said_before(
             common = 2 * len(said & subject) + (
                 len(said & around) if len(sentence.split()) > 4 and item.id != told.id else 0
             )
-            if not common or _CHANGE.search(sentence):
+            if not common or CHANGE.search(sentence):
                 continue
             key = (common + len(stems(sentence) & set(asked)), item.created_at.timestamp())
             if best is None or key > best[0]:
@@ -194,7 +196,7 @@ def said_before_fact(
     Mazda CX-5" taught the car and no rule kept the Civic as its past ("my honda civic is
     making this grinding noise"). Only when that message says a change."""
     told = source.item.user_text
-    if not (_CHANGE.search(told) or ENDED.search(told)):
+    if not (CHANGE.search(told) or ENDED.search(told)):
         return None
     for where in fact.provenance:
         if where.episode_id != source.item.id or not 0 <= where.start < where.end <= len(told):
@@ -350,10 +352,12 @@ def closest_statement(
     sentence, source = near[0]
     if past:
         return _with_next(Statement(clipped(sentence), source, 0), question)
-    found = _with_next(Statement(clipped(what_is_so(sentence)), source, 0), question)
+    found = _with_next(Statement(clipped(what_is_so(sentence, question)), source, 0), question)
     # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
     # going with Abuja instead of Enugu", said since, is what is so now
-    changed = _changed_since(found, episodes, content_words(question) | kin_asked(question))
+    changed = _changed_since(
+        found, episodes, content_words(question) | kin_asked(question), question
+    )
     if changed is not None and not stale & stems(changed.sentence):
         return changed
     return found

@@ -336,10 +336,10 @@ def test_a_name_typed_in_lower_case_is_still_theirs(assistant: Assistant) -> Non
         chat(assistant, assistant.start_conversation(), message)
     conversation = assistant.start_conversation()
     now = chat(assistant, conversation, "when does mateo have swim class now?").text
-    assert "saturday" in now
-    assert "wednesday" not in now
+    assert "saturday" in now.casefold()
+    assert "wednesday" not in now.casefold()
     before = chat(assistant, conversation, "what day used to be his swimming day before?").text
-    assert "wednesday" in before
+    assert "wednesday" in before.casefold()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,114 @@
+"""A fact that the user's later words changed, when no rule learned the change.
+
+Extraction reads a change only in the shapes it knows ("I moved to Porto"), and changes are
+often told as events: "Tomasz finally quit Hillcrest! he starts monday at a dialysis clinic
+called Renalcare", "mum's airline cancelled her friday flight, she's now coming in on Sunday
+the 11th instead", "Jumpz double-booked us. we're doing the party in our backyard now
+instead". The fact learned first ("User's husband Tomasz is a nurse at Hillcrest General") is
+still current, and stating it would be stating what the user took back. A later message that
+names the fact's value and says a change is the sign: the answer quotes what that message says
+is so now, without the clause that names the old value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from desktop_agent.core.grounding import stems
+from desktop_agent.core.memory_model import EPISODIC, MemoryItem
+from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.named_people import RECALL_DEPTH, people_by_name
+from desktop_agent.core.questions import question_only
+from desktop_agent.core.statement_wording import ENDED, PARTS, what_is_so
+from desktop_agent.core.timeparse import DAY_OR_MONTH
+from desktop_agent.core.user_sentences import told_sentences
+
+# A change told as an event. Narrower than a statement's change words: "new" and "moved" alone
+# say too little once the message only has to name the old value somewhere.
+_CHANGED: Final = re.compile(
+    r"\b(?:instead|now|no\s+longer|not\s+anymore|any\s*more|switched|swapped|changed|"
+    r"rescheduled|postponed|moved\s+(?:me|us|it|him|her|them)\b|pushed\s+(?:back|to)|"
+    r"brought\s+forward|double[-\s]booked|lost\s+the|starts?\s+at|started\s+at|hired|"
+    r"replaced|ended\s+up)\b",
+    re.IGNORECASE,
+)
+# A value in a fact's words: a name, a number, a day or month ("Hillcrest", "9th", "Friday").
+_VALUE: Final = re.compile(
+    rf"(?<=\s)(?:[A-ZÀ-Ý][\w'’-]+|[\w'’-]*\d[\w'’-]*)|{DAY_OR_MONTH.pattern}"
+)
+# What a quote must carry to answer for the old value: a new one, or the word that says so.
+_NEW_VALUE: Final = re.compile(
+    rf"(?<=\s)[A-ZÀ-Ý][\w'’-]+|\d|{DAY_OR_MONTH.pattern}|\binstead\b", re.IGNORECASE
+)
+_FRAME: Final = frozenset({"user", "user's", "users"})
+
+
+@dataclass(frozen=True, slots=True)
+class LaterChange:
+    """What the user said is so now, in the message that changed ``fact``."""
+
+    sentence: str
+    source: Recollection
+    fact: MemoryItem
+
+
+def changed_later(
+    memory: MemoryService, facts: Sequence[Recollection], question: str, excluded: Collection[str]
+) -> LaterChange | None:
+    """The newest change, said after one of ``facts`` was learned, that names its value; None
+    when no later message does."""
+    people = {w for name in people_by_name(memory) for w in stems(name)}
+    asked = stems(question)
+    found: LaterChange | None = None
+    for recollection in facts:
+        fact = recollection.item
+        values = _values_of(fact.text) - people - asked - _FRAME
+        if not values:
+            continue
+        taught = {p.episode_id for p in fact.provenance}
+        query = f"{question} {' '.join(sorted(values))}"
+        episodes = memory.search(query, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+        for episode in episodes:
+            item = episode.item
+            if item.created_at <= fact.created_at or item.id in taught or question_only(item):
+                continue
+            if found is not None and item.created_at <= found.source.item.created_at:
+                continue
+            said = _so_now(item.user_text, values)
+            if said is not None:
+                found = LaterChange(said, episode, fact)
+    return found
+
+
+def _values_of(text: str) -> set[str]:
+    return {w for match in _VALUE.finditer(text) for w in stems(match.group(0))}
+
+
+def _so_now(message: str, values: set[str]) -> str | None:
+    """What ``message`` says is so now, when it names one of ``values`` and says a change:
+    the naming sentence without its clauses that name them, else the sentence after it."""
+    if not (_CHANGED.search(message) or ENDED.search(message)):
+        return None
+    sentences = told_sentences(message)
+    for at, sentence in enumerate(sentences):
+        if not stems(sentence) & values:
+            continue
+        kept = [
+            p.strip()
+            for p in PARTS.split(what_is_so(sentence))
+            if p.strip() and not stems(p) & values
+        ]
+        rest = ", ".join(re.sub(r"^(?i:so|and)\s+", "", p) for p in kept)
+        if len(rest.split()) >= 3 and _NEW_VALUE.search(f" {rest}"):
+            return rest
+        after = sentences[at + 1] if at + 1 < len(sentences) else ""
+        if after and not stems(after) & values and _NEW_VALUE.search(f" {after}"):
+            return after
+        return None
+    return None
+
+
+__all__ = ["LaterChange", "changed_later"]
