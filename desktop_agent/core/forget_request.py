@@ -86,7 +86,53 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
     best_said = max((len(wanted & stems(s.sentence)) for s in said), default=0)
     if facts and (best_said < 2 or best_said <= covered):
         return ForgetOffer(facts=tuple(facts))
+    if not said and not facts and (nearest := _nearest_said(memory, topic, episodes)):
+        return ForgetOffer(said=(nearest,))
     return ForgetOffer(said=tuple(said))
+
+
+# "forget what I said about my salary" when the user said "I'm making 62k now": no word is
+# shared, the meaning is. Only one sentence, clearly nearer than any other, and it is shown
+# before anything is forgotten.
+MEANING_FLOOR: Final = 0.4
+MEANING_LEAD: Final = 0.1
+
+
+def _nearest_said(
+    memory: MemoryService, topic: str, episodes: Sequence[Recollection]
+) -> Statement | None:
+    said = [
+        (sentence, span, recollection)
+        for recollection in episodes
+        if not question_only(recollection.item)
+        for sentence, span in located(recollection.item.user_text)
+        if len(sentence.split()) >= 3
+    ]
+    if not said or not topic.strip():
+        return None
+    vectors = memory.embedder.embed([topic, *(sentence for sentence, _, _ in said)])
+    scores = sorted(
+        ((float(score), n) for n, score in enumerate(vectors[1:] @ vectors[0])), reverse=True
+    )
+    top, at = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else -1.0
+    if top < MEANING_FLOOR or top - runner_up < MEANING_LEAD:
+        return None
+    sentence, span, recollection = said[at]
+    # of its clauses, the nearest ones too: "I've got 18,000 saved ..., and I still owe my
+    # mate Lukas 300 quid" for "forget that I owe Lukas money"; "got a raise at work, I'm
+    # making 62k now" both for "my salary"
+    message = recollection.item.user_text
+    pieces = _pieces(message, span)
+    if len(pieces) > 1:
+        clauses = memory.embedder.embed([topic, *(message[a:b] for a, b in pieces)])
+        by_clause = [float(clause @ clauses[0]) for clause in clauses[1:]]
+        near = [n for n, score in enumerate(by_clause) if score >= max(by_clause) - MEANING_LEAD]
+        first, last = _with_what_follows(message, pieces, near[0], near[-1])
+        return Statement(
+            clipped(" ".join(message[first:last].split())), recollection, 0, (first, last)
+        )
+    return Statement(clipped(sentence), recollection, 0, span)
 
 
 def _wanted(topic: str) -> set[str]:
@@ -213,19 +259,32 @@ def _clauses_saying(
 ) -> tuple[str, tuple[int, int]]:
     """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
     Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
+    pieces = _pieces(message, span)
+    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
+    if not saying or len(saying) == len(pieces):
+        return "", span
+    first, last = _with_what_follows(message, pieces, saying[0], saying[-1])
+    return " ".join(message[first:last].split()), (first, last)
+
+
+def _pieces(message: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """The clauses of the sentence at ``span`` of ``message``, as ranges."""
     start, end = span
     pieces, at = [], start
     for cut in _CLAUSE_BREAK.finditer(message, start, end):
         pieces.append((at, cut.start()))
         at = cut.end()
     pieces.append((at, end))
-    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
-    if not saying or len(saying) == len(pieces):
-        return "", span
-    # What follows belongs to the clause until a new one starts with its own subject: "i
-    # started seeing a therapist, Dr. Hollis, every second wednesday" (the name too)
-    after = saying[-1] + 1
+    return pieces
+
+
+def _with_what_follows(
+    message: str, pieces: list[tuple[int, int]], first: int, last: int
+) -> tuple[int, int]:
+    """The range of clauses ``first`` to ``last`` and what follows them: it belongs to them
+    until a clause starts with its own subject ("i started seeing a therapist, Dr. Hollis,
+    every second wednesday": the name too)."""
+    after = last + 1
     while after < len(pieces) and not _NEW_SUBJECT.match(message, pieces[after][0]):
         after += 1
-    first, last = pieces[saying[0]][0], pieces[after - 1][1]
-    return " ".join(message[first:last].split()), (first, last)
+    return pieces[first][0], pieces[after - 1][1]

@@ -61,6 +61,7 @@ from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
 from desktop_agent.core.statements import (
     CHANGE,
     Statement,
+    before_a_change,
     best_statement,
     closest_statement,
 )
@@ -381,6 +382,8 @@ def _said(
             past=past,
             no_longer_so=_no_longer_so(memory),
         )
+    if found is None and asked is not None:
+        found = before_a_change(text, episodes, memory.embedder.embed, past=past)
     return found
 
 

@@ -116,6 +116,11 @@ _PAST = re.compile(
     r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then|(?:did|had) (?:i|we) first|"
     r"(?:i|we) first (?:started|began|got)|"
+    # what was given up, or chosen first: "which practice did we ditch?", "what name had
+    # they picked first?"
+    r"(?:did|have|had)\s+(?:i|we|they)\s+(?:ditch|drop|dump|quit|leave|sell|cancel|give\s+up|stop)|"
+    r"(?:picked|chose|chosen|planned|wanted|booked|picking|choosing)\s+(?:at\s+)?first|"
+    r"first\s+(?:picked|chose|chosen|planned|wanted|booked)|"
     r"(?:which|what) (?:company|job|firm|employer|school|gym|club|team|city|town|place|flat|house) "
     r"did (?:i|we) (?:leave|quit|move out of|sell|give up|drop))\b",
     re.IGNORECASE,

@@ -361,3 +361,43 @@ def closest_statement(
     if changed is not None and not stale & stems(changed.sentence):
         return changed
     return found
+
+
+# How near in meaning a change must be to a question about the past that shares no word with
+# anything said: lower than ``MEANING_FLOOR``, as only the sentences that say a change compete.
+CHANGE_FLOOR: Final = 0.25
+
+
+def before_a_change(
+    question: str,
+    episodes: Sequence[Recollection],
+    embed: Callable[[Sequence[str]], Any],
+    *,
+    past: bool = True,
+) -> Statement | None:
+    """For a question about the past that names nothing said ("where were we originally going
+    to go?"), the words said before the change nearest to it in meaning ("heading to Skye in
+    May", before "Aileen's gone and booked us a wee cottage in Orkney instead")."""
+    if any(MARK in r.item.user_text for r in episodes[:FORGOTTEN_NEAR]):
+        return None
+    changes = [
+        (sentence, recollection)
+        for recollection in episodes
+        if not question_only(recollection.item)
+        for sentence in told_sentences(recollection.item.user_text)
+        if CHANGE.search(sentence) or ENDED.search(sentence)
+    ]
+    if not changes:
+        return None
+    vectors = embed([question, *(sentence for sentence, _ in changes)])
+    scores = [float(v) for v in vectors[1:] @ vectors[0]]
+    top = max(range(len(changes)), key=scores.__getitem__)
+    if scores[top] < CHANGE_FLOOR:
+        return None
+    sentence, source = changes[top]
+    change = Statement(sentence, source, 0)
+    if not past:
+        found = Statement(clipped(what_is_so(sentence, question)), source, 0)
+        asked = content_words(question) | kin_asked(question)
+        return _changed_since(found, episodes, asked, question) or found
+    return _said_before(change, episodes, content_words(question) | kin_asked(question))

@@ -5,12 +5,43 @@ letters, "whos", "wat", "w", "rn"), and changes told as events after a fact was 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import about_user, asks_only, plain_question
 from desktop_agent.core.statement_wording import what_is_so
-from tests.core.conftest import facts, told_then_asked
+from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
+from desktop_agent.memory import Vault
+from desktop_agent.secrets import KeyringKeySource
+from tests.core.conftest import chat, facts, told_then_asked
+
+
+@pytest.fixture(scope="module")
+def embedder():  # noqa: ANN201
+    """The app's real embedder: the rules below read what is near in meaning."""
+    from desktop_agent.embed import OnnxEmbedder
+
+    return OnnxEmbedder(threads=1)
+
+
+@pytest.fixture
+def by_meaning(
+    tmp_path: Path,
+    key_source: KeyringKeySource,
+    embedder,  # noqa: ANN001
+) -> Iterator[MemoryService]:
+    with Vault.open(tmp_path / "vault", key_source) as vault:
+        yield MemoryService(vault, embedder)
+
+
+@pytest.fixture
+def meaning(by_meaning: MemoryService) -> Assistant:
+    return Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=by_meaning)
 
 
 @pytest.mark.parametrize(
@@ -153,3 +184,72 @@ def test_a_general_question_sharing_one_word_is_left_to_the_model(
         assistant, "we're redoing the kitchen!! sage green cabinets. off to France in May", question
     )
     assert "You told me" not in reply
+
+
+def test_where_we_were_first_going_is_said_before_the_change(meaning: Assistant) -> None:
+    """No word of the question is said: the change nearest in meaning, then what was said
+    before it."""
+    reply = told_then_asked(
+        meaning,
+        "Me and my girlfriend Aileen are heading to Skye in May for her 30th.|Change of plan, "
+        "Aileen's gone and booked us a wee cottage in Orkney instead. Still May.",
+        "Where were we originally going to go?",
+    )
+    assert "Skye" in reply
+    assert "Orkney" not in reply
+
+
+def test_what_is_so_now_is_the_newest_change(meaning: Assistant) -> None:
+    reply = told_then_asked(
+        meaning,
+        "omg ok so me and jake are officially dating!!! also i made the school soccer team, "
+        "coach put me at midfield|ugh ok update: jake and i broke up. ALSO coach moved me to "
+        "defense which is lowkey better",
+        "what position do i play rn?",
+    )
+    assert "defense" in reply
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which practice did we ditch", "what name had they picked first for my niece?",
+     "which streaming thing did i drop"],
+)  # fmt: skip
+def test_what_was_given_up_or_chosen_first_is_asked_of_the_past(question: str) -> None:
+    asked = about_user(question)
+    assert asked is not None
+    assert asked.past
+
+
+def test_forgetting_by_meaning_when_no_word_is_shared(
+    meaning: Assistant, by_meaning: MemoryService
+) -> None:
+    """ "my salary" is "I'm making 62k now": offered (shown before anything goes), then
+    forgotten from the message, the rest kept."""
+    conversation = meaning.start_conversation()
+    chat(
+        meaning,
+        conversation,
+        "Hola! I play cello in the Palermo community orchestra, been 3 years now. Also just got "
+        "a raise at work, I'm making 62k now which is nice",
+    )
+    forget = meaning.start_conversation()
+    assert "62k" in chat(meaning, forget, "Please forget what I said about my salary.").text
+    chat(meaning, forget, "yes")
+    assert "62k" not in chat(meaning, meaning.start_conversation(), "how much do I make?").text
+    said = " ".join(item.text for item in by_meaning.items("episodic"))
+    assert "62k" not in said
+    assert "Palermo community orchestra" in said
+
+
+def test_forgetting_by_meaning_takes_the_nearest_clause(meaning: Assistant) -> None:
+    chat(
+        meaning,
+        meaning.start_conversation(),
+        "trying to get serious about money. I've got 18,000 saved in my Monzo pot for a house "
+        "deposit, and I still owe my mate Lukas 300 quid from the Lisbon trip",
+    )
+    forget = meaning.start_conversation()
+    offer = chat(meaning, forget, "Please forget that I owe Lukas money, it's sorted between us")
+    assert "Lukas 300 quid" in offer.text
+    assert "18,000" not in offer.text
