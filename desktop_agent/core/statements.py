@@ -377,9 +377,9 @@ def before_a_change(
 ) -> Statement | None:
     """For a question about the past that names nothing said ("where were we originally going
     to go?"), the words said before the change nearest to it in meaning ("heading to Skye in
-    May", before "Aileen's gone and booked us a wee cottage in Orkney instead")."""
-    if any(MARK in r.item.user_text for r in episodes[:FORGOTTEN_NEAR]):
-        return None
+    May", before "Aileen's gone and booked us a wee cottage in Orkney instead"). A message that
+    had words forgotten takes no part: what is left of it may lean on them."""
+    episodes = [r for r in episodes if MARK not in r.item.user_text]
     changes = [
         (sentence, recollection)
         for recollection in episodes

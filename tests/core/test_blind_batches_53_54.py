@@ -253,3 +253,18 @@ def test_forgetting_by_meaning_takes_the_nearest_clause(meaning: Assistant) -> N
     offer = chat(meaning, forget, "Please forget that I owe Lukas money, it's sorted between us")
     assert "Lukas 300 quid" in offer.text
     assert "18,000" not in offer.text
+
+
+def test_a_forget_elsewhere_leaves_the_words_before_a_change(meaning: Assistant) -> None:
+    """Only the message that had words forgotten is left out, not every answer by meaning."""
+    for message in (
+        "Me and Tomasz are heading to Skye in May for our anniversary",
+        "also just got a raise at work, I'm making 38k now",
+        "Change of plan, Tomasz booked us a cottage in Orkney instead. Still May.",
+    ):
+        chat(meaning, meaning.start_conversation(), message)
+    forget = meaning.start_conversation()
+    chat(meaning, forget, "please forget what I said about my salary")
+    chat(meaning, forget, "yes")
+    reply = chat(meaning, meaning.start_conversation(), "Where were we originally going to go?")
+    assert "Skye" in reply.text
