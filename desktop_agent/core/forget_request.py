@@ -24,7 +24,7 @@ from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statements import Statement, clipped, inflected
+from desktop_agent.core.statements import Statement, clipped, inflected, nearness
 from desktop_agent.core.user_sentences import located
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -110,10 +110,8 @@ def _nearest_said(
     ]
     if not said or not topic.strip():
         return None
-    vectors = memory.embedder.embed([topic, *(sentence for sentence, _, _ in said)])
-    scores = sorted(
-        ((float(score), n) for n, score in enumerate(vectors[1:] @ vectors[0])), reverse=True
-    )
+    near = nearness(memory.embedder.embed, topic, [sentence for sentence, _, _ in said])
+    scores = sorted(((score, n) for n, score in enumerate(near)), reverse=True)
     top, at = scores[0]
     runner_up = scores[1][0] if len(scores) > 1 else -1.0
     if top < MEANING_FLOOR or top - runner_up < MEANING_LEAD:
@@ -125,10 +123,9 @@ def _nearest_said(
     message = recollection.item.user_text
     pieces = _pieces(message, span)
     if len(pieces) > 1:
-        clauses = memory.embedder.embed([topic, *(message[a:b] for a, b in pieces)])
-        by_clause = [float(clause @ clauses[0]) for clause in clauses[1:]]
-        near = [n for n, score in enumerate(by_clause) if score >= max(by_clause) - MEANING_LEAD]
-        first, last = _with_what_follows(message, pieces, near[0], near[-1])
+        by_clause = nearness(memory.embedder.embed, topic, [message[a:b] for a, b in pieces])
+        kept = [n for n, score in enumerate(by_clause) if score >= max(by_clause) - MEANING_LEAD]
+        first, last = _with_what_follows(message, pieces, kept[0], kept[-1])
         return Statement(
             clipped(" ".join(message[first:last].split())), recollection, 0, (first, last)
         )

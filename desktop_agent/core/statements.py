@@ -340,8 +340,7 @@ def closest_statement(
     ]
     if not said:
         return None
-    vectors = embed([question, *(sentence for sentence, _ in said)])
-    scores = [float(v) for v in vectors[1:] @ vectors[0]]
+    scores = nearness(embed, question, [sentence for sentence, _ in said])
     top = max(scores)
     if top < MEANING_FLOOR:
         return None
@@ -389,15 +388,22 @@ def before_a_change(
     ]
     if not changes:
         return None
-    vectors = embed([question, *(sentence for sentence, _ in changes)])
-    scores = [float(v) for v in vectors[1:] @ vectors[0]]
+    scores = nearness(embed, question, [sentence for sentence, _ in changes])
     top = max(range(len(changes)), key=scores.__getitem__)
     if scores[top] < CHANGE_FLOOR:
         return None
     sentence, source = changes[top]
-    change = Statement(sentence, source, 0)
-    if not past:
-        found = Statement(clipped(what_is_so(sentence, question)), source, 0)
-        asked = content_words(question) | kin_asked(question)
-        return _changed_since(found, episodes, asked, question) or found
-    return _said_before(change, episodes, content_words(question) | kin_asked(question))
+    asked = content_words(question) | kin_asked(question)
+    if past:
+        return _said_before(Statement(sentence, source, 0), episodes, asked)
+    found = Statement(clipped(what_is_so(sentence, question)), source, 0)
+    return _changed_since(found, episodes, asked, question) or found
+
+
+def nearness(
+    embed: Callable[[Sequence[str]], Any], text: str, sentences: Sequence[str]
+) -> list[float]:
+    """How near in meaning each of ``sentences`` is to ``text`` (cosine: the embedder's vectors
+    are normalised)."""
+    vectors = embed([text, *sentences])
+    return [float(v) for v in vectors[1:] @ vectors[0]]
