@@ -430,6 +430,13 @@ class Assistant:
         )
         if answer is None:
             return None
+        if intent.told and self._writes(conversation):
+            # "I've started at Ocado now. | also, please forget my salary": what was told
+            # before the request is learned as any message is, after the offer was made
+            from desktop_agent.core.intent import perceive
+
+            told = perceive(intent.told, self.memory.embedder)
+            self._reflect(conversation, intent.told, "", told, self._choose_action(told), ())
         return self._canned(conversation, text, answer.text, answer.receipt)
 
     def _canned(

@@ -44,6 +44,7 @@ _NEW_VALUE: Final = re.compile(
     rf"(?<=\s)[A-ZÀ-Ý][\w'’-]+|\d|{DAY_OR_MONTH.pattern}|\binstead\b", re.IGNORECASE
 )
 _FRAME: Final = frozenset({"user", "user's", "users"})
+_NAMING: Final = re.compile(r"\b(?:call|calling|called|name|named|renamed|goes\s+by)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,10 @@ def changed_later(
     found: LaterChange | None = None
     for recollection in facts:
         fact = recollection.item
-        values = _values_of(fact.text) - people - asked - _FRAME
+        # a person's name is no value of what is said of them, unless the name is asked
+        # ("we're calling her Nutmeg now, Pickle just didn't suit her")
+        named = fact.subject_key.startswith("name_of:")
+        values = _values_of(fact.text) - (set() if named else people) - asked - _FRAME
         if not values:
             continue
         taught = {p.episode_id for p in fact.provenance}
@@ -77,7 +81,7 @@ def changed_later(
                 continue
             if found is not None and item.created_at <= found.source.item.created_at:
                 continue
-            said = _so_now(item.user_text, values)
+            said = _so_now(item.user_text, values, renamed=named)
             if said is not None:
                 found = LaterChange(said, episode, fact)
     return found
@@ -87,14 +91,16 @@ def _values_of(text: str) -> set[str]:
     return {w for match in _VALUE.finditer(text) for w in stems(match.group(0))}
 
 
-def _so_now(message: str, values: set[str]) -> str | None:
+def _so_now(message: str, values: set[str], *, renamed: bool = False) -> str | None:
     """What ``message`` says is so now, when it names one of ``values`` and says a change:
-    the naming sentence without its clauses that name them, else the sentence after it."""
+    the naming sentence without its clauses that name them, else the sentence after it.
+    ``renamed``: the values are a name, and only a sentence that names anew changes it
+    ("moved Pimenta's checkup to monday" is no new name)."""
     if not (_CHANGED.search(message) or ENDED.search(message)):
         return None
     sentences = told_sentences(message)
     for at, sentence in enumerate(sentences):
-        if not stems(sentence) & values:
+        if not stems(sentence) & values or (renamed and not _NAMING.search(sentence)):
             continue
         kept = [
             p.strip()

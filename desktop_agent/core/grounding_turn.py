@@ -29,7 +29,6 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
-from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
     EPISODIC,
@@ -55,6 +54,7 @@ from desktop_agent.core.questions import (
     about_user,
     asks_only,
     by_role,
+    of_me,
     plain_question,
 )
 from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
@@ -65,6 +65,7 @@ from desktop_agent.core.statements import (
     best_statement,
     closest_statement,
 )
+from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts "what do you know about me" may state.
@@ -98,7 +99,7 @@ def ground(
         if grounded is not None and grounded.facts:
             return grounded
     question = about_user(text)
-    ours = question is None and _OURS.search(text) is not None and asks_only(text)
+    ours = question is None and asks_only(text) and bool(_OURS.search(text) or of_me(text))
     if question is None or question.named:
         # "How old is Amara?": the user's daughter, by the name they told
         renamed = by_relation(memory, text)
@@ -111,7 +112,7 @@ def ground(
             question = AboutUser(text, everything=False, past=False, named=name)
         elif question is None and (name := named_in_words(memory, text)) and asks_only(text):
             return _told_of(memory, text, name, excluded)  # "When does Omar have football?"
-        elif question is None and asks_only(text) and (it := _said_of_it(memory, text, excluded)):
+        elif question is None and asks_only(text) and (it := said_of_it(memory, text, excluded)):
             return _quoting(it.sentence, it.source)  # "what night is pottery on now?"
         elif question is None:
             return None
@@ -385,26 +386,6 @@ def _said(
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
     return found
-
-
-def _said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
-    """The user's sentence that says the two or more words of a question naming no one ("what night is
-    pottery on now?" after "started a pottery class, wednesday nights 7pm"), or a change to it
-    said since; None when no sentence says them all ("what's the capital of France?" after
-    "off to France in May")."""
-    asked = content_words(text) & stems(text)
-    if len(asked) < 2 or any(w[:1].isupper() for w in re.findall(r"[\w'’-]+", text)[1:]):
-        return None
-    hidden = {*excluded, *memory.outdated_episodes()}
-    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
-    found = best_statement(text, episodes)
-    # (a change said since is quoted for it: the words are counted in what it changes)
-    if found is None:
-        return None
-    if found.shared >= len(asked):
-        return found
-    # "colour of the new cabinets?": the thing named with "the" is one the user told of
-    return found if the_thing(text) & stems(found.sentence) else None
 
 
 def _the_question(text: str) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.feedback import Reading, read_by_model, read_by_rules
@@ -28,6 +28,9 @@ class Intent:
     # Command only: "remember" or "forget", and its argument ("/forget my old address").
     command: str | None = None
     argument: str = ""
+    # A forget asked for inside a message: what the message told before it ("I've started at
+    # Ocado now. | also, can you please forget what I told you about my salary").
+    told: str = ""
     # Feedback only: about the reply's content (right, helpful) or its length or style.
     feedback_about: FeedbackAbout | None = None
     # Style feedback: the style wanted ("too long" -> "concise"); a stated preference ("keep it
@@ -51,7 +54,7 @@ _FORGET = re.compile(
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
     r"(?=(?:all\s+)?(?:my|our)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
-    rf"(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
+    rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
     # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end
     # (only "forget": "delete the second paragraph" edits a text)
     r"|forget\s+(?:the|this)\s+(?!(?:past|rest|whole|above|last|previous|first|second|third|"
@@ -67,11 +70,46 @@ _FORGET = re.compile(
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
     r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|we|we're|we've|we'll|we\s+won't|because|"
-    r"since|as|cos|coz|cause|thanks|thank\s+you)\b)|\s+(?:because|since|cos|coz)\s+|"
+    r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't)\b)|\s+(?:because|since|cos|coz)\s+|"
     # "... about Marcus. I don't want him in my head anymore" (not "Dr. Patel")
     r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
     re.IGNORECASE,
 )
+
+
+def _forget_argument(forget: re.Match[str]) -> str:
+    argument = _WHY.split(forget.group(1), maxsplit=1)[0]
+    argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
+    argument = _THING.sub("", argument.strip(" .!?,"))
+    return argument.strip(" .!,")
+
+
+def _forget_inside(text: str) -> Intent | None:
+    """A forget asked for after something told, at the start of a later sentence or clause
+    ("... normal hours!! also, one thing, can you please forget what I told you about my
+    salary"). What the message says after the request is left unlearned: it often says more
+    of what is to be forgotten ("the sertraline and the dose and all that")."""
+    for start in _PART_START.finditer(text):
+        forget = _FORGET.match(text[start.end() :])
+        # (not "I love my job, | don't keep asking": only forgetting, asked for by name)
+        if forget is None or not _FORGETTING.search(forget.group(0)[: forget.start(1)]):
+            continue
+        argument = _forget_argument(forget)
+        told = _TRAILING_LEAD.sub("", text[: start.start()])
+        if argument.casefold() not in _NO_TOPIC and len(told.split()) >= 3:
+            return Intent("command", command="forget", argument=argument, told=told)
+    return None
+
+
+_FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe)\b", re.IGNORECASE)
+_PART_START: Final = re.compile(r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+")
+# "also, one thing, | can you please forget ...": leads that belong to the request
+_TRAILING_LEAD: Final = re.compile(
+    r"(?:[\s,;:.!?–—-]*\b(?:also|and|oh|so|btw|anyway|one\s+thing|you\s+know\s+what|"
+    r"actually|but))*[\s,;:–—-]*$",
+    re.IGNORECASE,
+)
+_NO_TOPIC: Final = frozenset({"", "it", "that", "this", "them", "everything", "all"})
 
 # "the therapist thing": the word that only says it is a thing
 _THING = re.compile(r"\s+(?:thing|stuff|bit|part|info)$", re.IGNORECASE)
@@ -103,10 +141,9 @@ def perceive(message: str, embedder: Any = None) -> Intent:
         return Intent("command", command=slash.group(1).casefold(), argument=slash.group(2).strip())
     forget = _FORGET.match(text)
     if forget:
-        argument = _WHY.split(forget.group(1), maxsplit=1)[0]
-        argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
-        argument = _THING.sub("", argument.strip(" .!?,"))
-        return Intent("command", command="forget", argument=argument.strip(" .!,"))
+        return Intent("command", command="forget", argument=_forget_argument(forget))
+    if (inside := _forget_inside(text)) is not None:
+        return inside
     reading = read_by_rules(text)
     if reading.label == "none" and embedder is not None and _may_be_feedback(text):
         reading = read_by_model(text, embedder)

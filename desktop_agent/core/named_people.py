@@ -84,7 +84,10 @@ _ASKED_OF: Final = re.compile(
     r"^\s*(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
     r"what's|who\s+is|who's|which\s+school\s+does|when\s+does|what\s+time\s+does|"
     r"what\s+day\s+(?:is|does)|which\s+days?\s+(?:is|does)|where\s+is|where's|"
-    r"where\s+did|what\s+did|how\s+is|how's)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)(?:['’]s)?\b"
+    r"where\s+did|what\s+did|how\s+is|how's|"
+    # "what instrument does Zainab play?", "which vet practice is Pepper registered with?"
+    r"(?:what|which)\s+(?:[a-z]+\s+){1,2}?(?:does|did|is|was|has))\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+?)"
+    r"(?:['’]s)?\b"
 )
 _NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
 PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS

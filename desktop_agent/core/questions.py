@@ -121,6 +121,7 @@ _PAST = re.compile(
     r"(?:did|have|had)\s+(?:i|we|they)\s+(?:ditch|drop|dump|quit|leave|sell|cancel|give\s+up|stop)|"
     r"(?:picked|chose|chosen|planned|wanted|booked|picking|choosing)\s+(?:at\s+)?first|"
     r"first\s+(?:picked|chose|chosen|planned|wanted|booked)|"
+    r"(?:was|were)\s+(?:the|my|our|her|his|their)\s+(?:starting|initial|original|first)\b|"
     r"(?:which|what) (?:company|job|firm|employer|school|gym|club|team|city|town|place|flat|house) "
     r"did (?:i|we) (?:leave|quit|move out of|sell|give up|drop))\b",
     re.IGNORECASE,
@@ -333,6 +334,24 @@ _WHO_NAMED = re.compile(
 _NOT_A_NAME = frozenset("i you he she it we they this that there god".split())
 
 
+def of_me(question: str) -> bool:
+    """Whether ``question`` asks something of the user as "me" alone ("how much is Spotify
+    costing me?", "who's coming to Zurich with me?"), not as the one a request is for ("can
+    you tell me a joke?", "what would you recommend for me?")."""
+    return bool(_ME.search(question)) and not _FOR_ME.search(question)
+
+
+_ME: Final = re.compile(r"\bme\b", re.IGNORECASE)
+_FOR_ME: Final = re.compile(
+    r"^\s*(?:(?:can|could|would|will)\s+(?:you|u)|please)\b|"
+    r"\b(?:tell|give|show|help|teach|let|explain|recommend|suggest|send|write|make|find|get|"
+    r"bring|lend|buy|remind|read|sing|draw|describe|call|text|email|ask|answer|surprise|"
+    r"(?:explain|recommend|suggest|describe)\s+(?:\w+\s+){0,3}(?:to|for))\s+me\b|"
+    r"\b(?:for|to)\s+me\b",
+    re.IGNORECASE,
+)
+
+
 def about_user(message: str) -> AboutUser | None:
     """The question about the user in ``message``, or None if it asks something else."""
     text = message.strip()
@@ -345,9 +364,13 @@ def about_user(message: str) -> AboutUser | None:
         return AboutUser(text, everything=False, past=False, named=named.group(1))
     if not _ABOUT_ME.search(text) or _NOT_ABOUT_ME.search(text):
         return None
+    return AboutUser(text, everything=False, past=asks_the_past(text))
+
+
+def asks_the_past(question: str) -> bool:
+    """Whether ``question`` asks what was so before a change ("what was the starting dose?")."""
     # "where did I live as a kid?" asks where the user grew up, which is no earlier value
-    past = bool(_PAST.search(text)) and not _CHILDHOOD.search(text)
-    return AboutUser(text, everything=False, past=past)
+    return bool(_PAST.search(question)) and not _CHILDHOOD.search(question)
 
 
 # Someone the user has by what they do for them: "who's coaching me?" asks for the coach.

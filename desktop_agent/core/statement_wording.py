@@ -29,6 +29,7 @@ _REASON: Final = re.compile(
 ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
+    r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"
     r"pulled\s+out|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
     r"(?:closed|shut)|(?:is|are)\s+closing|"
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
@@ -41,7 +42,9 @@ ENDED: Final = re.compile(
     r"sold\s+out)))\b",
     re.IGNORECASE,
 )
-PARTS: Final = re.compile(r",\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I)
+PARTS: Final = re.compile(
+    r"\s+[:;]-?[()]+\s*|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I
+)
 
 
 # What it no longer is, beside what it is: "going with Abuja | instead of Enugu", "it's June
@@ -70,7 +73,9 @@ def what_is_so(sentence: str, question: str = "") -> str:
 # "Dr Okonkwo has a conference tuesday | so they moved me to thursday 10:30": the cause, then
 # the change it made, which is what is so now (and the cause often names the old value).
 _SO_THEN: Final = re.compile(
-    r"[,;]?\s+so\s+(?=(?:they|he|she|it|we|i|the|our|my)\b[^.!?]*\b(?:moved|now|instead|"
+    # ("so after a lot of crying we've moved the whole thing to Oakmere Hall")
+    r"[,;]?\s+so\s+(?:(?:after|then|anyway|basically|in\s+the\s+end)\b[^.!?]{0,40}?\s+)?"
+    r"(?=(?:they|he|she|it|we|i|the|our|my)\b[^.!?]*\b(?:moved|now|instead|"
     r"switched|swapped|changed|rescheduled|pushed|booked|hired)\b)",
     re.IGNORECASE,
 )

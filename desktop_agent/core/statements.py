@@ -133,6 +133,7 @@ def _changed_since(
         for clause in PARTS.split(best.sentence)
         if not stems(clause) & set(asked)
         for word in _substance(clause)
+        if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
     subject = _substance(told.user_text) - aside
     later: Statement | None = None
@@ -145,9 +146,22 @@ def _changed_since(
         if same:
             at = _position(best, sentences)
             sentences = sentences[at + 1 :] if at is not None else []
-        for sentence in sentences:
+            # (not what the quote already holds: "... just rang, dr. | Sousa is off sick ...")
+            sentences = [s for s in sentences if s[:20] not in best.sentence]
+        for n, sentence in enumerate(sentences):
             newest = later is None or item.created_at > later.source.item.created_at
-            if newest and CHANGE.search(sentence) and subject & _substance(sentence):
+            # In the same message: the sentence right after ("the swim school just rang. |
+            # They're moving Oscar's lessons ..."), or one that shares words with what is
+            # quoted or asked; any sentence shares words with its own message ("subscriptions:
+            # Spotify family plan at 17.99 ... | I should probably cut something"). When the
+            # quote says a change itself, only a sentence on what is asked: "she wants to play
+            # the cello instead ... | new teacher is Ms Okonkwo".
+            about = subject
+            if same and CHANGE.search(best.sentence):
+                about = set(asked)
+            elif same:
+                about = _substance(sentence if n == 0 else best.sentence) | set(asked)
+            if newest and CHANGE.search(sentence) and about & _substance(sentence):
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
@@ -287,8 +301,17 @@ def _position(statement: Statement, sentences: Sequence[str]) -> int | None:
 
 
 def _substance(text: str) -> set[str]:
-    """The words of ``text`` that say what it is about: not its function words, not short."""
-    return {w for w in stems(text) if len(w) > 3 and w not in STOPWORDS and not w.isdigit()}
+    """The words of ``text`` that say what it is about: not its function words, not short; and
+    the units it measures in ("#mg" for "50mg"), which say the same thing is measured ("dose
+    went up to 100mg" after "on sertraline, 50mg")."""
+    words = {w for w in stems(text) if len(w) > 3 and w not in STOPWORDS and not w.isdigit()}
+    return words | {f"#{unit.casefold()}" for unit in _MEASURED.findall(text)}
+
+
+_MEASURED: Final = re.compile(
+    r"\d(?:[\d.,]*\d)?\s?(mg|mcg|µg|ml|kg|lbs?|k|km|miles|mph|kcal|cal|iu|units|%)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 _CORRECTS = re.compile(

@@ -14,8 +14,9 @@ from desktop_agent.core.questions import SENTENCE, asks_only
 from desktop_agent.core.redaction import MARK
 
 _NOT_A_STATEMENT: Final = re.compile(
-    # (not "Before I forget - the gate code is 4471", "so I don't forget")
-    r"\b(?<!before i )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
+    # (not "Before I forget - the gate code is 4471", "so I don't forget", "in case I forget":
+    # the user's own forgetting is no request)
+    r"\b(?<!\bi )(?<!\bwe )(?<!always )(?<!ll )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
     r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
     re.I,
@@ -62,11 +63,17 @@ def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:
     whole = not before.strip() or before.rstrip().endswith((".", "!", "?"))
     lead = re.match(r"\s+(?=[A-Z])", after) if whole else None
     lead = lead or _AFTER_MARK.match(after)
+    if lead is None and whole and _OWN_SUBJECT_SOON.match(after):
+        lead = re.match(r"\s+", after)  # "[forgotten] unrelated but my bike lock code is 4471"
     if lead and MARK not in after and len(after[lead.end() :].split()) >= 4:
         parts.append((after[lead.end() :], at + len(sentence) - len(after) + lead.end()))
     return parts
 
 
+# a sentence typed in lower case that soon says whose it is: it leans on nothing forgotten
+_OWN_SUBJECT_SOON: Final = re.compile(
+    r"\s+(?:[\w'’-]+[\s,]+){0,2}(?:i|i'm|my|we|we're|our)\b", re.IGNORECASE
+)
 _BEFORE_MARK: Final = re.compile(r"[\s,;:–-]*(?:\b(?:and|but|also|plus|so)\b[\s,]*)?$", re.I)
 _AFTER_MARK: Final = re.compile(
     r"[\s,;:–-]+(?:(?:and|but|also|plus)\s+)?(?=(?:i|i'm|my|we|we're|our|she|he|they)\b)", re.I
