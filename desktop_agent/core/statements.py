@@ -146,8 +146,6 @@ def _changed_since(
         if same:
             at = _position(best, sentences)
             sentences = sentences[at + 1 :] if at is not None else []
-            # (not what the quote already holds: "... just rang, dr. | Sousa is off sick ...")
-            sentences = [s for s in sentences if s[:20] not in best.sentence]
         for n, sentence in enumerate(sentences):
             newest = later is None or item.created_at > later.source.item.created_at
             # In the same message: the sentence right after ("the swim school just rang. |

@@ -5,15 +5,38 @@ starting dose?"). Worded apart from the batches, which are in the tuning part.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import perceive
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import asks_the_past, of_me
 from desktop_agent.core.redaction import MARK
 from desktop_agent.core.statement_wording import what_is_so
 from desktop_agent.core.user_sentences import told_sentences
+from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
+from desktop_agent.memory import Vault
+from desktop_agent.secrets import KeyringKeySource
 from tests.core.conftest import chat, told_then_asked
+
+
+@pytest.fixture(scope="module")
+def embedder():  # noqa: ANN201
+    """The app's real embedder: a question sharing no word with the quote finds it by meaning."""
+    from desktop_agent.embed import OnnxEmbedder
+
+    return OnnxEmbedder(threads=1)
+
+
+@pytest.fixture
+def meaning(tmp_path: Path, key_source: KeyringKeySource, embedder) -> Iterator[Assistant]:  # noqa: ANN001
+    with Vault.open(tmp_path / "vault", key_source) as vault:
+        memory = MemoryService(vault, embedder)
+        yield Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=memory)
 
 
 def test_the_users_own_forgetting_is_no_request_to_forget() -> None:
@@ -81,8 +104,7 @@ def test_one_word_thing_asked_otherwise_goes_to_the_model(assistant: Assistant) 
 def test_a_sentence_saying_the_user_may_forget_answers(assistant: Assistant) -> None:
     reply = told_then_asked(
         assistant,
-        "oh and the router at the cabin works now, password is heron-lantern-42 in case I "
-        "forget",
+        "oh and the router at the cabin works now, password is heron-lantern-42 in case I forget",
         "the router password?",
     )
     assert "heron-lantern-42" in reply
@@ -113,15 +135,16 @@ def test_a_quote_that_says_the_change_is_not_replaced_by_the_next_new_thing(
     assert "drums" in reply
 
 
-def test_a_change_already_in_the_quote_keeps_what_the_question_asks(
-    assistant: Assistant,
-) -> None:
-    """"dr." ends no sentence to a reader: the quote joins the change after it, and that
+def test_a_change_already_in_the_quote_keeps_what_the_question_asks(meaning: Assistant) -> None:
+    """ "dr." ends no sentence to a reader: the quote joins the change after it, and that
     change is no later news to put in its place (it says nothing of the vet asked about)."""
     reply = told_then_asked(
-        assistant,
-        "I adopted a cat, her name is Tofu|ugh the vet clinic just rang, dr. Haas is off sick "
-        "so they moved Tofu's checkup to monday instead. same time, 10am",
+        meaning,
+        "olá! ok so big news, I adopted a cat last weekend 🐱 her name is Pimenta, grey tabby, "
+        "about 2 yrs old according to the shelter. she has already claimed the sofa lol|also "
+        "I booked her first checkup at Clínica Veterinária Alvalade for thursday, can you keep "
+        "that in mind? I'm terrible with dates|ugh the vet clinic just rang, dr. Sousa is off "
+        "sick so they moved Pimenta's checkup to monday instead. same time, 10am",
         "when is my cat's vet appointment again?",
     )
     assert "monday" in reply
