@@ -29,6 +29,7 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
+from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
     EPISODIC,
@@ -130,6 +131,10 @@ def ground(
         ]
     found = _with_about(memory, found)
     facts = select_facts(replace(question, named="") if ours else question, found)
+    for thing in sorted(the_thing(text)) if ours and not facts else ():
+        # "when is the move happening?": a fact saying the thing ("User is moving to Porto in
+        # September"), though "move" is a word of the home slot that fact does not fill
+        facts = facts or select_facts(replace(question, named=thing), found)
     if question.named and not facts and not ours:
         # the user's own words about them, if they say it; else "who is Ada Lovelace?" asks
         # the model, not the memory
@@ -389,13 +394,13 @@ def _said(
 
 
 def _the_question(text: str) -> str | None:
-    """The one question about the user in a message that says nothing else worth learning
-    ("What's my dog's name again? My memory isn't what it was!"), when the message as a whole
-    is no question about the user; else None."""
+    """The one question in a message that says nothing else worth learning ("What's my dog's
+    name again? My memory isn't what it was!", "when is Priya's birthday? don't let me mess
+    this up"), when the message as a whole is no question about the user; else None."""
     if about_user(text) is not None or "?" not in text.rstrip()[:-1]:
         return None
     sentences = [m.group(0).strip() for m in SENTENCE.finditer(text) if m.group(0).strip()]
-    asked = [s for s in sentences if s.endswith("?") and about_user(s) is not None]
+    asked = [s for s in sentences if s.endswith("?")]
     if len(asked) != 1 or len(sentences) < 2:
         return None
     rest = " ".join(s for s in sentences if s is not asked[0])

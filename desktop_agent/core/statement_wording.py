@@ -76,7 +76,8 @@ _SO_THEN: Final = re.compile(
     # ("so after a lot of crying we've moved the whole thing to Oakmere Hall")
     r"[,;]?\s+so\s+(?:(?:after|then|anyway|basically|in\s+the\s+end)\b[^.!?]{0,40}?\s+)?"
     r"(?=(?:they|he|she|it|we|i|the|our|my)\b[^.!?]*\b(?:moved|now|instead|"
-    r"switched|swapped|changed|rescheduled|pushed|booked|hired)\b)",
+    r"switched|swapped|changed|rescheduled|pushed|booked|hired|ended\s+up|went\s+with|"
+    r"going\s+with|gone\s+with|chose|picked|bought)\b)",
     re.IGNORECASE,
 )
 

@@ -114,7 +114,7 @@ CHANGE: Final = re.compile(
     r"replaced|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped|doubled|halved|"
-    r"refinanced)\b",
+    r"refinanced|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
     re.IGNORECASE,
 )
 
@@ -128,14 +128,25 @@ def _changed_since(
     clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
     April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed"."""
     told = best.source.item
+    clauses = PARTS.split(best.sentence)
+    on_it = {n for n, clause in enumerate(clauses) if stems(clause) & set(asked)}
+    if all(len(clauses[n].split()) < 4 for n in on_it):
+        # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
+        # that only names the thing leans on its neighbours
+        on_it |= {m for n in on_it for m in (n - 1, n + 1)}
     aside = {
         word
-        for clause in PARTS.split(best.sentence)
-        if not stems(clause) & set(asked)
+        for n, clause in enumerate(clauses)
+        if n not in on_it
         for word in _substance(clause)
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
     subject = _substance(told.user_text) - aside
+    # what the question asks for (an amount, a day), when the quote says one: a change that
+    # says none is to something else ("12 week course, cost me 340 euros" is not changed by
+    # "spanish got moved to tuesdays" for "how much did the course set me back?")
+    says = next((said for asked, said in _SAID_APART if asked.search(question)), None)
+    says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
     for recollection in episodes:
         item = recollection.item
@@ -159,6 +170,8 @@ def _changed_since(
                 about = set(asked)
             elif same:
                 about = _substance(sentence if n == 0 else best.sentence) | set(asked)
+            if says is not None and not says.search(sentence):
+                continue
             if newest and CHANGE.search(sentence) and about & _substance(sentence):
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared

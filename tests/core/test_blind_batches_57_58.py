@@ -244,3 +244,69 @@ def test_a_forget_inside_a_message_offers_it_and_learns_the_rest(assistant: Assi
     asked = assistant.start_conversation()
     assert "Ocado" in chat(assistant, asked, "who's my employer now?").text
     assert "39k" not in chat(assistant, asked, "how much did I say I earn?").text
+
+
+def test_a_plan_fact_answers_when_the_thing_it_names_happens(assistant: Assistant) -> None:
+    """ "move" is a word of the home slot, which the plan does not fill: the thing named with
+    "the" is what the fact must say."""
+    reply = told_then_asked(
+        assistant,
+        "big news, we're moving to Tallinn in October!!! Priit got the transfer approved|"
+        "change of plans, Tallinn rents were insane, we're going to Riga instead. still "
+        "october tho",
+        "when is the move happening?",
+    )
+    assert "October" in reply
+
+
+def test_a_change_that_says_no_amount_does_not_answer_how_much(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "started italian evening classes at the Dante Institute. Mondays 6pm, 10 week course, "
+        "cost me 290 euros|italian got moved to wednesdays from next week, same time",
+        "how much did the course set me back?",
+    )
+    assert "290" in reply
+
+
+def test_a_change_to_the_appointment_a_short_clause_names(assistant: Assistant) -> None:
+    """ "the crown thing" only names what the clause before it is about."""
+    reply = told_then_asked(
+        assistant,
+        "things to remember: dentist with Dr Mensah is Monday the 9th at 9.15, the filling "
+        "thing, dreading it|ugh so the surgery texted me, a pipe burst and they've moved me. "
+        "it's now Thursday the 12th, same time 9.15, still Dr Mensah.",
+        "when's my filling appointment now?",
+    )
+    assert "Thursday" in reply
+    assert "Monday" not in reply
+
+
+def test_remortgaged_says_a_change(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "so our mortgage is with Barclays, on a fixed rate at 4.6%, and the fix ends in May|"
+        "good news, the broker found us a better deal and we've remortgaged with Santander, "
+        "two year fix at 3.75%",
+        "what interest rate are we paying on the mortgage now?",
+    )
+    assert "3.75" in reply
+    assert "4.6" not in reply
+
+
+def test_the_choice_made_after_so_leaves_out_the_one_turned_down() -> None:
+    said = what_is_so(
+        "the dogs wouldn't get in the Fiat, so we ended up going with the Volvo after all",
+        "what car did we end up buying?",
+    )
+    assert "Volvo" in said
+    assert "Fiat" not in said
+
+
+def test_one_question_beside_a_plea_is_the_question(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "my brother Kwame's birthday is 14th of August and I always miss it",
+        "when is Kwame's birthday? don't let me mess this up",
+    )
+    assert "14th of August" in reply
