@@ -193,7 +193,7 @@ def joined(clause: str) -> Iterator[Match]:
 # from Wolt": a new job and where it is, told as news.
 # "started as a barista", "got hired as a data analyst", "took a job as a courier"
 _STARTED_AS = _compile(
-    r"(?:i(?:'ve|\s+have|'m|\s+am)?\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)?"
+    r"(?:i(?:'ve|\s+have|'m|\s+am)?\s+)?(?:(?:just|finally|recently|officially|actually)\s+)?"
     r"(?:started|starting|start|(?:got|was|been|get|getting)\s+(?:hired|taken\s+on)|"
     r"(?:got|took|landed|found)\s+a\s+(?:new\s+|full[\s-]time\s+)?job)"
     r"(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
@@ -201,7 +201,8 @@ _STARTED_AS = _compile(
 )
 # "starting at Northvolt next monday as a platform engineer": the place first, then the job.
 _STARTING_AT = _compile(
-    r"(?:i(?:'ve|\s+have|'m|\s+am|'ll|\s+will)?\s+(?:be\s+)?)?(?:just\s+|finally\s+|officially\s+)?"
+    r"(?:i(?:'ve|\s+have|'m|\s+am|'ll|\s+will)?\s+(?:be\s+)?)?"
+    r"(?:(?:just|finally|officially|actually)\s+)?"
     r"(?:started|starting|start)\s+(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?=[A-ZÀ-Ý])"
 )
 _WHEN_AS = re.compile(

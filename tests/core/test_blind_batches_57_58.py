@@ -310,3 +310,14 @@ def test_one_question_beside_a_plea_is_the_question(assistant: Assistant) -> Non
         "when is Kwame's birthday? don't let me mess this up",
     )
     assert "14th of August" in reply
+
+
+def test_actually_started_at_a_place_is_a_new_job() -> None:
+    from tests.core.conftest import facts
+
+    assert (
+        "User works at Ocado"
+        in facts(
+            "I've actually started at Ocado now as an operations planner, normal hours"
+        ).values()
+    )
