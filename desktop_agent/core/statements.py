@@ -145,7 +145,7 @@ def _changed_since(
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
-    says = next((said for asked, said in _SAID_APART if asked.search(question)), None)
+    says = _kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
     for recollection in episodes:
@@ -269,10 +269,16 @@ _SAID_APART: Final = (
 )
 
 
+def _kind_asked(question: str) -> re.Pattern[str] | None:
+    """What a sentence must say to answer the kind of thing ``question`` asks (a time, an
+    amount, a name), or None."""
+    return next((said for asked, said in _SAID_APART if asked.search(question)), None)
+
+
 def _with_next(best: Statement, question: str) -> Statement:
     """``best`` and the short sentence after it in the same message that says what
     ``question`` asks (a time, a name) when ``best`` does not."""
-    says = next((said for asked, said in _SAID_APART if asked.search(question)), None)
+    says = _kind_asked(question)
     if says is None or says.search(best.sentence):
         return best
     sentences = told_sentences(best.source.item.user_text)
@@ -365,13 +371,7 @@ def closest_statement(
     if any(MARK in r.item.user_text for r in episodes[:FORGOTTEN_NEAR]):
         return None  # something near it was forgotten: what is only near in meaning may be it
     stale = {stem for word in no_longer_so for stem in stems(word)} if not past else set()
-    said = [
-        (sentence, recollection)
-        for recollection in episodes
-        if not question_only(recollection.item)
-        for sentence in told_sentences(recollection.item.user_text)
-        if len(sentence.split()) >= 3 and not stale & stems(sentence)
-    ]
+    said = _told_in(episodes, lambda s: len(s.split()) >= 3 and not stale & stems(s))
     if not said:
         return None
     scores = nearness(embed, question, [sentence for sentence, _ in said])
@@ -413,13 +413,7 @@ def before_a_change(
     May", before "Aileen's gone and booked us a wee cottage in Orkney instead"). A message that
     had words forgotten takes no part: what is left of it may lean on them."""
     episodes = [r for r in episodes if MARK not in r.item.user_text]
-    changes = [
-        (sentence, recollection)
-        for recollection in episodes
-        if not question_only(recollection.item)
-        for sentence in told_sentences(recollection.item.user_text)
-        if CHANGE.search(sentence) or ENDED.search(sentence)
-    ]
+    changes = _told_in(episodes, lambda s: bool(CHANGE.search(s) or ENDED.search(s)))
     if not changes:
         return None
     scores = nearness(embed, question, [sentence for sentence, _ in changes])
@@ -432,6 +426,19 @@ def before_a_change(
         return _said_before(Statement(sentence, source, 0), episodes, asked)
     found = Statement(clipped(what_is_so(sentence, question)), source, 0)
     return _changed_since(found, episodes, asked, question) or found
+
+
+def _told_in(
+    episodes: Sequence[Recollection], keep: Callable[[str], bool]
+) -> list[tuple[str, Recollection]]:
+    """The user's statements in ``episodes`` that ``keep`` keeps, each with its episode."""
+    return [
+        (sentence, recollection)
+        for recollection in episodes
+        if not question_only(recollection.item)
+        for sentence in told_sentences(recollection.item.user_text)
+        if keep(sentence)
+    ]
 
 
 def nearness(

@@ -28,6 +28,32 @@ def key_source() -> Iterator[KeyringKeySource]:
     keyring.set_keyring(previous)
 
 
+@pytest.fixture(scope="module")
+def embedder():  # noqa: ANN201
+    """The app's real embedder, for the rules that read what is near in meaning (loaded once a
+    module: it takes a second or two)."""
+    from desktop_agent.embed import OnnxEmbedder
+
+    return OnnxEmbedder(threads=1)
+
+
+@pytest.fixture
+def by_meaning(
+    tmp_path: Path,
+    key_source: KeyringKeySource,
+    embedder,  # noqa: ANN001
+) -> Iterator[MemoryService]:
+    """A real vault whose memory embeds with the real embedder."""
+    with Vault.open(tmp_path / "vault", key_source) as vault:
+        yield MemoryService(vault, embedder)
+
+
+@pytest.fixture
+def meaning(by_meaning: MemoryService) -> Assistant:
+    """The assistant over ``by_meaning``, with the scripted engine."""
+    return Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=by_meaning)
+
+
 @pytest.fixture
 def open_memory(
     tmp_path: Path, key_source: KeyringKeySource

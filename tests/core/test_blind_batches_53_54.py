@@ -5,43 +5,13 @@ letters, "whos", "wat", "w", "rn"), and changes told as events after a fact was 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import about_user, asks_only, plain_question
 from desktop_agent.core.statement_wording import what_is_so
-from desktop_agent.llm import GenerationSettings
-from desktop_agent.llm.fake import ScriptedEngine
-from desktop_agent.memory import Vault
-from desktop_agent.secrets import KeyringKeySource
 from tests.core.conftest import chat, facts, told_then_asked
-
-
-@pytest.fixture(scope="module")
-def embedder():  # noqa: ANN201
-    """The app's real embedder: the rules below read what is near in meaning."""
-    from desktop_agent.embed import OnnxEmbedder
-
-    return OnnxEmbedder(threads=1)
-
-
-@pytest.fixture
-def by_meaning(
-    tmp_path: Path,
-    key_source: KeyringKeySource,
-    embedder,  # noqa: ANN001
-) -> Iterator[MemoryService]:
-    with Vault.open(tmp_path / "vault", key_source) as vault:
-        yield MemoryService(vault, embedder)
-
-
-@pytest.fixture
-def meaning(by_meaning: MemoryService) -> Assistant:
-    return Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=by_meaning)
 
 
 @pytest.mark.parametrize(

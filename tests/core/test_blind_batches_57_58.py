@@ -5,38 +5,15 @@ starting dose?"). Worded apart from the batches, which are in the tuning part.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import perceive
-from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import asks_the_past, of_me
 from desktop_agent.core.redaction import MARK
 from desktop_agent.core.statement_wording import what_is_so
 from desktop_agent.core.user_sentences import told_sentences
-from desktop_agent.llm import GenerationSettings
-from desktop_agent.llm.fake import ScriptedEngine
-from desktop_agent.memory import Vault
-from desktop_agent.secrets import KeyringKeySource
 from tests.core.conftest import chat, told_then_asked
-
-
-@pytest.fixture(scope="module")
-def embedder():  # noqa: ANN201
-    """The app's real embedder: a question sharing no word with the quote finds it by meaning."""
-    from desktop_agent.embed import OnnxEmbedder
-
-    return OnnxEmbedder(threads=1)
-
-
-@pytest.fixture
-def meaning(tmp_path: Path, key_source: KeyringKeySource, embedder) -> Iterator[Assistant]:  # noqa: ANN001
-    with Vault.open(tmp_path / "vault", key_source) as vault:
-        memory = MemoryService(vault, embedder)
-        yield Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=memory)
 
 
 def test_the_users_own_forgetting_is_no_request_to_forget() -> None:

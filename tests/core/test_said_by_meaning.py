@@ -5,37 +5,17 @@ ONNX all-MiniLM-L6-v2 embedder and a real vault.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
-import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import EPISODIC, MemoryItem
-from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.statements import closest_statement
-from desktop_agent.llm import GenerationSettings
-from desktop_agent.llm.fake import ScriptedEngine
-from desktop_agent.memory import Vault
-from desktop_agent.secrets import KeyringKeySource
 from tests.core.conftest import chat, told_then_asked, told_then_replied
-
-
-@pytest.fixture(scope="module")
-def embedder():  # noqa: ANN201
-    from desktop_agent.embed import OnnxEmbedder
-
-    return OnnxEmbedder(threads=1)
-
-
-@pytest.fixture
-def meaning(tmp_path: Path, key_source: KeyringKeySource, embedder) -> Iterator[Assistant]:  # noqa: ANN001
-    with Vault.open(tmp_path / "vault", key_source) as vault:
-        memory = MemoryService(vault, embedder)
-        yield Assistant(ScriptedEngine(), GenerationSettings(max_tokens=48), memory=memory)
 
 
 def test_a_sentence_in_other_words_answers(meaning: Assistant) -> None:
