@@ -132,6 +132,25 @@ def _nearest_said(
     return Statement(clipped(sentence), recollection, 0, span)
 
 
+def derived(words: set[str]) -> set[str]:
+    """The verbs a thing named by its noun is said with: "forget the proposal thing" is "I'm
+    planning to propose to Mei"; "the engagement" is "we got engaged"; "the relocation" is
+    "we relocate in May"."""
+    found = set()
+    for word in words:
+        for ending, verb_ending in _DERIVED:
+            root = word[: -len(ending)]
+            if word.endswith(ending) and len(root) >= 4:
+                verb = root + verb_ending
+                past = verb[:-1] + "ied" if verb.endswith("y") else verb.removesuffix("e") + "ed"
+                found |= {verb, past, verb.removesuffix("e") + "ing"}
+    return found - words
+
+
+# noun ending -> verb ending: proposal/propose, payment/pay, relocation/relocate, marriage/marry
+_DERIVED: Final = (("ation", "ate"), ("ment", ""), ("sal", "se"), ("val", "ve"), ("iage", "y"))
+
+
 def _wanted(topic: str) -> set[str]:
     return content_words(topic) - _FRAME - set(STOPWORDS)
 
@@ -165,7 +184,8 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     named = [
         r
         for r in found
-        if (wanted and wanted & stems(r.item.text)) or _fills(r.item.subject_key, slots)
+        if (wanted and (wanted | derived(wanted)) & stems(r.item.text))
+        or _fills(r.item.subject_key, slots)
     ]
     if not named:
         named = [r for r in found if r.hit.vector_score >= CLOSE_MEANING]
@@ -224,7 +244,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     wanted = content_words(topic) | kin_asked(topic)
     if not wanted:
         return []
-    wanted |= inflected(wanted)
+    wanted |= inflected(wanted) | derived(wanted)
     # half of the words the topic says itself (its synonyms only widen what counts)
     needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
     found = []

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.feedback import Reading, read_by_model, read_by_rules
+from desktop_agent.search.tokenize import STOPWORDS
 
 IntentKind = Literal["question", "preference", "task", "feedback", "command", "statement"]
 FeedbackAbout = Literal["content", "style"]
@@ -52,7 +53,7 @@ _FORGET = re.compile(
     r"(?:(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
-    r"(?=(?:all\s+)?(?:my|our)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
+    r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
     # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end
@@ -94,15 +95,38 @@ def _forget_inside(text: str) -> Intent | None:
         # (not "I love my job, | don't keep asking": only forgetting, asked for by name)
         if forget is None or not _FORGETTING.search(forget.group(0)[: forget.start(1)]):
             continue
-        argument = _forget_argument(forget)
         told = _TRAILING_LEAD.sub("", text[: start.start()])
+        argument = _whose(_forget_argument(forget), told)
         if argument.casefold() not in _NO_TOPIC and len(told.split()) >= 3:
             return Intent("command", command="forget", argument=argument, told=told)
     return None
 
 
+def _whose(argument: str, told: str) -> str:
+    """ "Kai bailed on the airport thing so please forget his number": "his" is the last person
+    the message named before the request ("Kai's number")."""
+    pronoun = re.match(r"(?:his|her|their)\s+", argument, re.IGNORECASE)
+    names = [n for n in _NAMED.findall(told) if n.casefold() not in _NOT_NAMES | STOPWORDS]
+    if pronoun is None or not names:
+        return argument
+    return f"{names[-1]}'s {argument[pronoun.end() :]}"
+
+
+# a capitalised word (at a sentence's start only when it is no common word: "Tom moved out")
+_NAMED: Final = re.compile(r"\b([A-Z][a-zà-ÿ'’-]+)\b")
+_NOT_NAMES: Final = frozenset(
+    "i i'm i've i'll i'd monday tuesday wednesday thursday friday saturday sunday january "
+    "february march april may june july august september october november december anyway "
+    "also oh ok okay well yeah yes hey hi thanks sorry please btw ugh honestly".split()
+)
+
 _FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe)\b", re.IGNORECASE)
-_PART_START: Final = re.compile(r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+")
+# (and "Kai bailed on the airport thing | so please forget his number": a plea joined by "so")
+_PART_START: Final = re.compile(
+    r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+|\s(?=(?:so|and|but)\s+(?:please|pls|plz|can\s+you|"
+    r"could\s+you)\s+(?:forget|delete|erase|wipe)\b)",
+    re.IGNORECASE,
+)
 # "also, one thing, | can you please forget ...": leads that belong to the request
 _TRAILING_LEAD: Final = re.compile(
     r"(?:[\s,;:.!?–—-]*\b(?:also|and|oh|so|btw|anyway|one\s+thing|you\s+know\s+what|"

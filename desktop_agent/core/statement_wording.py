@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from desktop_agent.core.grounding_words import content_words, stems
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
@@ -65,9 +66,23 @@ def what_is_so(sentence: str, question: str = "") -> str:
     sentence = _NOT_THAT.sub("", _without_reason(sentence))
     parts = [p for p in PARTS.split(sentence) if p.strip()]
     kept = [p for p in parts if not ENDED.search(p)]
+    switched = next((n for n, p in enumerate(kept) if _SWITCHED_TO.search(p)), None)
+    if switched is not None and len(kept) > switched + 1:
+        # "swapped the internet to Hyperoptic, | Virgin kept dropping every evening": after a
+        # switch said whole, what follows is why, and names what was left
+        asked = content_words(question)
+        kept = kept[: switched + 1] + [p for p in kept[switched + 1 :] if stems(p) & asked]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
+
+
+# A switch said whole: the verb, then what it is now ("swapped the internet to Hyperoptic",
+# "switched to Third Space").
+_SWITCHED_TO: Final = re.compile(
+    r"\b(?:switched|swapped|changed|moved|went\s+over)\b[^,;]{0,30}?\bto\s+(?:the\s+)?"
+    r"(?:[A-ZÀ-Ý0-9][\w'’-]*)",
+)
 
 
 # "Dr Okonkwo has a conference tuesday | so they moved me to thursday 10:30": the cause, then

