@@ -55,7 +55,17 @@ def plain_question(message: str) -> str:
             return word  # "Dr. R", "plan B"
         return _CHAT_QUESTION_WORDS.get(lower) or INFORMAL.get(lower) or word
 
-    return _CHAT_WORD.sub(plain, message)
+    return _ASIDE.sub("", _CHAT_WORD.sub(plain, message))
+
+
+# A filler after the question, no part of what is asked: "wats my cats name again, brain fog",
+# "when's the dentist, I forgot lol"
+_ASIDE: Final = re.compile(
+    r"[,;]\s*(?:(?:sorry|lol|haha|thanks|thank\s+you|pls|please|brain\s+fog|i\s+forg[eo]t|"
+    r"can'?t\s+remember|cant\s+remember|my\s+memory|memory\s+like\s+a\s+sieve)\b[\s,.!]*)+"
+    r"(?=[?.!\s]*$)",
+    re.IGNORECASE,
+)
 
 
 def asks_only(message: str) -> bool:

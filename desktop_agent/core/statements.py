@@ -128,7 +128,8 @@ def _changed_since(
     clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
     April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed"."""
     told = best.source.item
-    clauses = PARTS.split(best.sentence)
+    # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
+    clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
     on_it = {n for n, clause in enumerate(clauses) if stems(clause) & set(asked)}
     if all(len(clauses[n].split()) < 4 for n in on_it):
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
@@ -177,6 +178,9 @@ def _changed_since(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
     return later
+
+
+_AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
 def _said_before(

@@ -8,8 +8,9 @@ from __future__ import annotations
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.forget_request import derived
 from desktop_agent.core.intent import perceive
+from desktop_agent.core.questions import plain_question
 from desktop_agent.core.statement_wording import what_is_so
-from tests.core.conftest import chat
+from tests.core.conftest import chat, told_then_asked
 
 
 def test_a_forget_joined_by_so_is_a_forget_of_the_person_named_before() -> None:
@@ -92,3 +93,19 @@ def test_the_proposal_thing_forgets_the_words_when_no_fact_was_learned(
     assert "Forgotten" in chat(assistant, conversation, "yes").text
     asked = chat(assistant, assistant.start_conversation(), "what's happening at the bamboo grove?")
     assert "propose" not in asked.text
+
+
+def test_a_filler_after_the_question_is_no_part_of_it() -> None:
+    assert plain_question("wats my dogs name again, brain fog") == "what's my dogs name again"
+    assert plain_question("when is the dentist, sorry lol?") == "when is the dentist?"
+    assert plain_question("where do I live, in Leeds?") == "where do I live, in Leeds?"
+
+
+def test_the_pets_name_is_not_replaced_by_a_new_flat(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "just moved to hull for the job at the port. my dog pickle is 6 and HATES the new "
+        "flat|ugh hull didn't work out. moved to york last week, new flat again",
+        "whats my dogs name again, brain fog",
+    )
+    assert "pickle" in reply
