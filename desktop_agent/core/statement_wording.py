@@ -44,7 +44,7 @@ ENDED: Final = re.compile(
     re.IGNORECASE,
 )
 PARTS: Final = re.compile(
-    r"\s+[:;]-?[()]+\s*|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I
+    r"\s+[:;]-?[()]+\s*|,(?!\d)\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I
 )
 
 
@@ -71,7 +71,11 @@ def what_is_so(sentence: str, question: str = "") -> str:
         # "swapped the internet to Hyperoptic, | Virgin kept dropping every evening": after a
         # switch said whole, what follows is why, and names what was left
         asked = content_words(question)
-        kept = kept[: switched + 1] + [p for p in kept[switched + 1 :] if stems(p) & asked]
+        # (a second change after it stays: "pushed it back to September, | and we've gone
+        # for Porto instead")
+        kept = kept[: switched + 1] + [
+            p for p in kept[switched + 1 :] if stems(p) & asked or _CHANGED_TOO.search(p)
+        ]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
@@ -80,8 +84,16 @@ def what_is_so(sentence: str, question: str = "") -> str:
 # A switch said whole: the verb, then what it is now ("swapped the internet to Hyperoptic",
 # "switched to Third Space").
 _SWITCHED_TO: Final = re.compile(
-    r"\b(?:switched|swapped|changed|moved|went\s+over)\b[^,;]{0,30}?\bto\s+(?:the\s+)?"
-    r"(?:[A-ZÀ-Ý0-9][\w'’-]*)",
+    r"\b(?i:switched|swapped|changed|moved|went\s+over|bumped|pushed|postponed|rescheduled|"
+    r"brought\s+forward|put\s+back)\b[^,;]{0,30}?\b(?i:to)\s+(?i:the\s+)?"
+    rf"(?:[A-ZÀ-Ý0-9][\w'’-]*|{DAY_OR_MONTH.pattern})",
+)
+
+
+_CHANGED_TOO: Final = re.compile(
+    r"\b(?:instead|now|switched|swapped|gone\s+for|going\s+with|went\s+with|gone\s+with|"
+    r"moved|changed|new)\b",
+    re.IGNORECASE,
 )
 
 

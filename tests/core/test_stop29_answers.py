@@ -109,3 +109,14 @@ def test_the_pets_name_is_not_replaced_by_a_new_flat(assistant: Assistant) -> No
         "whats my dogs name again, brain fog",
     )
     assert "pickle" in reply
+
+
+def test_a_date_pushed_whole_leaves_out_why_and_keeps_a_second_change() -> None:
+    question = "when is the party now?"
+    said = "bumped it to Saturday the 9th, half the class has a gala on the 2nd."
+    assert what_is_so(said, question) == "bumped it to Saturday the 9th"
+    both = "we've pushed it back to October, and we've gone for Split instead."
+    assert what_is_so(both, question) == both
+    # a thousands comma is no clause break
+    goal = "Rent went up, so I've bumped my savings goal up to 7,200 euros."
+    assert "7,200" in what_is_so(goal, "how much am I saving?")
