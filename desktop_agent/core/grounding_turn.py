@@ -42,11 +42,13 @@ from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import (
     PEOPLE_WORDS,
     RECALL_DEPTH,
-    age_told,
     by_relation,
+    changed_after,
     named_in_memory,
     named_in_words,
+    of_them,
     people_by_name,
+    says_what_is_asked,
 )
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, resolved
 from desktop_agent.core.questions import (
@@ -54,17 +56,18 @@ from desktop_agent.core.questions import (
     AboutUser,
     about_user,
     asks_only,
+    asks_the_past,
     by_role,
     of_me,
     plain_question,
 )
 from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
 from desktop_agent.core.statements import (
-    CHANGE,
     Statement,
     before_a_change,
     best_statement,
     closest_statement,
+    kind_asked,
 )
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.memory.model import MemoryNotFound
@@ -257,9 +260,17 @@ def _says_of_them(statement: Statement, facts: list[Recollection], question: str
     ``facts`` only name: its message names them ("My granddaughter Anya is flying in from
     Singapore" for "where is Anya coming from?"). Never for a count ("how many cats?"): the
     facts hold those."""
-    if statement.shared or _COUNT.match(question):
+    if _COUNT.match(question):
         return False
-    if not all(f.item.subject_key.startswith("name_of:") for f in facts):
+    # the kind asked (a day for "when is my cat's vet appointment?"), which no fact says
+    kind = kind_asked(question)
+    if (
+        kind is not None
+        and kind.search(statement.sentence)
+        and not any(kind.search(f.item.text) for f in facts)
+    ):
+        return True
+    if statement.shared or not all(f.item.subject_key.startswith("name_of:") for f in facts):
         return False
     told = stems(statement.source.item.user_text)
     return all(stems(f.item.text) & told - {"user", "named", "is", "call", "called"} for f in facts)
@@ -285,37 +296,14 @@ def _told_of(
     beyond = content_words(text) - stems(name)  # "old" in "how old is Mochi?"
     if (
         statement is not None
-        and _of_them(memory, statement, name, beyond, excluded)
-        and (stems(statement.sentence) & beyond or age_told(text, statement.sentence))
+        and of_them(memory, statement, name, beyond, excluded)
+        and (
+            says_what_is_asked(text, statement.sentence, beyond)
+            or (asks_the_past(text) and changed_after(memory, statement, name, beyond, excluded))
+        )
     ):
         return _quoting(statement.sentence, statement.source)
     return None
-
-
-def _of_them(
-    memory: MemoryService,
-    statement: Statement,
-    name: str,
-    beyond: set[str],
-    excluded: Collection[str],
-) -> bool:
-    """Whether ``statement`` is about ``name``: it names them, or it tells a change to what an
-    earlier sentence naming them said ("we're doing the party in our backyard now instead"
-    after "planning Noor's 7th birthday!! party is saturday at Jumpz")."""
-    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
-    if naming.search(statement.sentence):
-        return True
-    shared = stems(statement.sentence) & beyond
-    if not shared or not CHANGE.search(statement.sentence):
-        return False
-    told = statement.source.item.created_at
-    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
-    return any(
-        r.item.created_at < told
-        and naming.search(r.item.user_text)
-        and stems(r.item.user_text) & shared
-        for r in episodes
-    )
 
 
 def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recollection]:
@@ -365,7 +353,8 @@ def _said(
     """The user's own sentence that answers ``text`` when no learned fact does; with
     ``saying``, a later change is quoted only if it says one of those words too."""
     asked = about_user(text)
-    past = bool(asked and asked.past)
+    # (a question of someone named asks the past too: "what sport did Mateo do before judo?")
+    past = asked.past if asked is not None else asks_the_past(text)
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
     # a question about the past wants the old words; and the spans to blank need every fact
     # decoded, so only when an outdated episode (a set the memory keeps) was recalled

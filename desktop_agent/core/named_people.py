@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.extraction_words import KIDS, RELATIONS
+from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
+from desktop_agent.core.statements import CHANGE, kind_asked
+
+if TYPE_CHECKING:
+    from desktop_agent.core.statements import Statement
 from desktop_agent.search.tokenize import STOPWORDS
 
 # How many memories a question may recall.
@@ -41,23 +47,50 @@ _AGE_TOLD: Final = re.compile(
 )
 
 
+def says_what_is_asked(question: str, sentence: str, beyond: set[str]) -> bool:
+    """Whether ``sentence``, said of the person ``question`` names, says what it asks: a word
+    of it beyond the name (``beyond``: "old" in "how old is Mochi?"), the kind of thing asked
+    (a day for "what day is Mateo's judo?", an amount), the slot (where Chiara lives, said as
+    "Chiara moved to Lisbon!"), or a change when it asks what is so now ("which school does
+    Amara go to now?" after "Amara's switching to St Columba's")."""
+    if stems(sentence) & beyond or age_told(question, sentence):
+        return True
+    kind = kind_asked(question)
+    if kind is not None and kind.search(sentence):
+        return True
+    if slot_keys(question) & slot_keys(sentence) & _SLOTS_SAID_OF_PEOPLE:
+        return True
+    return bool(_NOW_ASKED.search(question) and CHANGE.search(sentence))
+
+
+_SLOTS_SAID_OF_PEOPLE: Final = frozenset({"home_city", "job", "employer"})
+_NOW_ASKED: Final = re.compile(
+    r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now|rn)\b", re.I
+)
+
+
 def age_told(question: str, sentence: str) -> bool:
     return bool(re.search(r"\bhow\s+old\b", question, re.I) and _AGE_TOLD.search(sentence))
 
 
-def _asked_name(text: str) -> str:
+def asked_name(text: str) -> str:
     """The name a question asks about by its shape ("How old is Ellie?"), or ""."""
     asked = _ASKED_OF.match(text)
-    if asked is None or asked.group(1).casefold() in _NOT_NAMES:
+    if asked is not None:
+        return "" if asked.group(1).casefold() in _NOT_NAMES else asked.group(1)
+    # elsewhere in a question that asks: "What's the name of Kofi's nursery?", "who teaches
+    # Sofía piano?"
+    if not _ASKS.match(text):
         return ""
-    return asked.group(1)
+    names = (n for n in _NAME_INSIDE.findall(text) if n.casefold() not in _NOT_NAMES | _MONTHS)
+    return next(names, "")
 
 
 def named_in_memory(memory: MemoryService, text: str) -> str:
     """The person a question asks about by a name told only inside a fact about the user's
     people ("How old is Ellie?" after "User has two kids: Ellie who's 9 and Sam who's 6"), or
     "" (a place, "any tips for living in Lisbon?", is no one)."""
-    name = _asked_name(text)
+    name = asked_name(text)
     said = re.compile(rf"\b{re.escape(name)}\b")
     for item in memory.active_facts() if name else ():
         words = {w.casefold() for w in re.findall(r"[a-z]+", item.text)}
@@ -69,10 +102,10 @@ def named_in_memory(memory: MemoryService, text: str) -> str:
 def named_in_words(memory: MemoryService, text: str) -> str:
     """The name a question asks about when only the user's words say it ("When does Omar have
     football?" after "Omar's football is Saturday mornings at 9"), or ""."""
-    name = _asked_name(text)
+    name = asked_name(text)
     if not name:
         return ""
-    said = re.compile(rf"\b{re.escape(name)}\b")
+    said = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)  # "mateo has swim"
     hidden = memory.outdated_episodes()
     for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
         if said.search(found.item.user_text) and not question_only(found.item):
@@ -90,6 +123,14 @@ _ASKED_OF: Final = re.compile(
     r"(?:['’]s)?\b"
 )
 _NOT_NAMES: Final = frozenset("i monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTHS: Final = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_ASKS: Final = re.compile(
+    r"^\s*(?:what|what's|which|who|who's|whose|where|where's|when|when's|how)\b", re.I
+)
+# a capitalised word after the first
+_NAME_INSIDE: Final = re.compile(r"(?<=\s)([A-ZÀ-Ý][a-zà-ÿ’-]+?)(?:['’]s)?\b")
 PEOPLE_WORDS: Final = frozenset(RELATIONS) | KIDS
 
 
@@ -113,3 +154,56 @@ def by_relation(memory: MemoryService, text: str) -> str | None:
         text,
     )
     return changed if changed != text else None
+
+
+def of_them(
+    memory: MemoryService,
+    statement: Statement,
+    name: str,
+    beyond: set[str],
+    excluded: Collection[str],
+) -> bool:
+    """Whether ``statement`` is about ``name``: it names them, or it tells a change to what an
+    earlier sentence naming them said ("we're doing the party in our backyard now instead"
+    after "planning Noor's 7th birthday!! party is saturday at Jumpz")."""
+    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    if naming.search(statement.sentence):
+        return True
+    if naming.search(statement.source.item.user_text) and _THEM.search(statement.sentence):
+        return True  # "Mateo gave up on swimming. | he's doing judo now instead, thursdays"
+    shared = stems(statement.sentence) & beyond
+    if not shared or not CHANGE.search(statement.sentence):
+        return False
+    told = statement.source.item.created_at
+    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    return any(
+        r.item.created_at < told
+        and naming.search(r.item.user_text)
+        and stems(r.item.user_text) & shared
+        for r in episodes
+    )
+
+
+_THEM: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.I)
+
+
+def changed_after(
+    memory: MemoryService,
+    statement: Statement,
+    name: str,
+    beyond: set[str],
+    excluded: Collection[str],
+) -> bool:
+    """Whether a later message naming ``name`` says a change to what the question names
+    beyond them: "what sport did Mateo do before judo?" is answered by "mateo has swimming on
+    tuesdays" when "Mateo gave up on swimming ... he's doing judo now" came after it."""
+    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    told = statement.source.item.created_at
+    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    return any(
+        r.item.created_at > told
+        and naming.search(r.item.user_text)
+        and stems(r.item.user_text) & beyond
+        and CHANGE.search(r.item.user_text)
+        for r in episodes
+    )

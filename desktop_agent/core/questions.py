@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from desktop_agent.core.memory_model import MemoryItem
 
 # A sentence: up to its end mark, but "Dr." or "Mrs." inside it ends nothing ("his vet is Dr.
-# Alvarez over at Maple Grove").
+# Alvarez over at Maple Grove"), typed in lower case too ("piano with mrs. lindqvist").
 SENTENCE = re.compile(
-    r"(?:[^.!?\n]|\.(?<=\bDr\.)|\.(?<=\bMr\.)|\.(?<=\bMrs\.)|\.(?<=\bMs\.)|\.(?<=\bSt\.)|"
-    r"\.(?<=\bProf\.)|\.(?<=\bMx\.)|(?<=\d)\.(?=\d))+[.!?]*"
+    r"(?:[^.!?\n]|\.(?<=\b[Dd]r\.)|\.(?<=\b[Mm]r\.)|\.(?<=\b[Mm]rs\.)|\.(?<=\b[Mm]s\.)|"
+    r"\.(?<=\bSt\.)|\.(?<=\b[Pp]rof\.)|\.(?<=\bMx\.)|(?<=\d)\.(?=\d))+[.!?]*"
 )
 _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"

@@ -146,7 +146,7 @@ def _changed_since(
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
-    says = _kind_asked(question)
+    says = kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
     for recollection in episodes:
@@ -273,7 +273,7 @@ _SAID_APART: Final = (
 )
 
 
-def _kind_asked(question: str) -> re.Pattern[str] | None:
+def kind_asked(question: str) -> re.Pattern[str] | None:
     """What a sentence must say to answer the kind of thing ``question`` asks (a time, an
     amount, a name), or None."""
     return next((said for asked, said in _SAID_APART if asked.search(question)), None)
@@ -282,7 +282,7 @@ def _kind_asked(question: str) -> re.Pattern[str] | None:
 def _with_next(best: Statement, question: str) -> Statement:
     """``best`` and the short sentence after it in the same message that says what
     ``question`` asks (a time, a name) when ``best`` does not."""
-    says = _kind_asked(question)
+    says = kind_asked(question)
     if says is None or says.search(best.sentence):
         return best
     sentences = told_sentences(best.source.item.user_text)

@@ -5,11 +5,16 @@ by why, which names what was left."""
 
 from __future__ import annotations
 
+import pytest
+
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.forget_request import derived
+from desktop_agent.core.grounding import content_words
 from desktop_agent.core.intent import perceive
+from desktop_agent.core.named_people import asked_name, says_what_is_asked
 from desktop_agent.core.questions import plain_question
 from desktop_agent.core.statement_wording import what_is_so
+from desktop_agent.core.user_sentences import told_sentences
 from tests.core.conftest import chat, told_then_asked
 
 
@@ -120,3 +125,76 @@ def test_a_date_pushed_whole_leaves_out_why_and_keeps_a_second_change() -> None:
     # a thousands comma is no clause break
     goal = "Rent went up, so I've bumped my savings goal up to 7,200 euros."
     assert "7,200" in what_is_so(goal, "how much am I saving?")
+
+
+# Questions about the user's people by name (blind batch 62, the people theme)
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What's the name of Tunde's nursery?", "Tunde"),
+        ("who teaches Inés piano?", "Inés"),
+        ("what was Yara's old school called again?", "Yara"),
+        ("what did I eat in May?", ""),
+        ("can you tell Sam hi?", ""),
+    ],
+)
+def test_a_name_anywhere_in_a_question_is_whom_it_asks_of(question: str, name: str) -> None:
+    assert asked_name(question) == name
+
+
+def test_a_lower_case_title_ends_no_sentence() -> None:
+    said = told_sentences("leo does violin with mrs. okafor on fridays. lots of driving")
+    assert said == ["leo does violin with mrs. okafor on fridays.", "lots of driving"]
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "says"),
+    [
+        ("Where does Nadia live?", "Nadia moved to Bergen!", True),  # the slot
+        ("which school does Amir go to now?", "Amir's switching to St Mary's", True),  # a change
+        ("which school does Amir go to?", "Amir's switching to St Mary's", False),
+        ("what day is Ravi's club?", "he's doing chess instead, thursdays at 6", True),  # the kind
+        ("what does Nadia think of it?", "Nadia moved to Bergen!", False),
+    ],
+)
+def test_what_a_sentence_of_someone_named_says_of_the_question(
+    question: str, sentence: str, says: bool
+) -> None:
+    beyond = content_words(question) - {"nadia", "amir", "ravi"}
+    assert says_what_is_asked(question, sentence, beyond) is says
+
+
+def test_someone_named_in_lower_case_and_told_of_with_he(assistant: Assistant) -> None:
+    told = (
+        "ravi has cricket on mondays at 5 and noor does violin with mrs. okafor on fridays|"
+        "Ravi gave up on cricket, too cold. he's doing chess club now instead, thursdays at 6"
+    )
+    assert "thursdays" in told_then_asked(assistant, told, "what day is Ravi's club now?")
+    assert "okafor" in told_then_asked(assistant, told, "who teaches Noor violin?")
+    # the past of someone named: what they did before the change said of them since
+    assert "cricket" in told_then_asked(assistant, told, "what sport did Ravi do before chess?")
+
+
+def test_where_someone_named_lives_now(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "catching up: Nadia still in Porto, working at a design studio|Nadia moved to Bergen! "
+        "she got a remote contract",
+        "Where does Nadia live now?",
+    )
+    assert "Bergen" in reply
+
+
+def test_a_day_said_of_the_pet_answers_when_the_facts_only_name_it(
+    assistant: Assistant,
+) -> None:
+    reply = told_then_asked(
+        assistant,
+        "I adopted a cat last weekend, her name is Tofu|I booked her first checkup at the "
+        "Elm Vets for thursday|the vet clinic just rang, dr. Reyes is off sick so they moved "
+        "Tofu's checkup to monday instead",
+        "when is my cat's vet appointment again?",
+    )
+    assert "monday" in reply and "thursday" not in reply
