@@ -28,7 +28,7 @@ _REASON: Final = re.compile(
 # "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
 # but my MA is at Newcastle".
 ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped|ditched|"
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"
     r"pulled\s+out|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
@@ -64,7 +64,15 @@ def what_is_so(sentence: str, question: str = "") -> str:
     if not _WHO_ASKED.search(question):
         sentence = _result(sentence)
     sentence = _NOT_THAT.sub("", _without_reason(sentence))
-    parts = [p for p in PARTS.split(sentence) if p.strip()]
+    # ("she sold the Leeds flat | and bought a little bungalow in Harrogate": what came
+    # instead, joined to what ended by "and")
+    parts = [
+        q
+        for p in PARTS.split(sentence)
+        if p.strip()
+        for q in (_AND.split(p) if ENDED.search(p) else [p])
+        if q.strip()
+    ]
     kept = [p for p in parts if not ENDED.search(p)]
     switched = next((n for n, p in enumerate(kept) if _SWITCHED_TO.search(p)), None)
     if switched is not None and len(kept) > switched + 1:
@@ -79,6 +87,9 @@ def what_is_so(sentence: str, question: str = "") -> str:
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
+
+
+_AND: Final = re.compile(r"\s+and\s+(?:then\s+)?", re.IGNORECASE)
 
 
 # A switch said whole: the verb, then what it is now ("swapped the internet to Hyperoptic",

@@ -198,3 +198,12 @@ def test_a_day_said_of_the_pet_answers_when_the_facts_only_name_it(
         "when is my cat's vet appointment again?",
     )
     assert "monday" in reply and "thursday" not in reply
+
+
+def test_what_came_instead_joined_by_and_to_what_ended_stays() -> None:
+    question = "where does my mum live now?"
+    said = "well mum did it, she sold the York flat and bought a cottage in Whitby."
+    assert what_is_so(said, question) == "well mum did it, bought a cottage in Whitby."
+    # a value that dropped to an amount changed, it did not end
+    paid = "Refinanced through the credit union and the car payment dropped to $310 a month."
+    assert what_is_so(paid, "what's my car payment now?") == paid
