@@ -173,7 +173,10 @@ def _changed_since(
                 about = _substance(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
                 continue
-            if newest and CHANGE.search(sentence) and about & _substance(sentence):
+            # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
+            # by "the trip got moved to August")
+            shared = {w for w in about & _substance(sentence) if not CHANGE.fullmatch(w)}
+            if newest and CHANGE.search(sentence) and shared:
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )

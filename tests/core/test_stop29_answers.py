@@ -207,3 +207,15 @@ def test_what_came_instead_joined_by_and_to_what_ended_stays() -> None:
     # a value that dropped to an amount changed, it did not end
     paid = "Refinanced through the credit union and the car payment dropped to $310 a month."
     assert what_is_so(paid, "what's my car payment now?") == paid
+
+
+def test_a_change_word_alone_is_no_change_to_the_quote(assistant: Assistant) -> None:
+    """Seen trying it as a user: "the trip got moved to August" replaced "Chiara moved to
+    Lisbon!" as what is so, by the word "moved" alone."""
+    reply = told_then_asked(
+        assistant,
+        "catching up: Chiara still in Milan, working at a design studio|Chiara moved to Lisbon! "
+        "she got a remote contract|the trip got moved to August",
+        "Where does Chiara live now?",
+    )
+    assert "Lisbon" in reply and "August" not in reply
