@@ -115,7 +115,14 @@ def ground(
             # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
             question = AboutUser(text, everything=False, past=False, named=name)
         elif question is None and (name := named_in_words(memory, text)) and asks_only(text):
-            return _told_of(memory, text, name, excluded)  # "When does Omar have football?"
+            # "When does Omar have football?"
+            grounded_of_them = _told_of(memory, text, name, excluded)
+            if grounded_of_them is None and _PERSONAL.search(text):
+                # "what's Kai's phone number?" after it was forgotten: not known, never a
+                # number the model makes up
+                question = AboutUser(text, everything=False, past=False, named=name)
+                return Grounding(compose(question, [], []), (), ())
+            return grounded_of_them
         elif question is None and asks_only(text) and (it := said_of_it(memory, text, excluded)):
             return _quoting(it.sentence, it.source)  # "what night is pottery on now?"
         elif question is None:
@@ -208,6 +215,14 @@ _OURS: Final = re.compile(
     r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
     r"due\s+date|christening|anniversary)\b",
+    re.IGNORECASE,
+)
+
+
+# What only the user can have told of someone they know: asked of them and not told, it is
+# not known (the model would make one up).
+_PERSONAL: Final = re.compile(
+    r"\b(?:phone|number|mobile|address|email|e-mail|birthday|postcode|zip\s+code)\b",
     re.IGNORECASE,
 )
 

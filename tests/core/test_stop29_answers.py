@@ -219,3 +219,22 @@ def test_a_change_word_alone_is_no_change_to_the_quote(assistant: Assistant) -> 
         "Where does Chiara live now?",
     )
     assert "Lisbon" in reply and "August" not in reply
+
+
+def test_a_personal_detail_of_someone_named_and_not_told_is_not_known(
+    assistant: Assistant,
+) -> None:
+    """Seen trying it as a user: after "forget his number", the bundled model made one up
+    ("Kai's phone number is 123-5678")."""
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "my cousin Oskar can pick me up from the airport, his number is 07700 900123",
+    )
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "Oskar bailed on the airport thing so please forget his number")
+    chat(assistant, conversation, "yes")
+    asked = assistant.start_conversation()
+    assert chat(assistant, asked, "what's Oskar's phone number?").text.startswith("I don't know")
+    # what the user never asks of their own people still goes to the model
+    assert chat(assistant, asked, "who is Oskar?").text == "You said: who is Oskar?"
