@@ -51,6 +51,8 @@ PARTS: Final = re.compile(
 # What it no longer is, beside what it is: "going with Abuja | instead of Enugu", "it's June
 # 28th|, not the 21st".
 _NOT_THAT: Final = re.compile(
+    # "moved us | off Spotify | onto Apple Music"
+    r"\s+(?i:off)\s+(?i:of\s+)?[A-Z0-9][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*(?=\s+(?i:onto|to)\b)|"
     r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?[A-Z0-9][\w'’-]*"
     r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
     r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
@@ -113,7 +115,7 @@ _CHANGED_TOO: Final = re.compile(
 _SO_THEN: Final = re.compile(
     # ("so after a lot of crying we've moved the whole thing to Oakmere Hall")
     r"[,;]?\s+so\s+(?:(?:after|then|anyway|basically|in\s+the\s+end)\b[^.!?]{0,40}?\s+)?"
-    r"(?=(?:they|he|she|it|we|i|the|our|my)\b[^.!?]*\b(?:moved|now|instead|"
+    r"(?=(?:they|he|she|it|we|i|the|our|my|everything|all)\b[^.!?]*\b(?:moved|now|instead|"
     r"switched|swapped|changed|rescheduled|pushed|booked|hired|ended\s+up|went\s+with|"
     r"going\s+with|gone\s+with|chose|picked|bought)\b)",
     re.IGNORECASE,
