@@ -53,7 +53,8 @@ _FORGET = re.compile(
     r"(?:(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
-    r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
+    r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|"
+    r"(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
     # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end

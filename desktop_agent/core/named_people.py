@@ -13,10 +13,10 @@ from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statements import CHANGE, kind_asked
+from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
     from desktop_agent.core.statements import Statement
-from desktop_agent.search.tokenize import STOPWORDS
 
 # How many memories a question may recall.
 RECALL_DEPTH: Final = 12
@@ -74,7 +74,8 @@ def age_told(question: str, sentence: str) -> bool:
 
 
 def asked_name(text: str) -> str:
-    """The name a question asks about by its shape ("How old is Ellie?"), or ""."""
+    """The name a question asks about: right after its question word ("How old is Ellie?"), or
+    else the first capitalised word after it ("What's the name of Kofi's nursery?"); or ""."""
     asked = _ASKED_OF.match(text)
     if asked is not None:
         return "" if asked.group(1).casefold() in _NOT_NAMES else asked.group(1)
