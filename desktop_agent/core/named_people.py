@@ -16,6 +16,7 @@ from desktop_agent.core.statements import CHANGE, kind_asked
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
+    from desktop_agent.core.memory_model import MemoryItem
     from desktop_agent.core.statements import Statement
 
 # How many memories a question may recall.
@@ -104,14 +105,20 @@ def named_in_words(memory: MemoryService, text: str) -> str:
     """The name a question asks about when only the user's words say it ("When does Omar have
     football?" after "Omar's football is Saturday mornings at 9"), or ""."""
     name = asked_name(text)
-    if not name:
-        return ""
-    said = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)  # "mateo has swim"
-    hidden = memory.outdated_episodes()
-    for found in memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden):
-        if said.search(found.item.user_text) and not question_only(found.item):
-            return name
-    return ""
+    told = _told_naming(memory, name, memory.outdated_episodes()) if name else []
+    return name if any(not question_only(item) for item in told) else ""
+
+
+def _naming(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word, in any case ("mateo has swimming")."""
+    return re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+
+
+def _told_naming(memory: MemoryService, name: str, excluded: Collection[str]) -> list[MemoryItem]:
+    """The recalled episodes whose user message names ``name``."""
+    naming = _naming(name)
+    found = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    return [r.item for r in found if naming.search(r.item.user_text)]
 
 
 _ASKED_OF: Final = re.compile(
@@ -167,7 +174,7 @@ def of_them(
     """Whether ``statement`` is about ``name``: it names them, or it tells a change to what an
     earlier sentence naming them said ("we're doing the party in our backyard now instead"
     after "planning Noor's 7th birthday!! party is saturday at Jumpz")."""
-    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    naming = _naming(name)
     if naming.search(statement.sentence):
         return True
     if naming.search(statement.source.item.user_text) and _THEM.search(statement.sentence):
@@ -176,12 +183,9 @@ def of_them(
     if not shared or not CHANGE.search(statement.sentence):
         return False
     told = statement.source.item.created_at
-    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
     return any(
-        r.item.created_at < told
-        and naming.search(r.item.user_text)
-        and stems(r.item.user_text) & shared
-        for r in episodes
+        item.created_at < told and stems(item.user_text) & shared
+        for item in _told_naming(memory, name, excluded)
     )
 
 
@@ -198,13 +202,8 @@ def changed_after(
     """Whether a later message naming ``name`` says a change to what the question names
     beyond them: "what sport did Mateo do before judo?" is answered by "mateo has swimming on
     tuesdays" when "Mateo gave up on swimming ... he's doing judo now" came after it."""
-    naming = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
     told = statement.source.item.created_at
-    episodes = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
     return any(
-        r.item.created_at > told
-        and naming.search(r.item.user_text)
-        and stems(r.item.user_text) & beyond
-        and CHANGE.search(r.item.user_text)
-        for r in episodes
+        item.created_at > told and stems(item.user_text) & beyond and CHANGE.search(item.user_text)
+        for item in _told_naming(memory, name, excluded)
     )
