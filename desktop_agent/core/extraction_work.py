@@ -38,7 +38,7 @@ _JOBS = frozenset(
     animator copywriter guard gp locksmith roofer welder plasterer electrician joiner teller
     banker broker actuary recruiter worker attendant agent labourer laborer miner fisherman
     lifeguard housekeeper chauffeur steward stewardess trader realtor dispatcher inspector
-    dev sre pm""".split()
+    dev sre pm lead""".split()
 )
 
 
@@ -67,7 +67,7 @@ _JOB = _compile(
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
     r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
     rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
-    r"(?=an?\s)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
+    rf"(?=an?\s)|{I_AM}\s+now\s+(?=\w)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )
 

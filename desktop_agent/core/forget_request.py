@@ -238,22 +238,51 @@ def _says(text: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE) is not None
 
 
+# "forget the salary figure" when the user said "I'm a data analyst at Ocado on 48k": the
+# figure is an amount said as earned, whatever words are around it ("on 48k", "making 62k",
+# "£31,000 a year"); not every amount ("the deposit target is now 35k").
+_EARNINGS_TOPIC: Final = re.compile(
+    r"\b(?:salary|salaries|pay|paid|payslip|wages?|income|earn\w*|how\s+much\s+i\s+make)\b",
+    re.IGNORECASE,
+)
+_SUM: Final = r"(?:[£$€]\s?\d[\d,.]*k?|\d[\d,.]*\s?k\b|\d{1,3}(?:,\d{3})+)"
+_EARNED: Final = re.compile(
+    rf"\b(?:on|making|make|makes|earn\w*|paid|pays?|salary|take\s+home|bring\s+in)\s+"
+    rf"(?:about\s+|around\s+|roughly\s+|like\s+|just\s+(?:over|under)\s+)?{_SUM}|"
+    rf"{_SUM}\s*(?:a|per)\s+(?:year|annum|hour)\b|{_SUM}\s+(?:salary|p\.?a)\b",
+    re.IGNORECASE,
+)
+_MONEY: Final = "#money"  # what a sentence saying an amount earned counts as saying
+
+
+def _said_in(text: str) -> set[str]:
+    """The stems of ``text``, with ``_MONEY`` when it says an amount earned."""
+    return stems(text) | ({_MONEY} if _EARNED.search(text) else set())
+
+
 def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[Statement]:
     """Every sentence of the user's in ``episodes`` that says most of ``topic`` ("my phone
-    number"): what "forget my phone number" must reach when no fact was learned from it."""
+    number"): what "forget my phone number" must reach when no fact was learned from it.
+    A topic about earnings (``_EARNINGS_TOPIC``) is said by a sentence saying an amount earned."""
     wanted = content_words(topic) | kin_asked(topic)
     if not wanted:
         return []
     wanted |= inflected(wanted) | derived(wanted)
     # half of the words the topic says itself (its synonyms only widen what counts)
     needed = max(1, (len(content_words(topic) & stems(topic)) + 1) // 2)
+    money = bool(_EARNINGS_TOPIC.search(topic))
+    if money:
+        wanted.add(_MONEY)
     found = []
     for recollection in episodes:
         if question_only(recollection.item):
             continue
         message = recollection.item.user_text
         for sentence, span in located(message):
-            shared = len(wanted & stems(sentence))
+            said = _said_in(sentence)
+            shared = len(wanted & said)
+            if money and _MONEY in said:
+                shared = max(shared, needed)
             if shared >= needed:
                 clause, where = _clauses_saying(message, span, wanted)
                 found.append(Statement(clipped(clause or sentence), recollection, shared, where))
@@ -277,7 +306,7 @@ def _clauses_saying(
     """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
     Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
     pieces = _pieces(message, span)
-    saying = [n for n, (a, b) in enumerate(pieces) if wanted & stems(message[a:b])]
+    saying = [n for n, (a, b) in enumerate(pieces) if wanted & _said_in(message[a:b])]
     if not saying or len(saying) == len(pieces):
         return "", span
     first, last = _with_what_follows(message, pieces, saying[0], saying[-1])

@@ -17,7 +17,10 @@ from desktop_agent.core.timeparse import DAY_OR_MONTH
 # The reason ends where a clause with its own subject follows: "postponed the anatomy exam | bc
 # of the strike|, its on 9 january now".
 _REASON: Final = re.compile(
-    r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause)\s+.*?"
+    # ("bumped the sertraline up to 100mg | since the 50 wasnt doing much": "since" with a
+    # clause after it, not "since March")
+    r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause|since(?=\s+(?:the|it|its|it's|i|i'm|we|"
+    r"they|he|she|my|our|his|her|their|that|there)\b))\s+.*?"
     r"(?=[,;]\s*(?:it|its|it's|i|i'm|im|we|we're|they|they're|so|and|but|now)\b|$)",
     re.IGNORECASE,
 )
