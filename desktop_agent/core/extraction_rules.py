@@ -60,6 +60,7 @@ from desktop_agent.core.extraction_work import (
     joined,
     new_role,
     not_working,
+    work_done_for,
 )
 
 # Each clause is tried against these in order, and their facts come out in this order.
@@ -93,6 +94,7 @@ RULES: list[Rule] = [
     joined,
     new_role,
     employer,
+    work_done_for,
     degree,
     course,
     # what the user gets about in
@@ -148,4 +150,5 @@ __all__ = [
     "shared_home",
     "third_singular",
     "vehicle",
+    "work_done_for",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from desktop_agent.core.extraction_phrases import (
     _OBJECT_END,
@@ -149,7 +150,7 @@ def not_working(clause: str) -> Iterator[Match]:
 
 _JOINED = _compile(
     r"(?:i(?:'ve| have)?\s+)?(?:just\s+|recently\s+|finally\s+)?(?:joined|started\s+(?:working\s+)?at|"
-    r"got\s+a\s+job\s+(?:at|with))\s+"
+    r"(?:got|landed)\s+(?:a|the)\s+(?:new\s+)?job\s+(?:at|with))\s+"
 )
 
 
@@ -206,7 +207,7 @@ _STARTING_AT = _compile(
     r"(?:started|starting|start)\s+(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?=[A-ZÀ-Ý])"
 )
 _WHEN_AS = re.compile(
-    r"^(?:\s+(?:next|this|on|in|from)\s+\w+|\s+(?:today|tomorrow|monday|tuesday|wednesday|thursday|"
+    r"^(?:\s+(?:next|this|on|in|from)\s+\w+|\s+(?:now|today|tomorrow|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday))*\s+as\s+(?P<job>.+)$",
     re.IGNORECASE,
 )
@@ -321,6 +322,52 @@ def employer(clause: str) -> Iterator[Match]:
         yield Match(
             "fact", "job", phrase, f"User works as {_a(phrase)} at {value}", 0.85, correction=now
         )
+
+
+# "I do dispatch for Crestline Freight", "still doing reception at Greenway Dental", "moved
+# over to doing admin for the planning team at Cornwall Council": the work done, for whom.
+_DOING_WORK = _compile(
+    r"(?:i\s+(?:still\s+|now\s+|currently\s+|mainly\s+|mostly\s+)?do|"
+    rf"(?:{I_AM}\s+)?(?:still\s+|now\s+|currently\s+)?doing|"
+    r"(?:i(?:'ve|\s+have)?\s+)?(?:moved|switched|gone|went)\s+(?:over\s+)?to\s+doing)\s+"
+    r"(?P<work>[\w-]+(?:\s+[\w-]+)?)\s+(?=for\s|at\s|with\s)"
+)
+# What a person does for work, said as a kind of work rather than a job ("payroll", not
+# "payroll clerk"): so "I do yoga at Triyoga" is no employer.
+_WORK_DONE: Final = frozenset(
+    """admin administration dispatch accounts accounting bookkeeping payroll marketing sales
+    hr it ops operations logistics support reception security research engineering design qa
+    testing compliance finance procurement recruitment recruiting fundraising comms pr
+    consulting consultancy nursing teaching tutoring cleaning catering deliveries delivery
+    coding development analytics policy legal communications service care maintenance
+    cybersecurity devops""".split()
+)
+_FOR_WHOM = re.compile(r"\b(?:for|at|with)\s+")
+
+
+def work_done_for(clause: str) -> Iterator[Match]:
+    """The employer named after the work done for it, and the work as the job."""
+    lead = _DOING_WORK.match(clause)
+    work = lead.group("work") if lead else ""
+    if (
+        not lead
+        or work.split()[-1].casefold() not in _WORK_DONE
+        or (
+            # "doing some research for my thesis" (but "IT support" is work)
+            work.split()[0].casefold() in STOPWORDS and not work.split()[0].isupper()
+        )
+    ):
+        return
+    rest = clause[lead.end() :]
+    for at in _FOR_WHOM.finditer(rest[:60]):  # "for the housing team | at Leeds City Council"
+        place = proper_noun(rest[at.end() :], clause)
+        if place and place.split()[0].casefold() not in STOPWORDS:
+            now = not re.search(r"\bstill\b", lead.group(0), re.IGNORECASE) and bool(
+                re.search(r"\b(?:now|moved|switched|gone|went)\b", lead.group(0), re.IGNORECASE)
+            )
+            yield Match("fact", "employer", place, f"User works at {place}", 0.8, correction=now)
+            yield Match("fact", "job", work, f"User works in {work}", 0.75, correction=now)
+            return
 
 
 _DEGREE = _compile(

@@ -107,3 +107,35 @@ def test_only_the_clause_saying_the_amount_is_forgotten(
     assert "Forgotten" in chat(assistant, conversation, "yes").text
     told = "".join(i.user_text for i in memory.items("episodic"))
     assert "52k" not in told and "Canary Wharf" in told
+
+
+def test_the_work_done_for_a_named_place_says_the_employer() -> None:
+    told = facts("I do payroll for Hartwell Group, mostly from home")
+    assert told["employer"] == "User works at Hartwell Group"
+    assert told["job"] == "User works in payroll"
+    assert facts("still doing reception at Greenway Dental, three days a week")["employer"] == (
+        "User works at Greenway Dental"
+    )
+    # "for the ... department at": the place after it
+    assert facts("I've moved over to doing IT for the housing team at Leeds City Council")[
+        "employer"
+    ].startswith("User works at Leeds City Council")
+    # what is done for pleasure, and work with no place named, say no employer
+    assert "employer" not in facts("I do yoga at Triyoga on sundays")
+    assert "employer" not in facts("I do admin for a living")
+    assert "employer" not in facts("doing some research for my thesis at UCL")
+
+
+def test_the_job_got_at_a_place_is_the_new_employer(assistant: Assistant) -> None:
+    assert facts("got the job at Lidl!! start in june")["employer"] == "User works at Lidl"
+    # the new job said after "now" replaces the work said before
+    assert facts("I've started at Aldi now as a shift manager")["job"] == (
+        "User works as a shift manager at Aldi"
+    )
+    reply = told_then_asked(
+        assistant,
+        "I'm still doing payroll at Hartwell Group, it pays the bills|"
+        "finally got the job at Wexford Council! start in june",
+        "where do I work?",
+    )
+    assert "Wexford Council" in reply and "Hartwell" not in reply
