@@ -159,10 +159,11 @@ def children_named(sentence: str) -> Iterator[Match]:
 # them all (the parse reads only the first name, as if it were the one brother's).
 _PEOPLE = {"kids": "children", "siblings": "siblings"}
 _PEOPLE_NAMED = re.compile(
-    r"(?i:\bmy\s+(?P<said>(?:(?:two|three|four|five|older|younger|elder|big|little|twin|step|"
+    r"(?i:\b(?:my|our)\s+(?P<said>(?:(?:two|three|four|five|older|younger|elder|big|little|twin|step|"
     r"half|grown-up)[\s-]+){0,2}(?P<who>brothers|sisters|siblings|sons|daughters|kids|children|"
     r"grandchildren|grandsons|granddaughters|cousins|nieces|nephews|parents|grandparents|"
-    r"flatmates|housemates|roommates|best\s+friends))\s+are\s+(?:called\s+|named\s+)?)"
+    r"flatmates|housemates|roommates|best\s+friends|cats|dogs|rabbits|hamsters|horses|"
+    r"chickens|guinea\s+pigs|kittens|puppies))\s+are\s+(?:called\s+|named\s+)?)"
     rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?i:and)\s+{_NAME})\b"
 )
 
@@ -174,6 +175,11 @@ def people_named(sentence: str) -> Iterator[Match]:
         return
     said, who = found.group("said").casefold(), found.group("who").casefold()
     names = re.sub(r",?\s+and\s+", " and ", found.group("names").strip(), flags=re.I)
+    if species := PETS.get(who.split()[0].removesuffix("s")) or PETS.get(who.split()[0]):
+        # "our cats are called Miso and Tofu": the cats, by their names (as ``children_named``)
+        text = f"User's {species}s are called {names}"
+        yield Match("fact", f"name_of:{species}s", names, text, 0.85)
+        return
     key = _PEOPLE.get(who) or _PLURAL.get(who) or " ".join(who.split())
     yield Match("fact", f"name_of:{key}", names, f"User's {said} are called {names}", 0.85)
 

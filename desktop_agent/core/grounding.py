@@ -87,6 +87,11 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
         # "when am I seeing the dentist?": seeing someone named is no question about a partner
         families.discard("partner")
         strong.discard("partner")
+    theirs = _theirs(relation, asked) if relation else ""
+    if theirs == "thing":
+        # "what's the name of my son's school?": the school's name, not the son's
+        families -= {"name", "name_of"}
+        strong -= {"name", "name_of"}
     if _DOES_FOR_WORK.search(asked):
         families.add("job")  # "what does my brother do?": his job, not his name or his city
         strong.add("job")
@@ -144,7 +149,36 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     if strong:
         tiers[1] = [r for r in tiers[1] if strong & _key_parts(r.item.subject_key)]
     tiers[0], tiers[1] = _most_specific(tiers[0], families), _most_specific(tiers[1], families)
+    # ("how many cats do we have?" is answered by their names)
+    names_asked = bool(families & {"name", "name_of"} or _HOW_MANY.search(asked))
+    if theirs == "person":
+        # "what's my sister's boyfriend called?": his name, not hers, nor what else is said of
+        # her (the user's words may say his)
+        return []
+    elif relation and (unnamed or strong) and not names_asked:
+        # "where does my dad live?" is not answered by "User's dad is named Hiroshi" (the
+        # user's words may say it); what else is said of him may
+        tiers[3] = [r for r in tiers[3] if not _BARE_NAME.match(r.item.text)]
     return next((tier for tier in tiers[:3] if tier), tiers[3][:2])
+
+
+def _theirs(relation: str, asked: str) -> str:
+    """What ``asked`` names of the relation's after it: "thing" ("my son's school", "my
+    sister's wedding"), "person" ("my sister's boyfriend", "his piano teacher"), or "" (not
+    "my sister's name")."""
+    after = re.search(rf"\b{re.escape(relation)}\w*['’]s?\s+([a-z]+)(?:\s+([a-z]+))?", asked)
+    if after is None or _stem(after.group(1)) in _NAMING:
+        return ""
+    return "person" if {_stem(w) for w in after.groups() if w} & _PEOPLE else "thing"
+
+
+_HOW_MANY: Final = re.compile(r"\bhow\s+many\b")
+_NAMING: Final = frozenset({"name", "full", "called", "named", "nickname"})
+_PEOPLE: Final = frozenset(_stem(r) for r in RELATIONS)
+# A fact that only names someone: "User's dad is named Hiroshi".
+_BARE_NAME: Final = re.compile(
+    r"^User's (?:[\w'’-]+\s+){1,3}(?:is|are)\s+(?:named|called)\s+[^,;]+$"
+)
 
 
 def _words_of(sentence: str) -> frozenset[str]:

@@ -149,6 +149,7 @@ def _changed_since(
     says = kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
+    most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
         item = recollection.item
         same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
@@ -176,14 +177,23 @@ def _changed_since(
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
             shared = {w for w in about & _substance(sentence) if not CHANGE.fullmatch(w)}
-            if newest and CHANGE.search(sentence) and shared:
+            # of two changes in one message, the one saying more of it, else the one naming a
+            # value: "New school year, new everything! | Leo's gone up to Year 4 and this year
+            # he's got Ms Nguyen"
+            weight = (len(shared), bool(_VALUE.search(sentence)))
+            more = later is not None and later.source.item.id == item.id and weight > most
+            if (newest or more) and CHANGE.search(sentence) and shared:
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
+                most = weight
     return later
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+# A value named: a number, or a capitalised word after the first ("he's got Ms Nguyen"), not
+# "I".
+_VALUE: Final = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
 
 
 def _said_before(

@@ -5,9 +5,14 @@ a "replacement" as the thing that is so now."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.memory_changes import listed
+from desktop_agent.core.memory_model import EPISODIC, MemoryItem
+from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.statement_wording import what_is_so
+from desktop_agent.core.statements import best_statement
 from tests.core.conftest import chat, facts, told_then_asked
 
 
@@ -139,3 +144,66 @@ def test_the_job_got_at_a_place_is_the_new_employer(assistant: Assistant) -> Non
         "where do I work?",
     )
     assert "Wexford Council" in reply and "Hartwell" not in reply
+
+
+def test_a_relation_s_name_does_not_answer_what_else_is_asked_of_them(
+    assistant: Assistant,
+) -> None:
+    told = "my brother Emeka is a pharmacist in Enugu, he's married to Chioma"
+    # the name is no answer to his job's place, his school, his city
+    for asked in (
+        "what's the name of my brother's pharmacy?",
+        "which school did my brother go to?",
+    ):
+        reply = told_then_asked(assistant, told, asked)
+        assert not reply.startswith("Your brother is named"), (asked, reply)
+    # what is asked and said is still answered
+    assert "Emeka" in told_then_asked(assistant, told, "what's my brother's name?")
+    assert "pharmacist" in told_then_asked(assistant, told, "what's my brother's job?")
+    assert "Emeka" in told_then_asked(assistant, told, "tell me about my brother")
+
+
+def test_names_still_answer_how_many_and_a_person_of_theirs(assistant: Assistant) -> None:
+    cats = told_then_asked(
+        assistant,
+        "our cats are called Miso and Tofu|we adopted a third cat, Udon!",
+        "how many cats do we have?",
+    )
+    assert "three" in cats
+    assert "name_of:cats" in facts("our kittens are named Pip and Pop")
+    partner = told_then_asked(
+        assistant,
+        "my sister Kemi is seeing a guy called Tunde, he's a dentist",
+        "what's my sister's boyfriend called?",
+    )
+    assert "Tunde" in partner
+
+
+def _episode(text: str, day: int) -> Recollection:
+    when = datetime(2026, 11, day, tzinfo=UTC)
+    said = f"User: {text}"
+    meta = {"user_end": len(said)}  # an episode of a live chat: the user's words are its own
+    return listed(MemoryItem(f"e{day}", EPISODIC, said, when, when, meta=meta))
+
+
+def test_of_two_changes_in_one_message_the_one_naming_the_value() -> None:
+    episodes = [
+        _episode("her school is Hill Top Primary, a very calm place.", 1),
+        _episode(
+            "New school year, new everything! she has moved up and this time her school is "
+            "St Anne's, she adores it.",
+            2,
+        ),
+    ]
+    # (the first sentence says the most of it: the change after it is found from there)
+    found = best_statement("which primary school does she go to?", episodes)
+    assert found is not None and "St Anne's" in found.sentence
+    # ... or the one saying more of it
+    rent = [
+        _episode("monthly rent on the flat is 900, landlord is fine", 1),
+        _episode(
+            "new flat rules from 1 May! the landlord has put the rent on the flat up to 975", 2
+        ),
+    ]
+    found = best_statement("how much is the monthly rent on my flat?", rent)
+    assert found is not None and "975" in found.sentence
