@@ -33,6 +33,8 @@ _REASON: Final = re.compile(
 ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
+    # put off: "Kyoto will have to wait for another year", "the extension is on hold"
+    r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"
     r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"
     r"pulled\s+out|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
     r"(?:closed|shut)|(?:is|are)\s+closing|"

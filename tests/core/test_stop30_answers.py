@@ -207,3 +207,11 @@ def test_of_two_changes_in_one_message_the_one_naming_the_value() -> None:
     ]
     found = best_statement("how much is the monthly rent on my flat?", rent)
     assert found is not None and "975" in found.sentence
+
+
+def test_what_was_put_off_is_left_out_of_the_quote() -> None:
+    question = "where are we going in spring?"
+    said = "booked flights to Hanoi for April 3, Bali will have to wait another year"
+    assert what_is_so(said, question) == "booked flights to Hanoi for April 3"
+    held = "the loft is on hold, we're doing the kitchen in March instead"
+    assert what_is_so(held, "what are we renovating?") == "we're doing the kitchen in March instead"
