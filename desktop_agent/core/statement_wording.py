@@ -18,9 +18,10 @@ from desktop_agent.core.timeparse import DAY_OR_MONTH
 # of the strike|, its on 9 january now".
 _REASON: Final = re.compile(
     # ("bumped the sertraline up to 100mg | since the 50 wasnt doing much": "since" with a
-    # clause after it, not "since March")
-    r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause|since(?=\s+(?:the|it|its|it's|i|i'm|we|"
-    r"they|he|she|my|our|his|her|their|that|there)\b))\s+.*?"
+    # clause after it, not "since March", "since the DVT last year")
+    r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause|since(?=\s+(?:(?:it|its|it's|we|they|he|"
+    r"she|there)\b|(?:the|my|our|his|her|their|that)\s+(?:[\w'’-]+\s+){0,3}?(?:was|were|is|are|"
+    r"wasn'?t|weren'?t|isn'?t|aren'?t|had|has|did|didn'?t|does|doesn'?t|kept|keeps)\b)))\s+.*?"
     r"(?=[,;]\s*(?:it|its|it's|i|i'm|im|we|we're|they|they're|so|and|but|now)\b|$)",
     re.IGNORECASE,
 )

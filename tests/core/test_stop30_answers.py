@@ -83,6 +83,9 @@ def test_why_after_since_is_left_out_of_the_quote() -> None:
     # "since" with a time after it is no reason
     kept = "I've been on levothyroxine 50mcg since March"
     assert what_is_so(kept, question) == kept
+    # nor "since" a time named by "the" (seen in stop 30's held-back batch)
+    since = "on apixaban since the stroke in 2022, Dr Reyes at Parkside looks after it"
+    assert what_is_so(since, "which doctor looks after my apixaban?") == since
 
 
 def test_the_replacement_is_what_is_so_now(meaning: Assistant) -> None:
