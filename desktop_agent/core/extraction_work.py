@@ -198,7 +198,7 @@ _STARTED_AS = _compile(
     r"(?:started|starting|start|(?:got|was|been|get|getting)\s+(?:hired|taken\s+on)|"
     r"(?:got|took|landed|found)\s+a\s+(?:new\s+|full[\s-]time\s+)?job)"
     r"(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+))?\s+as\s+"
+    r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+|in\s+\w+))?\s+as\s+"
 )
 # "starting at Northvolt next monday as a platform engineer": the place first, then the job.
 _STARTING_AT = _compile(

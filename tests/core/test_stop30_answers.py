@@ -136,7 +136,9 @@ def test_the_work_done_for_a_named_place_says_the_employer() -> None:
 
 def test_the_job_got_at_a_place_is_the_new_employer(assistant: Assistant) -> None:
     assert facts("got the job at Lidl!! start in june")["employer"] == "User works at Lidl"
-    # the new job said after "now" replaces the work said before
+    # the new job said with when it starts ("start in june as ...") or after "now" replaces
+    # the work said before
+    assert facts("start in june as a finance officer")["job"] == "User works as a finance officer"
     assert facts("I've started at Aldi now as a shift manager")["job"] == (
         "User works as a shift manager at Aldi"
     )
