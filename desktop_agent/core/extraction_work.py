@@ -348,15 +348,12 @@ _FOR_WHOM = re.compile(r"\b(?:for|at|with)\s+")
 def work_done_for(clause: str) -> Iterator[Match]:
     """The employer named after the work done for it, and the work as the job."""
     lead = _DOING_WORK.match(clause)
-    work = lead.group("work") if lead else ""
-    if (
-        not lead
-        or work.split()[-1].casefold() not in _WORK_DONE
-        or (
-            # "doing some research for my thesis" (but "IT support" is work)
-            work.split()[0].casefold() in STOPWORDS and not work.split()[0].isupper()
-        )
-    ):
+    if not lead:
+        return
+    work = lead.group("work")
+    first, last = work.split()[0], work.split()[-1]
+    # ("doing some research for my thesis" is no work; "IT support" is)
+    if last.casefold() not in _WORK_DONE or (first.casefold() in STOPWORDS and not first.isupper()):
         return
     rest = clause[lead.end() :]
     for at in _FOR_WHOM.finditer(rest[:60]):  # "for the housing team | at Leeds City Council"

@@ -149,13 +149,13 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     if strong:
         tiers[1] = [r for r in tiers[1] if strong & _key_parts(r.item.subject_key)]
     tiers[0], tiers[1] = _most_specific(tiers[0], families), _most_specific(tiers[1], families)
-    # ("how many cats do we have?" is answered by their names)
-    names_asked = bool(families & {"name", "name_of"} or _HOW_MANY.search(asked))
     if theirs == "person":
         # "what's my sister's boyfriend called?": his name, not hers, nor what else is said of
         # her (the user's words may say his)
         return []
-    elif relation and (unnamed or strong) and not names_asked:
+    # ("how many cats do we have?" is answered by their names)
+    names_asked = bool(families & {"name", "name_of"} or _HOW_MANY.search(asked))
+    if relation and (unnamed or strong) and not names_asked:
         # "where does my dad live?" is not answered by "User's dad is named Hiroshi" (the
         # user's words may say it); what else is said of him may
         tiers[3] = [r for r in tiers[3] if not _BARE_NAME.match(r.item.text)]
