@@ -43,6 +43,7 @@ from desktop_agent.core.extraction_household import HOUSEHOLD_RULES
 from desktop_agent.core.extraction_lifestyle import LIFESTYLE_RULES
 from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_past import told_past
+from desktop_agent.core.extraction_phrases import with_its_city
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
@@ -208,7 +209,16 @@ def extract(message: str) -> list[ExtractedFact]:
         for form in (m[1].casefold(), m[1].split()[0].casefold())
     }
     found = [f for f in found if f.value.casefold() not in passed_over]
+    found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
+
+
+def _with_city(fact: ExtractedFact, text: str) -> ExtractedFact:
+    """ "in Walkley, Sheffield": the district with its city, which a question may name."""
+    value = with_its_city(fact.value, text)
+    if value == fact.value or fact.value not in fact.text:
+        return fact
+    return replace(fact, value=value, text=fact.text.replace(fact.value, value, 1))
 
 
 _INSTEAD_OF = re.compile(

@@ -36,12 +36,51 @@ _OBJECT_END: Final = re.compile(
 )
 
 
+# What people commonly fear, for the ways of saying it that name no fear: "heights are my
+# absolute nightmare", "I can't do heights", "I'm claustrophobic", "I get vertigo".
+_FEARED: Final = (
+    r"(heights|flying|planes|deep\s+water|open\s+water|water|lifts|elevators|"
+    r"small\s+spaces|tight\s+spaces|enclosed\s+spaces|crowds|needles|spiders|snakes|horses|"
+    r"boats|the\s+dark|roller\s*coasters|tunnels|caves)"
+)
+_NIGHTMARE = _compile(
+    rf"(?P<feared>{_FEARED})\s+(?:is|are)\s+(?:literally\s+)?my\s+(?:(?:absolute|worst|biggest|actual|"
+    r"total)\s+)*(?:nightmare|phobia|fear)\b"
+    rf"|i\s+(?:can't|cannot|can’t|could\s+never|can\s+never)\s+(?:even\s+)?"
+    rf"(?:do|handle|cope\s+with|deal\s+with)\s+(?P<feared2>{_FEARED})(?=\s*$|\s*[,.;!]|\s+(?:at\s+all|either)\b)"
+)
+# A fear said as what one is: "I'm claustrophobic", "I get vertigo", "I'm a nervous flyer".
+_FEAR_BY_NAME: Final = {
+    "claustrophobic": "enclosed spaces",
+    "vertigo": "heights",
+    "nervous flyer": "flying",
+    "nervous flier": "flying",
+    "acrophobic": "heights",
+    "aerophobic": "flying",
+}
+_I_HAVE_IT = _compile(
+    rf"(?:{I_AM}|i\s+get|i\s+have|i've\s+got|i\s+suffer\s+from)\s+(?:(?:really|so|very|quite|"
+    r"a\s+bit|badly|terribly|bad|awful|severe|a|an)\s+)*(?P<name>claustrophobic|vertigo|"
+    r"nervous\s+fl[iy]er|acrophobic|aerophobic)\b"
+)
+
+
 def fear(clause: str) -> Iterator[Match]:
     """A fear the user lives with, in their words: "User is terrified of flying"."""
     body = clause.strip().rstrip(".!")
     if _OF_THE_DAY.search(body):
         return
     found = _FEAR.match(body)
+    named = _NIGHTMARE.search(body) or _I_HAVE_IT.search(body)
+    if found is None and named is not None:
+        if named.groupdict().get("name"):
+            what = _FEAR_BY_NAME[" ".join(named["name"].casefold().split())]
+        else:
+            what = " ".join((named["feared"] or named["feared2"]).casefold().split())
+        yield Match(
+            "fact", f"fear:{normalise_object(what)}", what, f"User is afraid of {what}", 0.8
+        )
+        return
     if found:
         what = _OBJECT_END.sub("", found.group("what") or found.group("what2")).strip()
         adjective = (found.group("adjective") or "afraid").casefold()

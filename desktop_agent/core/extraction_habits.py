@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from desktop_agent.core import extraction_words as words
 from desktop_agent.core.extraction_grammar import (
@@ -144,6 +145,13 @@ def _left_job(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     yield _make(who, tokens, "fact", "job", value, text, negated=True, correction=True)
 
 
+# Homes a move can be to: "moved to a flat in Leith" says the city after them.
+_DWELLINGS: Final = frozenset(
+    "apartment flat house home place bungalow cottage studio condo townhouse room "
+    "village town suburb area neighbourhood neighborhood".split()
+)
+
+
 def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     verb = head
     if head.lemma_ == "end":  # "we ended up moving to Cardiff", "we ended up staying in Bath"
@@ -154,7 +162,9 @@ def _moved(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
         return  # "I stayed in Bath" is a visit, unless one "ended up staying"
     if any(c.dep_ == "dobj" and c.lower_ not in ("house", "home") for c in verb.children):
         return  # "we moved Isla to Greenfield Academy": someone, or something, else moved
-    place = _prep_object(verb, "to", "in")
+    place = _prep_object(verb, "to", "in", "into")
+    if place is not None and place.lemma_ in _DWELLINGS:  # "to a senior apartment in Hamar"
+        place = _prep_object(place, "in") or place
     past = head.tag_ in ("VBD", "VBN")
     if place is None or not place.text[:1].isupper() or not past:
         when = _when(tokens)

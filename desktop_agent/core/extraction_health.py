@@ -112,7 +112,7 @@ _DIET = _compile(
     r"\s+(?P<not>not\s+|no\s+longer\s+)?(?:an?\s+)?"
     r"(?:(?:strict|strictly|fully|full|completely|totally|now)\s+)?"
     r"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|keto|teetotal|teetotaler|halal|kosher|"
-    r"gluten[\s-]free|dairy[\s-]free)\b"
+    r"gluten[\s-]free|dairy[\s-]free|low[\s-](?:salt|sodium))\b"
     r"|i\s+(?:only\s+|strictly\s+)?(?:eat|keep)\s+(?P<diet2>halal|kosher)\b"
 )
 
@@ -130,8 +130,14 @@ def diet(clause: str) -> Iterator[Match]:
     text = f"User eats {value}" if value in ("halal", "kosher") else f"User is {value}"
     if found.group("on"):  # "I'm on a strict keto diet"
         text = f"User is on a {value} diet"
-    since = re.search(r"(?i)\s(since|for)\s+([^,.;!?]+)", clause[found.end() :])
+    # "for" a time, not a reason: "for ten years", not "for my blood pressure"
+    since = re.search(
+        r"(?i)\s(since|for(?=\s+(?:\d|an?\s|about|over|almost|nearly|years|months|ages|"
+        r"the\s+(?:last|past)|\w+\s+(?:years?|months?|weeks?|decades?)\b)))\s+([^,.;!?]+)",
+        clause[found.end() :],
+    )
     if since and text.startswith("User is "):  # "I've been vegetarian since I was 12"
         said = re.sub(r"(?i)\bI was\b", "User was", since.group(2).strip())
-        text = f"User has been {value} {since.group(1).casefold()} {said}"
+        being = f"on a {value} diet" if found.group("on") else value
+        text = f"User has been {being} {since.group(1).casefold()} {said}"
     yield Match("fact", "diet", value, text, 0.9)

@@ -31,7 +31,8 @@ _BEFORE_I_MOVED: Final = re.compile(
 # "I moved from Manchester to Bath last spring": where the user lived, and lives now.
 _MOVED_FROM: Final = re.compile(
     r"^(?:[Ii]|[Ww]e)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
-    r"(?:house\s+)?from\s+(?P<from>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<to>to\s+[A-Z].*)$"
+    r"(?:house\s+)?from\s+(?P<from>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:(?:down|up|over|out|back)\s+)?"
+    r"(?P<to>to\s+[A-Z].*)$"
 )
 # "I lived in Berlin for three years": where the user lived, which is the past.
 _LIVED: Final = re.compile(

@@ -155,3 +155,18 @@ def third_singular(verb: str) -> str:
     if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+# "in Walkley, Sheffield": a district and its city, said as one place.
+_AND_ITS_CITY = re.compile(
+    r",\s+(?P<city>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+    r"(?=\s*$|\s*[.!?;:,)]|\s+[-–—]|\s+(?:now|last|this|since|for|these|with)\b)"
+)
+
+
+def with_its_city(place: str, text: str) -> str:
+    """``place`` with the city said after it in ``text`` ("Walkley" -> "Walkley, Sheffield"),
+    else ``place``."""
+    at = text.find(place)
+    found = _AND_ITS_CITY.match(text, at + len(place)) if at >= 0 else None
+    return f"{place}, {found['city']}" if found else place

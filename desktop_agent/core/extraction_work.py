@@ -63,11 +63,13 @@ def _job_phrase(text: str, *, named_as: bool = False) -> str | None:
 
 _JOB = _compile(
     rf"(?:been(?=\s+an?\s)|"  # "been a backend dev at Klarna for 4 years now"
+    r"being(?=\s+an?\s)|"  # "being a pharmacist in Leicester is no joke"
+    r"(?P<will>i(?:'ll|’ll|\s+will)\s+(?:now\s+)?be)(?=\s+an?\s)|"  # "I'll be a coordinator at X"
     rf"i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
     r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
-    rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:now\s+)?(?:(?:working|freelancing)\s+as\s+)?"
+    rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:(?:now|officially|currently)\s+)?(?:(?:working|freelancing|training)\s+as\s+)?"
     rf"(?=an?\s)|{I_AM}\s+now\s+(?=\w)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )
@@ -78,8 +80,9 @@ def job(clause: str) -> Iterator[Match]:
     if lead:
         rest = clause[lead.end() :]
         promoted = bool(lead.group("promoted"))  # "I got promoted to senior developer"
-        named_as = promoted or bool(re.search(r"(?i)\bas\s*$", lead.group(0)))
-        phrase = _job_phrase(rest, named_as=named_as)
+        will = bool(lead.group("will"))
+        named_as = promoted or will or bool(re.search(r"(?i)\bas\s*$", lead.group(0)))
+        phrase = _job_phrase(_workplace_cut(rest) if will else rest, named_as=named_as)
         if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
             phrase = _object(rest)  # "my job is teaching maths" needs no job noun
         if phrase is None:
@@ -94,13 +97,22 @@ def job(clause: str) -> Iterator[Match]:
                 "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
             )
             return
-        now = promoted or bool(lead.group("new") or re.search(r"\bnow\b", clause, re.IGNORECASE))
+        now = promoted or bool(
+            lead.group("new") or lead.group("will") or re.search(r"\bnow\b", clause, re.I)
+        )
         place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
+        if will and not (place and re.match(r"[A-ZÀ-Ý](?!\S*['’]s\b)", place[1])):
+            return  # "I'll be a bridesmaid at Amy's wedding": a job only at a named employer
         # One statement, one memory: forgetting "my job as a vet nurse" takes the hospital too.
         at = f" {place[0]} {place[1]}" if place else ""
         yield Match("fact", "job", phrase, f"User works as {_a(phrase)}{at}", 0.85, correction=now)
         if city:
             yield Match("fact", "home_city", city, f"User is based in {city}", 0.7, inferred=True)
+
+
+def _workplace_cut(text: str) -> str:
+    """The words before where a job is done: "a coordinator | at Medivance, starting ..."."""
+    return re.split(r"\s+(?:at|for|with)\s+|\s*[,.;!]", text, maxsplit=1)[0]
 
 
 # "... at a fintech startup in Accra": where the job is done, and the city the user is based in.

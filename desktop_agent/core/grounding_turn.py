@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
+from desktop_agent.core.before_named import before_named
 from desktop_agent.core.current_words import outdated_spans, still_so
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.fact_changes import changed_later
@@ -165,7 +166,10 @@ def ground(
             current = facts or [r for r in found if wanted & stems(r.item.text)]
             past = earlier_in_slot(memory, current, excluded)
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
-        if not past and (said := _said(memory, text, excluded)) is not None and said.earlier:
+        # the names the current facts give ("Utrecht"), which a question's "before Haarlem"
+        # must be among for the words before Haarlem to be the past
+        known = {w for r in facts for w in stems(" ".join(_NAMES.findall(r.item.text)))}
+        if not past and (said := _said(memory, text, excluded, known=known)) and said.earlier:
             # no fact's past, but the user's words before a change they told ("our cat Mochi
             # is on Royal Canin" before "we've switched her over to Hill's")
             return _quoting(said.sentence, said.source)
@@ -207,6 +211,9 @@ def ground(
         return _quoting(later.sentence, later.source)
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+_NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 
 
 # A household's own things, asked about with "the": "when is the baby due?", "what colour is
@@ -364,9 +371,11 @@ def _said(
     text: str,
     excluded: Collection[str],
     saying: Collection[str] | None = None,
+    known: Collection[str] = (),
 ) -> Statement | None:
     """The user's own sentence that answers ``text`` when no learned fact does; with
-    ``saying``, a later change is quoted only if it says one of those words too."""
+    ``saying``, a later change is quoted only if it says one of those words too. ``known``:
+    the words of the current facts that answer it, if any."""
     asked = about_user(text)
     # (a question of someone named asks the past too: "what sport did Mateo do before judo?")
     past = asked.past if asked is not None else asks_the_past(text)
@@ -383,6 +392,8 @@ def _said(
         if relation in kin
         for w in stems(name)
     }
+    if past and (found := before_named(text, episodes, known)) is not None:
+        return found  # "which car did I have before the Skoda?"
     found = best_statement(text, episodes, reasons=past, saying=saying, known_as=names)
     if found is None and asked is not None:
         found = closest_statement(

@@ -67,6 +67,11 @@ _REQUEST: Final = re.compile(
 _CLAUSE: Final = re.compile(
     r"\s*(?:[,;–—]|\s-\s|\b(?:but|so|and\s+then|which|although|bc|because|cos|coz)\b)\s*"
 )
+# ... and where the new value may be said: "Yuki's left | and we've got Hiroshi Tanaka now"
+# (a second subject, a second clause; the change word of the second is the whole's)
+_NEW_CLAUSE: Final = re.compile(
+    rf"{_CLAUSE.pattern}|\s*\band(?=\s+(?:we|i|she|he|they)(?:['’]|\s))\s*"
+)
 # Openers that carry no fact: "oops, ...", "update: ...", "anyway ...".
 _FILLER: Final = re.compile(
     r"^(?:(?:oh+|ok+|okay|oops|sorry|so+|but|and|anyway|well|ugh+|also|fyi|btw|update|"
@@ -266,7 +271,7 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
     values = _values(old.text)
     best: tuple[tuple[bool, bool, bool, int], str] | None = None
     new: list[str] = []
-    for index, clause in enumerate(_clauses(sentence)):
+    for index, clause in enumerate(_clauses(sentence, _NEW_CLAUSE)):
         words = _salient(clause)
         if not words - old_words or not old_words - words:
             continue
@@ -299,8 +304,8 @@ def _sentences(text: str) -> Iterator[tuple[str, tuple[int, int]]]:
             yield sentence, (found.start(), found.end())
 
 
-def _clauses(sentence: str) -> list[str]:
-    clauses = [_FILLER.sub("", part.strip(" .!")).strip() for part in _CLAUSE.split(sentence)]
+def _clauses(sentence: str, at: re.Pattern[str] = _CLAUSE) -> list[str]:
+    clauses = [_FILLER.sub("", part.strip(" .!")).strip() for part in at.split(sentence)]
     return [clause for clause in clauses if len(clause.split()) >= 2 or _DIGIT.search(clause)]
 
 

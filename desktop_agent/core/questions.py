@@ -147,7 +147,10 @@ _NOT_ABOUT_ME = re.compile(
     r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
     r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
     r"how (?:do|can|should) i(?! (?:take|like|have) my\b| (?:usually )?(?:get|travel|go) to (?:work|the office|school|uni)\b| (?:usually )?commute\b)|what should i|what can i|could i|can i|do i need|"
-    r"i (?:could|can|should|might|would|need|want))\b(?!['’]t|not)",
+    r"i (?:could|can|should|might|would|need|want)|"
+    # "any quick lunch ideas for him?", "ideas for our weekend away?", "plan me a workout"
+    r"any\s+(?:[\w-]+\s+){0,2}(?:ideas|suggestions?|tips|recommendations?|recipes?)|"
+    r"ideas\s+for|plan\s+(?:me|us)|what\s+(?:should|shall|could|can)\s+we)\b(?!['’]t|not)",
     re.IGNORECASE,
 )
 

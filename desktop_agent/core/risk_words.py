@@ -186,6 +186,60 @@ DIETS: Final[dict[str, tuple[str, ...]]] = {
     "lactose intolerance": ("lactose",),
     "keto": ("carbs", "sugar"),
     "gluten intolerance": ("gluten",),
+    "low-salt": ("salt",),
+    "low-sodium": ("salt",),
 }
 
-__all__ = ["DIETS", "EXPANSIONS"]
+# What a low-salt diet rules out: the salt itself and what is mostly salt.
+EXPANSIONS["salt"] = (
+    "salt", "salty", "soy sauce", "stock cube", "stock cubes", "bacon", "ham", "salami",
+    "chorizo", "crisps", "chips", "instant noodles", "pot noodle", "ramen", "pickles", "pickle",
+    "olives", "anchovies", "feta", "halloumi", "miso", "fish sauce", "tinned soup", "canned soup",
+    "processed meat", "sausages", "smoked salmon", "papad", "poppadoms",
+)  # fmt: skip
+
+# What a fear rules out of a plan ("ideas for our weekend away?"), by a word of the fear's key
+# ("fear:height", "fear:deep water", "fear:enclosed space").
+FEARS: Final[dict[str, tuple[str, ...]]] = {
+    "height": (
+        "zip line", "zip lines", "zipline", "ziplines", "ziplining", "zip-lining", "zip lining",
+        "zipwire", "zip wire", "skydive", "skydiving", "bungee", "bungee jump", "bungee jumping",
+        "abseil", "abseiling", "rock climbing", "climbing", "via ferrata", "hot air balloon",
+        "hot-air balloon", "paragliding", "hang gliding", "high ropes", "treetop", "tree top",
+        "rooftop", "observation deck", "glass floor", "ferris wheel", "cable car", "skywalk",
+        "cliff walk", "cliff-top", "clifftop",
+    ),
+    "flying": (
+        "flight", "flights", "fly", "flying", "plane", "planes", "airport", "airline",
+        "helicopter", "hot air balloon",
+    ),
+    "plane": ("flight", "flights", "fly", "flying", "plane", "planes", "airport", "airline"),
+    "water": (
+        "swimming", "swim", "snorkel", "snorkelling", "snorkeling", "scuba", "diving", "kayak",
+        "kayaking", "canoe", "canoeing", "paddleboarding", "paddleboard", "surfing", "surf",
+        "wild swimming", "boat trip", "sailing", "rafting", "white water",
+    ),
+    "boat": ("boat", "boat trip", "cruise", "ferry", "sailing", "yacht", "kayak", "canoe"),
+    "enclosed": (
+        "cave", "caves", "caving", "escape room", "escape rooms", "potholing", "submarine",
+        "mine tour", "tunnel", "tunnels", "catacombs",
+    ),
+    "space": (
+        "cave", "caves", "caving", "escape room", "escape rooms", "potholing", "submarine",
+        "mine tour", "tunnel", "tunnels", "catacombs",
+    ),
+    "cave": ("cave", "caves", "caving", "potholing", "catacombs"),
+    "tunnel": ("tunnel", "tunnels", "caving", "catacombs"),
+    "crowd": ("festival", "festivals", "concert", "concerts", "stadium", "gig", "gigs", "rave"),
+    "needle": ("tattoo", "tattoos", "piercing", "acupuncture", "blood donation"),
+    "horse": ("horse riding", "horseback", "pony trekking", "riding lessons"),
+    "rollercoaster": ("rollercoaster", "rollercoasters", "roller coaster", "roller coasters",
+                      "theme park", "theme parks"),
+    "coaster": ("rollercoaster", "rollercoasters", "roller coaster", "roller coasters",
+                "theme park", "theme parks"),
+    "spider": ("bug house", "insect house", "tarantula"),
+    "snake": ("reptile house", "reptile", "reptiles", "snake", "snakes"),
+    "dark": ("ghost tour", "ghost walk", "caving", "cave", "dark room"),
+}  # fmt: skip
+
+__all__ = ["DIETS", "EXPANSIONS", "FEARS"]

@@ -18,11 +18,11 @@ from typing import Final
 
 from desktop_agent.core.grounding_wording import contracted, second_person
 from desktop_agent.core.memory_model import MemoryItem
-from desktop_agent.core.risk_words import DIETS, EXPANSIONS
+from desktop_agent.core.risk_words import DIETS, EXPANSIONS, FEARS
 
 _RISK_TEXT = re.compile(
     r"\ballerg|\bintoleran|\bvegetarian\b|\bveggie\b|\bvegan\b|\bpescatarian\b|\bhalal\b|\bketo\b|"
-    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\bpregnan\w*|\bsober\b|\bteetotal\b|\boff alcohol\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
+    r"\bkosher\b|\bc[o]?eliac\b|\bdiabetes\b|\blow[\s-](?:salt|sodium)\b|\bpregnan\w*|\bsober\b|\bteetotal\b|\boff alcohol\b|\b(?:gluten|dairy)[\s-]free\b|\b(?:does not|doesn't|do not|don't|never|cannot|can't) "
     r"(?:eat|drink|have|take)\b|\bavoids?\b",
     re.IGNORECASE,
 )
@@ -76,6 +76,21 @@ _MEDICINE = re.compile(
     r"painkillers?|pain\s+relief|remed(?:y|ies)|tablets?|sore\s+throat|congest\w*|blocked\s+nose)\b",
     re.IGNORECASE,
 )
+# Requests where a fear matters: plans, outings, trips, ideas for something to do.
+_PLANS = re.compile(
+    r"\b(?:ideas?|suggest\w*|recommend\w*|plan|plans|planning|weekend|holidays?|trip|trips|"
+    r"day\s+out|days\s+out|things\s+to\s+do|activit(?:y|ies)|adventur\w*|date|birthday|"
+    r"anniversary|hen|stag|honeymoon|travel\w*|visit|break|getaway|thrill\w*|exciting|"
+    r"team[\s-]building|outing|excursion|itinerary|bucket\s+list|get\s+there|gift|present|"
+    r"experience|treat)\b",
+    re.IGNORECASE,
+)
+# A reply that takes a fear into account: "since you're not keen on heights", "no heights".
+_FEAR_TEXT = re.compile(
+    r"\b(?:fear\w*|afraid|scared|terrified|phobi\w*|vertigo|claustrophob\w*|nervous\s+fl[iy]er|"
+    r"ground[\s-]level|feet\s+on\s+the\s+ground)\b",
+    re.IGNORECASE,
+)
 _DRUGS: Final = frozenset({"penicillin", "amoxicillin", "aspirin", "ibuprofen", "sulfa", "codeine"})
 # Medicines that rule others out: a blood thinner and the common anti-inflammatory painkillers
 # (bleeding), and the two drugs whose levels they raise. A reply must not suggest them.
@@ -98,9 +113,11 @@ class Risk:
     terms: tuple[str, ...]
     medical: bool  # a drug allergy: it matters for medicine, not for food
     drug: str = ""  # a medicine taken, which rules out others ("warfarin")
+    activity: bool = False  # a fear: it matters for plans and outings, not for food
 
     def describe(self) -> str:
-        return self.memory.text.replace("User ", "you ", 1).replace("User's ", "your ", 1)
+        """ "User is afraid of heights" -> "you are afraid of heights"."""
+        return _to_user(self.memory.text)
 
     def interaction(self, lead: str) -> str:
         """The line for a medicine taken: ``lead`` ("Remember", "Careful") and why."""
@@ -115,6 +132,8 @@ class Risk:
         tell the user why."""
         if self.drug:
             return self.drug in reply.casefold()
+        if self.activity:
+            return self.mentioned_in(reply)
         kind = _RISK_KIND.search(self.memory.text)
         if kind is None:
             return bool(_RISK_TEXT.search(reply))
@@ -126,6 +145,9 @@ class Risk:
         lowered = reply.casefold()
         if _RISK_TEXT.search(reply) or (self.drug and self.drug in lowered):
             return True
+        feared = self.memory.subject_key.casefold().partition("fear:")[2]
+        if self.activity and (_FEAR_TEXT.search(reply) or feared[:5] in lowered):
+            return True  # "since heights aren't your thing", "if you're scared of ..."
         return any(
             re.search(
                 rf"\b(?:no|without|avoid\w*)\s+(?:\w+\s+)?{re.escape(t)}\b|"
@@ -152,6 +174,13 @@ def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
     medicine or condition that rules out others)."""
     found = []
     for item in items:
+        feared = item.subject_key.casefold().partition("fear:")[2]
+        if feared:
+            # (in the table's order, so a regenerated reply is told the likeliest first)
+            ordered = {t: 0 for w in feared.split() for t in FEARS.get(w.rstrip("s"), ())}
+            if item.active and ordered:
+                found.append(Risk(item, tuple(ordered), False, activity=True))
+            continue
         taken = item.subject_key.casefold().partition("medication:")[2]
         if item.active and taken in _INTERACTIONS:
             found.append(Risk(item, _INTERACTIONS[taken], True, drug=taken))
@@ -175,11 +204,13 @@ def relevant_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
     """Risks that matter for ``message``: food requests for food risks, medicine for drugs,
     and any risk whose words the message names."""
     food, medicine = bool(_FOOD.search(message)), bool(_MEDICINE.search(message))
+    plans = bool(_PLANS.search(message))
     said = {w.casefold() for w in _WORD.findall(message)}
     return [
         r
         for r in risks
-        if (medicine if r.medical else food) or said & {t for t in r.terms if " " not in t}
+        if (plans if r.activity else medicine if r.medical else food)
+        or said & {t for t in r.terms if " " not in t}
     ]
 
 
@@ -270,8 +301,16 @@ def _to_user(text: str) -> str:
 
 def risk_instruction(risks: Sequence[Risk]) -> str:
     """Stated first in the system prompt of a regenerated reply."""
-    lines = [f"- {r.describe()}: never suggest {', '.join(r.terms[:6])}." for r in risks]
+    lines = [f"- {r.describe()}: never suggest {', '.join(_distinct(r.terms)[:6])}." for r in risks]
     return "Important, the user's safety:\n" + "\n".join(lines)
+
+
+def _distinct(terms: Sequence[str]) -> list[str]:
+    """One form of each thing: "zip line", not also "zip lines", "zipline", "ziplining"."""
+    seen: dict[str, str] = {}
+    for term in terms:
+        seen.setdefault(re.sub(r"\W", "", term)[:3], term)
+    return list(seen.values())
 
 
 def warning(risks: Sequence[Risk]) -> str:

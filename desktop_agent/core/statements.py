@@ -43,7 +43,7 @@ class Statement:
     source: Recollection
     shared: int  # how many of the question's words it says
     span: tuple[int, int] = (0, 0)  # of the sentence in the user's message
-    earlier: bool = False  # said before a change the user told since (``_said_before``)
+    earlier: bool = False  # said before a change the user told since (``said_before``)
 
 
 def best_statement(
@@ -61,7 +61,7 @@ def best_statement(
     value; a question about the past wants it, and the older of two sentences that say as
     much. A later sentence that says a change to the best one is quoted instead
     (``_changed_since``); with ``saying``, only one that says one of those words. For the
-    past, a change's earlier words are (``_said_before``). The short sentence after that says
+    past, a change's earlier words are (``said_before``). The short sentence after that says
     what is asked (when, how much, a name) joins it (``_with_next``). ``known_as``: the names
     of the people asked about ("magnus" for "my grandson"), which say whom a sentence is about
     as well as the relation does."""
@@ -102,7 +102,7 @@ def best_statement(
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
-        return _said_before(best, episodes, wanted | kin) or best
+        return said_before(best, episodes, wanted | kin) or best
     return best
 
 
@@ -113,7 +113,7 @@ CHANGE: Final = re.compile(
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
-    r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped|doubled|halved|"
+    r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped(?!\s+(?:my|his|her|our|their|off|by|in|round|over)\b)|doubled|halved|"
     r"refinanced|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
     re.IGNORECASE,
 )
@@ -196,7 +196,7 @@ _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
 _VALUE: Final = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
 
 
-def _said_before(
+def said_before(
     change: Statement, episodes: Sequence[Recollection], asked: Collection[str]
 ) -> Statement | None:
     """The user's sentence, said before ``change``, about what it changed: it shares a word of
@@ -207,7 +207,7 @@ def _said_before(
     # the rest of its message may say what changed ("the Y changed the pool schedule. | so
     # I've shifted my swim to wednesdays"), and more ("Good news to tell!"): worth less
     around = _substance(told.user_text) - subject
-    best: tuple[tuple[int, float], Statement] | None = None
+    best: tuple[tuple[int, int, float], Statement] | None = None
     for recollection in episodes:
         item = recollection.item
         if item.created_at >= told.created_at and item.id != told.id or question_only(item):
@@ -223,7 +223,13 @@ def _said_before(
             )
             if not common or CHANGE.search(sentence):
                 continue
-            key = (common + len(stems(sentence) & set(asked)), item.created_at.timestamp())
+            # (of two as near, the one naming what changed: "Dr. Kowalczyk at the Elm Street
+            # practice" over "ugh, dentist tomorrow at 9.")
+            key = (
+                common + len(stems(sentence) & set(asked)),
+                len(said & subject),
+                item.created_at.timestamp(),
+            )
             if best is None or key > best[0]:
                 before = Statement(clipped(sentence), recollection, change.shared, earlier=True)
                 best = (key, before)
@@ -244,7 +250,7 @@ def said_before_fact(
         if where.episode_id != source.item.id or not 0 <= where.start < where.end <= len(told):
             continue
         change = Statement(told[where.start : where.end], source, 0, (where.start, where.end))
-        return _said_before(change, [source, *episodes], asked)
+        return said_before(change, [source, *episodes], asked)
     return None
 
 
@@ -440,7 +446,7 @@ def before_a_change(
     sentence, source = changes[top]
     asked = content_words(question) | kin_asked(question)
     if past:
-        return _said_before(Statement(sentence, source, 0), episodes, asked)
+        return said_before(Statement(sentence, source, 0), episodes, asked)
     found = Statement(clipped(what_is_so(sentence, question)), source, 0)
     return _changed_since(found, episodes, asked, question) or found
 

@@ -1,0 +1,66 @@
+"""The past asked as what came before something named: "which car did I have before the
+Skoda?", "who was my dentist before Dr. Farouk?", "what phone did I have before this iphone?".
+
+The question names the new value, so the message that first named it is where the change was
+told, whether or not it says a change in words ("picked up a grey 2019 Skoda Octavia estate
+on saturday" after "we finally swapped the Astra!"); what came before is the user's sentence,
+said before that message, about what it changed (``statements.said_before``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from desktop_agent.core.grounding import content_words, stems
+from desktop_agent.core.memory_service import Recollection
+from desktop_agent.core.questions import question_only
+from desktop_agent.core.statements import Statement, said_before
+from desktop_agent.core.user_sentences import told_sentences
+
+# "before the Skoda", "before Dr. Farouk", "before Greenfield", "before this iphone", "before
+# the new one"; a name (capitalised) or what "this" or "the new" points at.
+_BEFORE: Final = re.compile(
+    r"\b(?i:before)\s+(?:(?:the|my|our|his|her|their)\s+)?"
+    r"(?!I\b|I['’])(?P<name>(?:(?i:dr|mr|mrs|ms|prof)\.?\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*)*)"
+    r"|\b(?i:before)\s+(?:this|the\s+new|my\s+new|our\s+new)\s+(?P<thing>[a-z][\w'’-]*)"
+)
+_TITLES: Final = frozenset({"dr", "mr", "mrs", "ms", "prof"})
+
+
+def named_new(question: str) -> set[str]:
+    """The stems of what ``question`` says came after the past it asks about; empty when it
+    names nothing ("before the move" names an event, not the new value)."""
+    found = _BEFORE.search(question)
+    if found is None:
+        return set()
+    name = found["name"] or found["thing"]
+    return {w for w in stems(name) if w not in _TITLES}
+
+
+def before_named(
+    question: str, episodes: Sequence[Recollection], known: Collection[str] = ()
+) -> Statement | None:
+    """The user's words before the message that first named what ``question`` says came
+    after ("before the Skoda"), about what that message changed; None when the question names
+    nothing or no message before named it. ``known``: the words of the current facts that
+    answer the question; when they do not name it, the change was missed ("still unpacking
+    boxes in Haarlem" beside "User lives in Utrecht"), and no sentence is sure to be its past."""
+    new = named_new(question)
+    if not new or known and not new & set(known):
+        return None
+    first: tuple[float, Statement] | None = None
+    for recollection in episodes:
+        item = recollection.item
+        if question_only(item):
+            continue
+        for sentence in told_sentences(item.user_text):
+            if new <= stems(sentence):
+                when = item.created_at.timestamp()
+                if first is None or when < first[0]:
+                    first = (when, Statement(sentence, recollection, 0))
+                break
+    if first is None:
+        return None
+    return said_before(first[1], episodes, content_words(question) - new)
