@@ -179,7 +179,8 @@ DIETS: Final[dict[str, tuple[str, ...]]] = {
     # Conditions (``extraction_rules.condition``) that rule foods out.
     "diabetes": ("sugar",),
     # Not drinking, for whatever reason: a drink suggestion must be alcohol-free.
-    "pregnant": ("alcohol",),
+    # ... and what pregnancy rules out besides: soft and blue cheeses, pâté, raw fish, liver
+    "pregnant": ("alcohol", "pregnancy"),
     "sober": ("alcohol",),
     "teetotal": ("alcohol",),
     "off alcohol": ("alcohol",),
@@ -189,6 +190,12 @@ DIETS: Final[dict[str, tuple[str, ...]]] = {
     "low-salt": ("salt",),
     "low-sodium": ("salt",),
 }
+
+EXPANSIONS["pregnancy"] = (
+    "brie", "camembert", "blue cheese", "stilton", "gorgonzola", "roquefort", "danish blue",
+    "unpasteurised", "unpasteurized", "pate", "pâté", "sushi", "sashimi", "raw fish",
+    "oysters", "liver", "swordfish", "marlin", "shark", "raw egg", "steak tartare", "carpaccio",
+)  # fmt: skip
 
 # What a low-salt diet rules out: the salt itself and what is mostly salt.
 EXPANSIONS["salt"] = (

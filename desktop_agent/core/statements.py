@@ -73,7 +73,11 @@ def best_statement(
         return None
     wanted |= inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
     best: Statement | None = None
-    best_key: tuple[int, float] | None = None
+    best_key: tuple[int, bool, bool, float] | None = None
+    # of sentences as near, one saying the kind asked ("Netflix is 10.99" for "how much is
+    # netflix costing me?", over the newer "netflix unchanged")
+    says = kind_asked(question)
+    now_asked = bool(_NOW_ASKED.search(question))
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -89,7 +93,14 @@ def best_statement(
             # sentence it corrects, which may share more words with the question
             # ... and a question about the past wants the earlier words, not the correction
             when = item.created_at.timestamp()
-            key = (shared, -when) if reasons else (shared + bool(_CORRECTS.search(sentence)), when)
+            kind = says is not None and bool(says.search(sentence))
+            corrects = bool(_CORRECTS.search(sentence))
+            if reasons:
+                key = (shared, kind, False, -when)
+            elif now_asked:  # "what day is it now?": the newest correction, whatever it says
+                key = (shared + corrects, False, False, when)
+            else:  # "how old is Tobi?": what says an age, over news that says none
+                key = (shared, kind, corrects, when)
             if best_key is None or key > best_key:
                 said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key
@@ -97,13 +108,26 @@ def best_statement(
         best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
         changed = _changed_since(best, episodes, wanted | kin, question)
-        if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
+        if (
+            changed is not None
+            and (saying is None or stems(changed.sentence) & set(saying))
+            # a change that does not say the kind asked changed something else: "Tobi (12)"
+            # still says how old he is after "so it'll be thursday now"
+            and not (says and says.search(best.sentence) and not says.search(changed.sentence))
+        ):
             return _with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
-        return said_before(best, episodes, wanted | kin) or best
+        earlier = said_before(best, episodes, wanted | kin)
+        return _with_next(earlier, question) if earlier is not None else best
     return best
+
+
+_NOW_ASKED: Final = re.compile(
+    r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now|anymore|still)\b",
+    re.IGNORECASE,
+)
 
 
 # Words that say something changed: "the doctor has increased the metformin to 1000 mg", "it's
@@ -273,7 +297,7 @@ _WHEN_SAID: Final = re.compile(
 _SAID_APART: Final = (
     (_WHEN_ASKED, _WHEN_SAID),
     (  # "she doubled the lisinopril. | I'm on 20mg now."
-        re.compile(r"\b(?:how\s+(?:much|many)|what\s+dose|which\s+dose)\b", re.I),
+        re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
         re.compile(r"\d"),
     ),
     (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:

@@ -18,7 +18,11 @@ _NOT_A_STATEMENT: Final = re.compile(
     # the user's own forgetting is no request)
     r"\b(?<!\bi )(?<!\bwe )(?<!always )(?<!ll )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
     r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
-    r"\b(?:don't|do not|stop) (?:remember|keep|stor)",
+    r"\b(?:don't|do not|stop) (?:remember|keep|stor)|"
+    # a request to the assistant: "plan me a 30 min workout pls", "any ideas for dinner"
+    r"^(?:(?:ok|okay|so|right|pls|please|hey|hi)[\s,!]+)*(?:plan|give|suggest|recommend|help|"
+    r"write|tell|show|draft|find|list|explain)\s+(?:me|us)\b|"
+    r"^(?:(?:ok|okay|so|right|hey|hi)[\s,!]+)*any\s+(?:[\w-]+\s+){0,2}(?:ideas|suggestions)\b",
     re.I,
 )
 

@@ -151,3 +151,85 @@ def test_a_low_salt_diet_is_a_risk_for_food() -> None:
     risks = relevant_risks("what should I make for lunch?", risks_of([item]))
     assert violations("How about a ham and pickle sandwich?", risks) == risks
     assert violations("A big salad, no added salt, with lentils.", risks) == []
+
+
+def test_a_request_to_the_assistant_is_never_quoted_as_told(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "signed up at Anytime Fitness near the office, 30 a month|"
+        "plan me a 20 min leg workout for tonight pls",
+        "which gym am I a member of?",
+    )
+    assert "Anytime Fitness" in reply and "plan me" not in reply
+
+
+def test_of_sentences_as_near_the_one_saying_the_kind_asked_answers(
+    assistant: Assistant,
+) -> None:
+    reply = told_then_asked(
+        assistant,
+        "Disney+ is 7.99 a month which the kids say is essential|"
+        "tidied up the direct debits, disney+ unchanged",
+        "how much is disney+ costing me?",
+    )
+    assert "7.99" in reply
+    age = told_then_asked(
+        assistant,
+        "having my godsons Kwame (8) and Ade (11) over on the Saturday, they love board games|"
+        "change of plan, their dad says Ade has a swimming gala on saturday so it'll be sunday now",
+        "how old is Ade?",
+    )
+    assert "11" in age
+
+
+def test_pregnancy_rules_out_soft_cheese_and_pate() -> None:
+    from datetime import UTC, datetime
+
+    from desktop_agent.core.memory_model import MemoryItem
+    from desktop_agent.core.risks import relevant_risks, risks_of, violations
+
+    now = datetime.now(UTC)
+    item = MemoryItem(
+        "p", "semantic", "User is pregnant", now, now, type="risk", subject_key="condition:preg"
+    )
+    risks = relevant_risks("which cheeses should I get for a cheese board?", risks_of([item]))
+    assert violations("Go for a ripe brie, some cheddar and a little pâté.", risks) == risks
+    assert violations("Hard cheeses like cheddar and parmesan are fine.", risks) == []
+
+
+def test_asked_what_is_so_now_the_newest_correction_answers(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "zara has ballet on mondays at 4 and sami does chess club on fridays|"
+        "Zara quit ballet, the teacher was too strict. she's doing gymnastics now instead, "
+        "wednesdays at 5",
+        "what day is Zara's class now?",
+    )
+    assert "wednesdays" in reply and "mondays" not in reply
+
+
+def test_the_words_before_a_change_bring_the_short_sentence_saying_when(
+    assistant: Assistant,
+) -> None:
+    reply = told_then_asked(
+        assistant,
+        "sorting out peru at last!! 10 days in May, flying KLM via Amsterdam. Cusco then Lima|"
+        "change of plan - Ines talked me into the dry season instead so the peru trip is now "
+        "July. same route",
+        "What month had I first planned the Peru trip for?",
+    )
+    assert "May" in reply
+
+
+def test_a_second_clause_with_its_own_subject_says_who_came_instead(
+    assistant: Assistant, memory: MemoryService
+) -> None:
+    chat(assistant, assistant.start_conversation(), "our coach is Marco Rossi, he's brilliant")
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "big changes at the club - Marco's left and we've got Ines Duarte now",
+    )
+    current = [i.text for i in memory.active_facts()]
+    assert any("Ines Duarte" in text for text in current)
+    assert not any("Marco" in text for text in current)
