@@ -79,7 +79,7 @@ def lived_in(clause: str) -> Iterator[Match]:
 
 _MOVED_WITH = re.compile(
     rf"(?i:(?:(?:[A-ZÀ-Ý][\w'’-]+|my\s+{_RELATIONS})\s+and\s+)?(?:i|we))\s+"
-    r"(?i:(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?moved(?:\s+now\s*,?|\s*,)?\s+"
+    r"(?i:(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?moved\s+"
     r"(?:in\s+together\s+in|in\s+together\s+to|in\s+together\s+into|to|into|in\s+to))\s+"
 )
 

@@ -202,7 +202,8 @@ EXPANSIONS["salt"] = (
     "salt", "salty", "soy sauce", "stock cube", "stock cubes", "bacon", "ham", "salami",
     "chorizo", "crisps", "chips", "instant noodles", "pot noodle", "ramen", "pickles", "pickle",
     "olives", "anchovies", "feta", "halloumi", "miso", "fish sauce", "tinned soup", "canned soup",
-    "processed meat", "sausages", "smoked salmon", "papad", "poppadoms",
+    "processed meat", "sausages", "smoked salmon", "papad", "poppadoms", "prosciutto",
+    "parma ham", "pepperoni", "cured meat", "jerky", "pretzels", "salted",
 )  # fmt: skip
 
 # What a fear rules out of a plan ("ideas for our weekend away?"), by a word of the fear's key

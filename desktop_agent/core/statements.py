@@ -108,13 +108,7 @@ def best_statement(
         best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
         changed = _changed_since(best, episodes, wanted | kin, question)
-        if (
-            changed is not None
-            and (saying is None or stems(changed.sentence) & set(saying))
-            # a change that does not say the kind asked changed something else: "Tobi (12)"
-            # still says how old he is after "so it'll be thursday now"
-            and not (says and says.search(best.sentence) and not says.search(changed.sentence))
-        ):
+        if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return _with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
