@@ -44,8 +44,8 @@ def before_named(
 ) -> Statement | None:
     """The user's words before the message that first named what ``question`` says came
     after ("before the Skoda"), about what that message changed; None when the question names
-    nothing or no message before named it. ``known``: the words of the current facts that
-    answer the question; when they do not name it, the change was missed ("still unpacking
+    nothing or no message before named it. ``known``: the names the current facts that answer
+    the question give; when none is it, the change was missed ("still unpacking
     boxes in Haarlem" beside "User lives in Utrecht"), and no sentence is sure to be its past."""
     new = named_new(question)
     if not new or known and not new & set(known):

@@ -375,7 +375,7 @@ def _said(
 ) -> Statement | None:
     """The user's own sentence that answers ``text`` when no learned fact does; with
     ``saying``, a later change is quoted only if it says one of those words too. ``known``:
-    the words of the current facts that answer it, if any."""
+    the names the current facts that answer it give, if any (see ``before_named``)."""
     asked = about_user(text)
     # (a question of someone named asks the past too: "what sport did Mateo do before judo?")
     past = asked.past if asked is not None else asks_the_past(text)

@@ -6,7 +6,8 @@ shown: each remembered risk names the things it rules out (the allergen and what
 contains it, the foods a diet excludes), and a sentence that recommends one of them without
 a negation ("no", "without", "avoid", "-free", ...) breaks it. The assistant then regenerates
 with the risk stated first; if that reply breaks it too, a one-line warning naming the memory
-is appended.
+is appended. A fear is a risk for plans ("any ideas for our weekend away?" after "heights are
+my absolute nightmare" must not get zip lines).
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def risks_of(items: Iterable[MemoryItem]) -> list[Risk]:
 
 def relevant_risks(message: str, risks: Sequence[Risk]) -> list[Risk]:
     """Risks that matter for ``message``: food requests for food risks, medicine for drugs,
-    and any risk whose words the message names."""
+    plans and outings for fears, and any risk whose words the message names."""
     food, medicine = bool(_FOOD.search(message)), bool(_MEDICINE.search(message))
     plans = bool(_PLANS.search(message))
     said = {w.casefold() for w in _WORD.findall(message)}

@@ -89,9 +89,10 @@ def best_statement(
             shared = len(wanted & said) + (1 if kin else 0)
             if wanted and not wanted & said:
                 continue
-            # a sentence that puts something right counts one more: it outranks the older
-            # sentence it corrects, which may share more words with the question
-            # ... and a question about the past wants the earlier words, not the correction
+            # asked what is so now, a sentence that puts something right counts one more: it
+            # outranks the older sentence it corrects, which may share more words with the
+            # question; else it only breaks a tie after the kind asked. A question about the
+            # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
             kind = says is not None and bool(says.search(sentence))
             corrects = bool(_CORRECTS.search(sentence))
