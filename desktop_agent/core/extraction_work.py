@@ -97,9 +97,7 @@ def job(clause: str) -> Iterator[Match]:
                 "fact", "job", phrase, f"User no longer works as {_a(phrase)}", 0.85, True, True
             )
             return
-        now = promoted or bool(
-            lead.group("new") or lead.group("will") or re.search(r"\bnow\b", clause, re.I)
-        )
+        now = promoted or will or bool(lead.group("new") or re.search(r"\bnow\b", clause, re.I))
         place, city = _workplace(rest[rest.find(phrase) + len(phrase) :])
         if will and not (place and re.match(r"[A-ZÀ-Ý](?!\S*['’]s\b)", place[1])):
             return  # "I'll be a bridesmaid at Amy's wedding": a job only at a named employer

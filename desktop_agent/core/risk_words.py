@@ -208,6 +208,15 @@ EXPANSIONS["salt"] = (
 
 # What a fear rules out of a plan ("ideas for our weekend away?"), by a word of the fear's key
 # ("fear:height", "fear:deep water", "fear:enclosed space").
+_FLYING: Final = ("flight", "flights", "fly", "flying", "plane", "planes", "airport", "airline")
+_UNDERGROUND: Final = (
+    "cave", "caves", "caving", "escape room", "escape rooms", "potholing", "submarine",
+    "mine tour", "tunnel", "tunnels", "catacombs",
+)  # fmt: skip
+_COASTERS: Final = (
+    "rollercoaster", "rollercoasters", "roller coaster", "roller coasters", "theme park",
+    "theme parks",
+)  # fmt: skip
 FEARS: Final[dict[str, tuple[str, ...]]] = {
     "height": (
         "zip line", "zip lines", "zipline", "ziplines", "ziplining", "zip-lining", "zip lining",
@@ -217,34 +226,23 @@ FEARS: Final[dict[str, tuple[str, ...]]] = {
         "rooftop", "observation deck", "glass floor", "ferris wheel", "cable car", "skywalk",
         "cliff walk", "cliff-top", "clifftop",
     ),
-    "flying": (
-        "flight", "flights", "fly", "flying", "plane", "planes", "airport", "airline",
-        "helicopter", "hot air balloon",
-    ),
-    "plane": ("flight", "flights", "fly", "flying", "plane", "planes", "airport", "airline"),
+    "flying": (*_FLYING, "helicopter", "hot air balloon"),
+    "plane": _FLYING,
     "water": (
         "swimming", "swim", "snorkel", "snorkelling", "snorkeling", "scuba", "diving", "kayak",
         "kayaking", "canoe", "canoeing", "paddleboarding", "paddleboard", "surfing", "surf",
         "wild swimming", "boat trip", "sailing", "rafting", "white water",
     ),
     "boat": ("boat", "boat trip", "cruise", "ferry", "sailing", "yacht", "kayak", "canoe"),
-    "enclosed": (
-        "cave", "caves", "caving", "escape room", "escape rooms", "potholing", "submarine",
-        "mine tour", "tunnel", "tunnels", "catacombs",
-    ),
-    "space": (
-        "cave", "caves", "caving", "escape room", "escape rooms", "potholing", "submarine",
-        "mine tour", "tunnel", "tunnels", "catacombs",
-    ),
+    "enclosed": _UNDERGROUND,
+    "space": _UNDERGROUND,
     "cave": ("cave", "caves", "caving", "potholing", "catacombs"),
     "tunnel": ("tunnel", "tunnels", "caving", "catacombs"),
     "crowd": ("festival", "festivals", "concert", "concerts", "stadium", "gig", "gigs", "rave"),
     "needle": ("tattoo", "tattoos", "piercing", "acupuncture", "blood donation"),
     "horse": ("horse riding", "horseback", "pony trekking", "riding lessons"),
-    "rollercoaster": ("rollercoaster", "rollercoasters", "roller coaster", "roller coasters",
-                      "theme park", "theme parks"),
-    "coaster": ("rollercoaster", "rollercoasters", "roller coaster", "roller coasters",
-                "theme park", "theme parks"),
+    "rollercoaster": _COASTERS,
+    "coaster": _COASTERS,
     "spider": ("bug house", "insect house", "tarantula"),
     "snake": ("reptile house", "reptile", "reptiles", "snake", "snakes"),
     "dark": ("ghost tour", "ghost walk", "caving", "cave", "dark room"),

@@ -3,7 +3,7 @@ embedder and the scripted engine, so the agent loop runs end to end in well unde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import keyring
@@ -12,7 +12,7 @@ import pytest
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.embed import HashingEmbedder
-from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm import ChatMessage, GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
 from desktop_agent.memory import Vault
 from desktop_agent.secrets import KeyringKeySource
@@ -115,3 +115,15 @@ def facts(message: str) -> dict[str, str]:
     from desktop_agent.core.extraction import extract
 
     return {fact.subject_key: fact.text for fact in extract(message)}
+
+
+def replying_in_turn(replies: Sequence[str]) -> tuple[ScriptedEngine, list[str]]:
+    """An engine that gives ``replies`` one per call (the last again after them), and the
+    system prompt of each call, as they come."""
+    systems: list[str] = []
+
+    def reply(messages: Sequence[ChatMessage]) -> str:
+        systems.append(messages[0].content)
+        return replies[min(len(systems), len(replies)) - 1]
+
+    return ScriptedEngine(reply), systems

@@ -10,9 +10,9 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_service import MemoryService
-from desktop_agent.llm import ChatMessage, GenerationSettings
+from desktop_agent.llm import GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
-from tests.core.conftest import chat
+from tests.core.conftest import chat, replying_in_turn
 
 
 def every_prompt(engine: ScriptedEngine) -> str:
@@ -222,13 +222,8 @@ def test_a_capable_models_answer_is_kept_only_when_it_names_the_current_value(
 
 def _cook(memory: MemoryService, replies: Sequence[str]) -> tuple[str, list[str]]:
     memory.remember("User is allergic to peanuts", type="risk", subject_key="allergy:peanut")
-    systems: list[str] = []
-
-    def reply(messages: Sequence[ChatMessage]) -> str:
-        systems.append(messages[0].content)
-        return replies[min(len(systems), len(replies)) - 1]
-
-    assistant = Assistant(ScriptedEngine(reply), GenerationSettings(), memory=memory)
+    engine, systems = replying_in_turn(replies)
+    assistant = Assistant(engine, GenerationSettings(), memory=memory)
     answer = chat(assistant, assistant.start_conversation(), "What should I cook tonight?")
     return answer.text, systems
 

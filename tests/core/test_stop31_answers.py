@@ -7,15 +7,18 @@ city; a job said as "being a ...", "I'll be a ... at ...", "training as ..."; a 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.before_named import named_new
+from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import about_user
+from desktop_agent.core.risks import relevant_risks, risks_of, violations
 from desktop_agent.core.statements import CHANGE
-from desktop_agent.llm import ChatMessage, GenerationSettings
+from desktop_agent.llm import GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
-from tests.core.conftest import chat, facts, told_then_asked
+from tests.core.conftest import chat, facts, replying_in_turn, told_then_asked
 
 
 def test_the_past_before_something_named_is_said_before_it_was_first_named(
@@ -112,15 +115,10 @@ def test_a_request_for_ideas_is_no_question_about_the_user() -> None:
 
 
 def _plan(memory: MemoryService, replies: Sequence[str]) -> tuple[str, list[str]]:
-    systems: list[str] = []
-
-    def reply(messages: Sequence[ChatMessage]) -> str:
-        systems.append(messages[0].content)
-        return replies[min(len(systems), len(replies)) - 1]
-
     scripted = Assistant(ScriptedEngine(), GenerationSettings(), memory=memory)
     chat(scripted, scripted.start_conversation(), "I'm claustrophobic, always have been")
-    assistant = Assistant(ScriptedEngine(reply), GenerationSettings(), memory=memory)
+    engine, systems = replying_in_turn(replies)
+    assistant = Assistant(engine, GenerationSettings(), memory=memory)
     answer = chat(assistant, assistant.start_conversation(), "any ideas for a birthday day out?")
     return answer.text, systems
 
@@ -146,18 +144,16 @@ def test_a_plan_that_still_breaks_a_fear_gets_a_warning(memory: MemoryService) -
     assert kept == said and len(systems) == 1
 
 
+def _remembered(text: str, key: str, kind: str = "fact") -> MemoryItem:
+    now = datetime.now(UTC)
+    return MemoryItem("m", "semantic", text, now, now, type=kind, subject_key=key)
+
+
 def test_a_low_salt_diet_is_a_risk_for_food() -> None:
-    from datetime import UTC, datetime
-
-    from desktop_agent.core.memory_model import MemoryItem
-    from desktop_agent.core.risks import relevant_risks, risks_of, violations
-
     told = facts("I'm on a strict low-sodium diet for my blood pressure")["diet"]
     assert told == "User is on a low-sodium diet"  # "for my blood pressure" is no time
     assert facts("I've been vegan for ten years")["diet"] == "User has been vegan for ten years"
-    now = datetime.now(UTC)
-    item = MemoryItem("d", "semantic", told, now, now, type="fact", subject_key="diet")
-    risks = relevant_risks("what should I make for lunch?", risks_of([item]))
+    risks = relevant_risks("what should I make for lunch?", risks_of([_remembered(told, "diet")]))
     assert len(risks) == 1
     assert violations("How about a ham and pickle sandwich?", risks) == risks
     assert violations("A big salad, no added salt, with lentils.", risks) == []
@@ -193,15 +189,7 @@ def test_of_sentences_as_near_the_one_saying_the_kind_asked_answers(
 
 
 def test_pregnancy_rules_out_soft_cheese_and_pate() -> None:
-    from datetime import UTC, datetime
-
-    from desktop_agent.core.memory_model import MemoryItem
-    from desktop_agent.core.risks import relevant_risks, risks_of, violations
-
-    now = datetime.now(UTC)
-    item = MemoryItem(
-        "p", "semantic", "User is pregnant", now, now, type="risk", subject_key="condition:preg"
-    )
+    item = _remembered("User is pregnant", "condition:preg", kind="risk")
     risks = relevant_risks("which cheeses should I get for a cheese board?", risks_of([item]))
     assert len(risks) == 1
     assert violations("Go for a ripe brie, some cheddar and a little pâté.", risks) == risks
