@@ -24,7 +24,8 @@ from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statements import Statement, clipped, inflected, nearness
+from desktop_agent.core.said_by_meaning import nearness
+from desktop_agent.core.statements import Statement, clipped, inflected
 from desktop_agent.core.user_sentences import located
 from desktop_agent.search.tokenize import STOPWORDS
 

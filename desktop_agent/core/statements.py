@@ -6,7 +6,7 @@ the words are in an episode. So, when no fact answers a question about the user,
 of a past message that shares the question's words is quoted back, linked to its episode; a
 later sentence that says a change to it is quoted instead (and, for a question about the past,
 the sentence said before the change); with no sentence sharing a word, the one closest in
-meaning (``closest_statement``).
+meaning (``said_by_meaning``).
 
 Only what may still be true is quoted: never a message that only asked, never the words that
 taught a fact since superseded or edited nor a sentence naming its old value (blanked by
@@ -17,15 +17,14 @@ that itself asks or asks to forget (``user_sentences``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.redaction import MARK
 from desktop_agent.core.statement_wording import ENDED, PARTS, what_is_so
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.user_sentences import told_sentences
@@ -60,9 +59,9 @@ def best_statement(
     without why ("... now | bc CoreFit put their prices up"), which often names the old
     value; a question about the past wants it, and the older of two sentences that say as
     much. A later sentence that says a change to the best one is quoted instead
-    (``_changed_since``); with ``saying``, only one that says one of those words. For the
+    (``changed_since``); with ``saying``, only one that says one of those words. For the
     past, a change's earlier words are (``said_before``). The short sentence after that says
-    what is asked (when, how much, a name) joins it (``_with_next``). ``known_as``: the names
+    what is asked (when, how much, a name) joins it (``with_next``). ``known_as``: the names
     of the people asked about ("magnus" for "my grandson"), which say whom a sentence is about
     as well as the relation does."""
     wanted = content_words(question)
@@ -106,16 +105,16 @@ def best_statement(
                 said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None:
-        best = _with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
+        best = with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
-        changed = _changed_since(best, episodes, wanted | kin, question)
+        changed = changed_since(best, episodes, wanted | kin, question)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
-            return _with_next(changed, question)
+            return with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
         earlier = said_before(best, episodes, wanted | kin)
-        return _with_next(earlier, question) if earlier is not None else best
+        return with_next(earlier, question) if earlier is not None else best
     return best
 
 
@@ -138,7 +137,7 @@ CHANGE: Final = re.compile(
 )
 
 
-def _changed_since(
+def changed_since(
     best: Statement, episodes: Sequence[Recollection], asked: Collection[str], question: str
 ) -> Statement | None:
     """A later sentence of the user's that says a change to what ``best`` told: it shares a
@@ -317,7 +316,7 @@ def kind_asked(question: str) -> re.Pattern[str] | None:
     return next((said for asked, said in _SAID_APART if asked.search(question)), None)
 
 
-def _with_next(best: Statement, question: str) -> Statement:
+def with_next(best: Statement, question: str) -> Statement:
     """``best`` and the short sentence after it in the same message that says what
     ``question`` asks (a time, a name) when ``best`` does not."""
     says = kind_asked(question)
@@ -384,109 +383,3 @@ def clipped(sentence: str) -> str:
     if len(sentence) <= QUOTE_LIMIT:
         return sentence
     return sentence[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
-
-
-# How close in meaning (cosine of the app's embedder) a sentence must be to a question that
-# shares none of its words: "what car have I got now?" -> "I went with a grey Honda Civic".
-MEANING_FLOOR: Final = 0.45
-# Sentences this near the closest count as saying as much; the newer of them wins (the older
-# for a question about the past).
-MEANING_TIE: Final = 0.05
-# Among the episodes recalled best for a question, one this near with a forgotten span in it
-# stops the meaning fallback.
-FORGOTTEN_NEAR: Final = 3
-
-
-def closest_statement(
-    question: str,
-    episodes: Sequence[Recollection],
-    embed: Callable[[Sequence[str]], Any],
-    *,
-    past: bool = False,
-    no_longer_so: Collection[str] = (),
-) -> Statement | None:
-    """The sentence among the user's messages in ``episodes`` closest in meaning to
-    ``question``, when no sentence shares its words; None below ``MEANING_FLOOR``. A sentence
-    saying any of ``no_longer_so`` (the names and numbers of superseded facts) is never
-    quoted for the present: nearness in meaning cannot tell the old value from the new; nor
-    is anything when one of the episodes recalled best had words forgotten from it."""
-    if any(MARK in r.item.user_text for r in episodes[:FORGOTTEN_NEAR]):
-        return None  # something near it was forgotten: what is only near in meaning may be it
-    stale = {stem for word in no_longer_so for stem in stems(word)} if not past else set()
-    said = _told_in(episodes, lambda s: len(s.split()) >= 3 and not stale & stems(s))
-    if not said:
-        return None
-    scores = nearness(embed, question, [sentence for sentence, _ in said])
-    top = max(scores)
-    if top < MEANING_FLOOR:
-        return None
-    near = [
-        (s, r) for (s, r), score in zip(said, scores, strict=True) if score >= top - MEANING_TIE
-    ]
-    near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
-    sentence, source = near[0]
-    if past:
-        return _with_next(Statement(clipped(sentence), source, 0), question)
-    found = _with_next(Statement(clipped(what_is_so(sentence, question)), source, 0), question)
-    # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
-    # going with Abuja instead of Enugu", said since, is what is so now
-    changed = _changed_since(
-        found, episodes, content_words(question) | kin_asked(question), question
-    )
-    if changed is not None and not stale & stems(changed.sentence):
-        return changed
-    return found
-
-
-# How near in meaning a change must be to a question about the past that shares no word with
-# anything said: lower than ``MEANING_FLOOR``, as only the sentences that say a change compete.
-CHANGE_FLOOR: Final = 0.25
-
-
-def before_a_change(
-    question: str,
-    episodes: Sequence[Recollection],
-    embed: Callable[[Sequence[str]], Any],
-    *,
-    past: bool = True,
-) -> Statement | None:
-    """For a question about the past that names nothing said ("where were we originally going
-    to go?"), the words said before the change nearest to it in meaning ("heading to Skye in
-    May", before "Aileen's gone and booked us a wee cottage in Orkney instead"). A message that
-    had words forgotten takes no part: what is left of it may lean on them."""
-    episodes = [r for r in episodes if MARK not in r.item.user_text]
-    changes = _told_in(episodes, lambda s: bool(CHANGE.search(s) or ENDED.search(s)))
-    if not changes:
-        return None
-    scores = nearness(embed, question, [sentence for sentence, _ in changes])
-    top = max(range(len(changes)), key=scores.__getitem__)
-    if scores[top] < CHANGE_FLOOR:
-        return None
-    sentence, source = changes[top]
-    asked = content_words(question) | kin_asked(question)
-    if past:
-        return said_before(Statement(sentence, source, 0), episodes, asked)
-    found = Statement(clipped(what_is_so(sentence, question)), source, 0)
-    return _changed_since(found, episodes, asked, question) or found
-
-
-def _told_in(
-    episodes: Sequence[Recollection], keep: Callable[[str], bool]
-) -> list[tuple[str, Recollection]]:
-    """The user's statements in ``episodes`` that ``keep`` keeps, each with its episode."""
-    return [
-        (sentence, recollection)
-        for recollection in episodes
-        if not question_only(recollection.item)
-        for sentence in told_sentences(recollection.item.user_text)
-        if keep(sentence)
-    ]
-
-
-def nearness(
-    embed: Callable[[Sequence[str]], Any], text: str, sentences: Sequence[str]
-) -> list[float]:
-    """How near in meaning each of ``sentences`` is to ``text`` (cosine: the embedder's vectors
-    are normalised)."""
-    vectors = embed([text, *sentences])
-    return [float(v) for v in vectors[1:] @ vectors[0]]

@@ -14,7 +14,7 @@ from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import EPISODIC, MemoryItem
 from desktop_agent.core.memory_service import Recollection
-from desktop_agent.core.statements import closest_statement
+from desktop_agent.core.said_by_meaning import closest_statement
 from tests.core.conftest import chat, told_then_asked, told_then_replied
 
 
