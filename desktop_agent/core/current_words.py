@@ -11,6 +11,7 @@ touch), and every sentence that names a superseded value ("Mazda", "Ribeira") bl
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Collection, Sequence
 
 from desktop_agent.core.grounding import stems
@@ -57,3 +58,16 @@ def still_so(
         text = _LEAD + message + item.text[len(_LEAD) + len(message) :]
         kept.append(dataclasses.replace(recollection, item=dataclasses.replace(item, text=text)))
     return kept
+
+
+def no_longer_so(memory: MemoryService) -> set[str]:
+    """The names and numbers superseded facts said that no current fact says ("Ljubljana",
+    "22nd")."""
+    current = {w for item in memory.active_facts() for w in stems(item.text)}
+    return {
+        word
+        for item in memory.items(SEMANTIC)
+        if item.status == SUPERSEDED
+        for word in re.findall(r"(?<=\s)[\w'’-]+", item.text)
+        if (word[:1].isupper() or any(c.isdigit() for c in word)) and not stems(word) & current
+    }

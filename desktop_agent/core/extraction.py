@@ -27,7 +27,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Final, Literal
 
 from desktop_agent.core import extraction_appositions as appositions
 from desktop_agent.core import (
@@ -160,6 +160,16 @@ _FORGET_REQUEST = re.compile(
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^']*'(?!\w)")
 
 
+_MUM: Final = re.compile(r"\b([Mm])um(?=s?\b)")
+_MOM: Final = re.compile(r"\b([Mm])om(?=s?\b)")
+
+
+def _said_as(fact: ExtractedFact, read: re.Pattern[str], said: str) -> ExtractedFact:
+    return dataclasses.replace(
+        fact, text=read.sub(said, fact.text), value=read.sub(said, fact.value)
+    )
+
+
 def extract(message: str) -> list[ExtractedFact]:
     """Statements the user makes about themselves and their people in ``message``."""
     normalised = normalise(message)
@@ -171,10 +181,13 @@ def extract(message: str) -> list[ExtractedFact]:
     for start, clause, implied_i in _clauses(text):
         found.extend(_extract_clause(clause, start, correction, implied_i))
     found.extend(_across_commas(text, correction))
-    doc = extraction_parse.parse_message(text)
-    names = appositions.misread(text, doc) if doc is not None else []
+    # the parser reads "my mum lives in Cork" as a noun phrase ("mum" an adjective of "lives"),
+    # and "my mom lives in Cork" right: it parses "mom" (same length, so spans hold)
+    read_as = _MUM.sub(r"\1om", text)
+    doc = extraction_parse.parse_message(read_as)
+    names = appositions.misread(read_as, doc) if doc is not None else []
     if names:  # "My sister Ines lives in Madrid": parsed again without the name
-        doc = extraction_parse.parse_message(appositions.blanked(text, names))
+        doc = extraction_parse.parse_message(appositions.blanked(read_as, names))
     parsed = [
         dataclasses.replace(item, text=appositions.named_back(item.text, names))
         for item in (extraction_parse.read(doc) if doc is not None else [])
@@ -210,6 +223,8 @@ def extract(message: str) -> list[ExtractedFact]:
     }
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
+    if read_as != text:  # what was learned says "mum", as the user did
+        found = [_said_as(f, _MOM, r"\1um") for f in found]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
 
 

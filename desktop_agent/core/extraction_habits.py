@@ -47,7 +47,18 @@ def _user_has_each(head: Token, who: Who, tokens: list[Token], negated: bool) ->
     thing = next((c for c in head.children if c.dep_ == "dobj"), None)
     if thing is None:
         return
-    for item in _conjuncts(thing):
+    items = _conjuncts(thing)
+    # a pet named further on, which the parse hangs elsewhere: "we've got two cats, Miso and
+    # Tofu, and as of TODAY a retired racing greyhound called Rocket!!!"
+    items += [
+        t
+        for t in head.subtree
+        if t.i > thing.i
+        and t not in items
+        and (words.PETS.get(t.lower_) or words.PETS.get(t.lemma_.casefold()))
+        and _called(t)
+    ]
+    for item in items:
         lower, lemma = item.lower_, item.lemma_.casefold()
         species = words.PETS.get(lower) or words.PETS.get(lemma)
         if species:
@@ -55,7 +66,10 @@ def _user_has_each(head: Token, who: Who, tokens: list[Token], negated: bool) ->
             if name and not negated:
                 said = _phrase(item)
                 text = f"User's {species} is named {name}" + (
-                    f" (a {said})" if said.casefold() != species else ""
+                    # ("two cats, Miso and Tofu" says no more than the species)
+                    f" (a {said})"
+                    if said.casefold() != species and (said.casefold(), lemma) != (lower, species)
+                    else ""
                 )
                 who_pet = Who("person", item, species, name, said)
                 yield _make(who_pet, tokens, "fact", f"name_of:{species}", name, text,

@@ -103,9 +103,17 @@ _NEW_HOME = _compile(
 )
 
 
+# ... or inside a clause: "loving our new flat in Leith", "the commute from the new place in
+# Didsbury is brutal" (not someone else's: "my sister's new place in Leeds")
+_NEW_HOME_INSIDE = _compile(
+    r"(?:(?<!['’]s\s)\b(?:my|our)\s+|\b(?:commute|walk|drive|ride)\s+(?:in\s+)?from\s+the\s+)"
+    r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+"
+)
+
+
 def new_home(clause: str) -> Iterator[Match]:
     """ "We've finally moved!! New place is in Stirling": where the user lives now."""
-    lead = _NEW_HOME.match(clause.strip())
+    lead = _NEW_HOME.match(clause.strip()) or _NEW_HOME_INSIDE.search(clause.strip())
     value = lead and proper_noun(clause.strip()[lead.end() :], clause)
     if value:
         yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=True)

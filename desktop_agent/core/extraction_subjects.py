@@ -35,7 +35,9 @@ def _who(subject: Token, context: _Context) -> Who | None:
     if lower in _USER:
         return Who("user", subject)
     if lower in _PRONOUNS:
-        if context.last and context.last.kind == "person":
+        # (not one the pronoun does not fit: "mum's in Leeds. | dad's 70 soon, he'll ...")
+        unfit = {"she": words.MALE, "he": words.FEMALE}.get(lower, frozenset())
+        if context.last and context.last.kind == "person" and context.last.relation not in unfit:
             return context.last
         context.last = _antecedent(subject)
         if context.last is not None and context.last.name:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.before_named import before_named
-from desktop_agent.core.current_words import outdated_spans, still_so
+from desktop_agent.core.current_words import no_longer_so, outdated_spans, still_so
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
@@ -315,7 +315,7 @@ def _told_of(
         statement is not None
         and of_them(memory, statement, name, beyond, excluded)
         and (
-            says_what_is_asked(text, statement.sentence, beyond)
+            says_what_is_asked(text, statement.sentence, beyond, statement.source.item.user_text)
             or (asks_the_past(text) and changed_after(memory, statement, name, beyond, excluded))
         )
     ):
@@ -379,7 +379,7 @@ def _said(
     # decoded, so only when an outdated episode (a set the memory keeps) was recalled
     outdated = memory.outdated_episodes()
     if not past and any(r.item.id in outdated for r in episodes):
-        episodes = still_so(episodes, outdated_spans(memory), _no_longer_so(memory))
+        episodes = still_so(episodes, outdated_spans(memory), no_longer_so(memory))
     kin = kin_asked(text)
     names = {
         w
@@ -396,7 +396,7 @@ def _said(
             episodes,
             memory.embedder.embed,
             past=past,
-            no_longer_so=_no_longer_so(memory),
+            no_longer_so=no_longer_so(memory),
         )
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
@@ -415,19 +415,6 @@ def _the_question(text: str) -> str | None:
         return None
     rest = " ".join(s for s in sentences if s is not asked[0])
     return None if extract(rest) else asked[0]
-
-
-def _no_longer_so(memory: MemoryService) -> set[str]:
-    """The names and numbers superseded facts said that no current fact says ("Ljubljana",
-    "22nd")."""
-    current = {w for item in memory.active_facts() for w in stems(item.text)}
-    return {
-        word
-        for item in memory.items(SEMANTIC)
-        if item.status == SUPERSEDED
-        for word in re.findall(r"(?<=\s)[\w'’-]+", item.text)
-        if (word[:1].isupper() or any(c.isdigit() for c in word)) and not stems(word) & current
-    }
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from desktop_agent.core.extraction_words import PETS, verb_of
 from desktop_agent.core.extraction_words import RELATIONS as RELATION_SLOTS
-from desktop_agent.core.extraction_words import verb_of
 from desktop_agent.core.questions import SLOT_WORDS
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -207,7 +207,19 @@ def _relation_in(text: str) -> str | None:
         stem = _stem(word)
         if stem in {_stem(r) for r in RELATIONS}:
             return stem
+        if stem in _BREEDS:  # "what's my greyhound called?": the dog
+            return _BREEDS[stem]
     return None
+
+
+# The breeds that name nothing but a pet ("my boxer", "my lab", "my persian" may not be one).
+_BREEDS: Final = {
+    breed: species
+    for breed, species in PETS.items()
+    if species in ("dog", "cat")
+    and breed != species
+    and breed not in {"lab", "pup", "boxer", "shepherd", "maltese", "persian", "siamese", "doodle"}
+}
 
 
 def _stem(word: str) -> str:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
+from desktop_agent.core.current_words import no_longer_so, outdated_spans, still_so
 from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
@@ -41,25 +42,31 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
 
 # "How old is Eli?" is answered by "my grandson Eli is three", which shares no word with it.
 _AGE_TOLD: Final = re.compile(
-    r"\b(?:is|she's|he's|turned|turns|aged)\s+(?:about\s+|nearly\s+|almost\s+)?(?:\d+|one|two|"
+    r"\b(?:is|she's|he's|turned|turns|aged)\s+(?:about\s+|nearly\s+|almost\s+|around\s+|"
+    r"roughly\s+|(?:more\s+)?like\s+|probably\s+|maybe\s+)?(?:\d+|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty)\b",
     re.IGNORECASE,
 )
 
 
-def says_what_is_asked(question: str, sentence: str, beyond: set[str]) -> bool:
+def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: str = "") -> bool:
     """Whether ``sentence``, said of the person ``question`` names, says what it asks: a word
     of it beyond the name (``beyond``: "old" in "how old is Mochi?"), the kind of thing asked
     (a day for "what day is Mateo's judo?", an amount), the slot (where Chiara lives, said as
     "Chiara moved to Lisbon!"), or a change when it asks what is so now ("which school does
-    Amara go to now?" after "Amara's switching to St Columba's")."""
+    Amara go to now?" after "Amara's switching to St Columba's"), or its ``message`` says a change
+    and the thing asked."""
     if stems(sentence) & beyond or age_told(question, sentence):
         return True
     kind = kind_asked(question)
     if kind is not None and kind.search(sentence):
         return True
     if slot_keys(question) & slot_keys(sentence) & _SLOTS_SAID_OF_PEOPLE:
+        return True
+    if CHANGE.search(message) and {w for w in stems(message) & beyond if not w.endswith("ing")}:
+        # a change whose message says the thing asked: "we got a place for Eitan at
+        # Brightwater Academy instead of Oakfield. | ... no more school run" for "which school"
         return True
     return bool(_NOW_ASKED.search(question) and CHANGE.search(sentence))
 
@@ -105,7 +112,15 @@ def named_in_words(memory: MemoryService, text: str) -> str:
     """The name a question asks about when only the user's words say it ("When does Omar have
     football?" after "Omar's football is Saturday mornings at 9"), or ""."""
     name = asked_name(text)
-    told = _told_naming(memory, name, memory.outdated_episodes()) if name else []
+    if not name:
+        return ""
+    found = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,))
+    # a message that taught a fact no longer so still names them in its other sentences: "his
+    # daughter Zara turns 4 on 12 August" beside "Femi is sous chef at Suya Spot"
+    if any(r.item.id in memory.outdated_episodes() for r in found):
+        found = still_so(found, outdated_spans(memory), no_longer_so(memory))
+    naming = _naming(name)
+    told = [r.item for r in found if naming.search(r.item.user_text)]
     return name if any(not question_only(item) for item in told) else ""
 
 
@@ -122,7 +137,9 @@ def _told_naming(memory: MemoryService, name: str, excluded: Collection[str]) ->
 
 
 _ASKED_OF: Final = re.compile(
-    r"^\s*(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
+    # after words that only lead in: "roughly how old is Rocket?", "and where does Jess work?"
+    r"^\s*(?i:(?:and|so|ok|okay|roughly|approximately|remind\s+me|also|sorry)[,:]?\s+)*"
+    r"(?i:how\s+old\s+is|how\s+old's|where\s+does|what\s+does|when\s+is|when's|what\s+is|"
     r"what's|who\s+is|who's|which\s+school\s+does|when\s+does|what\s+time\s+does|"
     r"what\s+day\s+(?:is|does)|which\s+days?\s+(?:is|does)|where\s+is|where's|"
     r"where\s+did|what\s+did|how\s+is|how's|"

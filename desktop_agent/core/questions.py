@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 # A sentence: up to its end mark, but "Dr." or "Mrs." inside it ends nothing ("his vet is Dr.
 # Alvarez over at Maple Grove"), typed in lower case too ("piano with mrs. lindqvist").
 SENTENCE = re.compile(
-    r"(?:[^.!?\n]|\.(?<=\b[Dd]r\.)|\.(?<=\b[Mm]r\.)|\.(?<=\b[Mm]rs\.)|\.(?<=\b[Mm]s\.)|"
+    # (what ends an aside ends no sentence: "his daughter Zara (my niece!) turns 4 on 12 August")
+    r"(?:[^.!?\n]|[.!?]+(?=\))|\.(?<=\b[Dd]r\.)|\.(?<=\b[Mm]r\.)|\.(?<=\b[Mm]rs\.)|\.(?<=\b[Mm]s\.)|"
     r"\.(?<=\bSt\.)|\.(?<=\b[Pp]rof\.)|\.(?<=\bMx\.)|(?<=\d)\.(?=\d))+[.!?]*"
 )
 _ASKING = re.compile(

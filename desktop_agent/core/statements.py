@@ -71,6 +71,9 @@ def best_statement(
     if not wanted and not kin:
         return None
     wanted |= inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
+    # where one lives is said by the home ("sold the Leeds flat and bought a little bungalow
+    # in Harrogate"), work by the job
+    wanted |= {said for word in wanted & _SAID_AS.keys() for said in _SAID_AS[word]}
     best: Statement | None = None
     best_key: tuple[int, bool, bool, float] | None = None
     # of sentences as near, one saying the kind asked ("Netflix is 10.99" for "how much is
@@ -81,12 +84,20 @@ def best_statement(
         item = recollection.item
         if question_only(item):
             continue
-        for sentence in told_sentences(item.user_text):
+        sentences = told_sentences(item.user_text)
+        for n, sentence in enumerate(sentences):
             said = stems(sentence)
+            if n and _THEIR.search(sentence):
+                # whom "her" means, named just before: "Mia's 6 and obsessed with axolotls. |
+                # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"
+                said |= wanted & stems(" ".join(_NAMED.findall(sentences[n - 1])))
             if kin and not kin & said and not said & set(known_as):
                 continue
             shared = len(wanted & said) + (1 if kin else 0)
-            if wanted and not wanted & said:
+            # (said of the one asked about by name, the kind asked answers: "Pip's teeth say
+            # he's more like 6" for "how old is my dog?")
+            of_kin = bool(said & set(known_as)) and says is not None and bool(says.search(sentence))
+            if wanted and not wanted & said and not of_kin:
                 continue
             # asked what is so now, a sentence that puts something right counts one more: it
             # outranks the older sentence it corrects, which may share more words with the
@@ -118,6 +129,12 @@ def best_statement(
     return best
 
 
+_SAID_AS: Final = {
+    "live": frozenset("flat house bungalow apartment cottage condo".split()),
+    "work": frozenset("job".split()),
+}
+_THEIR: Final = re.compile(r"\b(?:he|she|his|her|he's|she's|him)\b", re.IGNORECASE)
+_NAMED: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*")
 _NOW_ASKED: Final = re.compile(
     r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now|anymore|still)\b",
     re.IGNORECASE,
@@ -374,7 +391,8 @@ _MEASURED: Final = re.compile(
 
 _CORRECTS = re.compile(
     r"\b(?:actually|correction|anymore|any\s+more|no\s+longer|instead|changed|switched|update|"
-    r"i\s+meant|not\s+any|now)\b",
+    # ("obsessed with axolotls right now" puts nothing right)
+    r"i\s+meant|not\s+any|(?<!right\s)now)\b",
     re.IGNORECASE,
 )
 
