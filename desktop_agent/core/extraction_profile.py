@@ -106,7 +106,7 @@ _NEW_HOME = _compile(
 # ... or inside a clause: "loving our new flat in Leith", "the commute from the new place in
 # Didsbury is brutal" (not someone else's: "my sister's new place in Leeds")
 _NEW_HOME_INSIDE = _compile(
-    r"(?:(?<!['’]s\s)\b(?:my|our)\s+|\b(?:commute|walk|drive|ride)\s+(?:in\s+)?from\s+the\s+)"
+    r"(?:\b(?:my|our)\s+|\b(?:commute|walk|drive|ride)\s+(?:in\s+)?from\s+the\s+)"
     r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+"
 )
 

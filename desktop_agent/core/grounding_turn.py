@@ -64,7 +64,8 @@ from desktop_agent.core.questions import (
 )
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
-from desktop_agent.core.statements import Statement, best_statement, kind_asked
+from desktop_agent.core.statement_wording import kind_asked
+from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.memory.model import MemoryNotFound
 

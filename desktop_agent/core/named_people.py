@@ -13,7 +13,8 @@ from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statements import CHANGE, kind_asked
+from desktop_agent.core.statement_wording import kind_asked
+from desktop_agent.core.statements import CHANGE
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:

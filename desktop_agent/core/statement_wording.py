@@ -31,8 +31,9 @@ _REASON: Final = re.compile(
 # "the Ljubljana venue fell through, | so they moved it to Lake Bled",
 # "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
 # but my MA is at Newcastle".
+# (not what is left: "the only date they had left was 20 September")
 ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"
     r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"
@@ -89,8 +90,14 @@ def what_is_so(sentence: str, question: str = "") -> str:
         asked = content_words(question)
         # (a second change after it stays: "pushed it back to September, | and we've gone
         # for Porto instead")
+        # (and what says the kind asked when the switch does not: "moved to Hever Castle, |
+        # and the only date they had left was 20 September" for "when's the wedding?")
+        says = kind_asked(question)
+        says = None if says is None or says.search(kept[switched]) else says
         kept = kept[: switched + 1] + [
-            p for p in kept[switched + 1 :] if stems(p) & asked or _CHANGED_TOO.search(p)
+            p
+            for p in kept[switched + 1 :]
+            if stems(p) & asked or _CHANGED_TOO.search(p) or (says and says.search(p))
         ]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
@@ -151,3 +158,47 @@ def _without_reason(sentence: str) -> str:
         return sentence
     rest = sentence[cut.end() :]
     return sentence[: cut.start()] + (rest if rest.strip() else ".")
+
+
+# A question asking when, and the words that say it.
+_WHEN_ASKED: Final = re.compile(
+    r"\b(?:when|what\s+(?:time|day|days|night|nights|date|month)|which\s+(?:day|days|night|"
+    r"nights|date|month))\b",
+    re.IGNORECASE,
+)
+_WHEN_SAID: Final = re.compile(
+    rf"{DAY_OR_MONTH.pattern}|\b(?:may|weekends?|tomorrow|tonight|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{1,2}(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+
+
+# What a question asks, and the words that say it, which the user often puts in a short
+# sentence of its own: when ("Signed up for the evening Spanish course! | Tuesdays 6:30"), a
+# name ("just had a baby girl. | named her hana").
+_SAID_APART: Final = (
+    (_WHEN_ASKED, _WHEN_SAID),
+    (  # "she doubled the lisinopril. | I'm on 20mg now."
+        re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
+        re.compile(r"\d"),
+    ),
+    (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:
+        # for the present, where it was first planned is what a change may have replaced)
+        re.compile(
+            r"^\s*(?:and\s+)?where\b(?=.*\b(?:before|originally|at\s+first|first|used\s+to|"
+            r"previously|had\s+we\s+planned)\b)",
+            re.I,
+        ),
+        re.compile(r"\b(?:at|in|to)\s+(?:the\s+)?[A-ZÀ-Ý]"),
+    ),
+    (
+        re.compile(r"\b(?:name|named|called)\b", re.I),
+        re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),
+    ),
+)
+
+
+def kind_asked(question: str) -> re.Pattern[str] | None:
+    """What a sentence must say to answer the kind of thing ``question`` asks (a time, an
+    amount, a name), or None."""
+    return next((said for asked, said in _SAID_APART if asked.search(question)), None)

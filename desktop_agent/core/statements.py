@@ -25,8 +25,7 @@ from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statement_wording import ENDED, PARTS, what_is_so
-from desktop_agent.core.timeparse import DAY_OR_MONTH
+from desktop_agent.core.statement_wording import ENDED, PARTS, kind_asked, what_is_so
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -212,10 +211,20 @@ def changed_since(
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
             shared = {w for w in about & _substance(sentence) if not CHANGE.fullmatch(w)}
-            # of two changes in one message, the one saying more of it, else the one naming a
-            # value: "New school year, new everything! | Leo's gone up to Year 4 and this year
-            # he's got Ms Nguyen"
-            weight = (len(shared), bool(_VALUE.search(sentence)))
+            if not shared and says is not None and not same:
+                # a change saying the kind asked, whose message goes on about the same things:
+                # "everything's moved to Hever Castle, and the only date left was 20
+                # September. | Priya's mum is fuming ... still 90 guests" for "when's the
+                # wedding?" after "Priya and I booked Hengrave Hall for 14 June!! 90 guests"
+                # (it weighs least: a sentence of its message that says the thing outranks it)
+                around = about & _substance(item.user_text)
+                shared = around if len(around) >= 2 else set()
+                weight = (0, bool(_VALUE.search(sentence)))
+            else:
+                # of two changes in one message, the one saying more of it, else the one
+                # naming a value: "New school year, new everything! | Leo's gone up to Year 4
+                # and this year he's got Ms Nguyen"
+                weight = (len(shared), bool(_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
             if (newest or more) and CHANGE.search(sentence) and shared:
                 later = Statement(
@@ -287,50 +296,6 @@ def said_before_fact(
         change = Statement(told[where.start : where.end], source, 0, (where.start, where.end))
         return said_before(change, [source, *episodes], asked)
     return None
-
-
-# A question asking when, and the words that say it.
-_WHEN_ASKED: Final = re.compile(
-    r"\b(?:when|what\s+(?:time|day|days|night|nights|date|month)|which\s+(?:day|days|night|"
-    r"nights|date|month))\b",
-    re.IGNORECASE,
-)
-_WHEN_SAID: Final = re.compile(
-    rf"{DAY_OR_MONTH.pattern}|\b(?:may|weekends?|tomorrow|tonight|"
-    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{1,2}(?:st|nd|rd|th))\b",
-    re.IGNORECASE,
-)
-
-
-# What a question asks, and the words that say it, which the user often puts in a short
-# sentence of its own: when ("Signed up for the evening Spanish course! | Tuesdays 6:30"), a
-# name ("just had a baby girl. | named her hana").
-_SAID_APART: Final = (
-    (_WHEN_ASKED, _WHEN_SAID),
-    (  # "she doubled the lisinopril. | I'm on 20mg now."
-        re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
-        re.compile(r"\d"),
-    ),
-    (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:
-        # for the present, where it was first planned is what a change may have replaced)
-        re.compile(
-            r"^\s*(?:and\s+)?where\b(?=.*\b(?:before|originally|at\s+first|first|used\s+to|"
-            r"previously|had\s+we\s+planned)\b)",
-            re.I,
-        ),
-        re.compile(r"\b(?:at|in|to)\s+(?:the\s+)?[A-ZÀ-Ý]"),
-    ),
-    (
-        re.compile(r"\b(?:name|named|called)\b", re.I),
-        re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),
-    ),
-)
-
-
-def kind_asked(question: str) -> re.Pattern[str] | None:
-    """What a sentence must say to answer the kind of thing ``question`` asks (a time, an
-    amount, a name), or None."""
-    return next((said for asked, said in _SAID_APART if asked.search(question)), None)
 
 
 def with_next(best: Statement, question: str) -> Statement:
