@@ -260,7 +260,8 @@ def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact
 # 6" is "User's daughter is 7" (the "not 6" would read as a negated fact).
 _SAID_OPENING = re.compile(
     r"^(?:(?:oops|whoops|sorry|my bad|wait|oh|no|nope|ok|okay|actually|correction|update|so|"
-    r"well|right|for context|fyi|btw|by the way|just so you know|anyway|also)\b[\s,:;!.-]*)+"
+    r"well|right|for context|for the record|fyi|btw|by the way|just so(?: you know)?|anyway|also)"
+    r"\b[\s,:;!.-]*)+"
     r"(?=User\b)",
     re.IGNORECASE,
 )

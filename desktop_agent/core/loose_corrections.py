@@ -29,6 +29,7 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.procedures import STYLE_KEY
 from desktop_agent.core.questions import SENTENCE
+from desktop_agent.core.statements import measured_in
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -40,6 +41,7 @@ _CHANGE: Final = re.compile(
     r"new|ended\s+up|gave\s+up|given\s+up|taken\s+up|took\s+up|dropped|replaced|"
     r"went\s+back|gone\s+back|became|become|postponed|rescheduled|pushed\s+back|"
     r"brought\s+forward|rather\s+than|promoted|raised|increased|upped|lowered|reduced|"
+    r"(?:go|goes|gone|went|going)\s+(?:up|down)\s+to|"
     r"decreased|doubled|halved|bumped|since\s+(?:the\s+)?(?:\d|last|spring|summer|"
     r"autumn|fall|winter|christmas|easter|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*))\b",
     re.IGNORECASE,
@@ -336,7 +338,7 @@ def _salient(text: str) -> set[str]:
         and w not in STOPWORDS
         and w not in _PLAIN
         and not _CHANGE.fullmatch(w)
-    }
+    } | measured_in(text)  # "go up to 100mg" is about what was "sertraline 50mg"
 
 
 def _values(fact: str) -> set[str]:

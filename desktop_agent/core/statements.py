@@ -345,7 +345,12 @@ def _substance(text: str) -> set[str]:
     the units it measures in ("#mg" for "50mg"), which say the same thing is measured ("dose
     went up to 100mg" after "on sertraline, 50mg")."""
     words = {w for w in stems(text) if len(w) > 3 and w not in STOPWORDS and not w.isdigit()}
-    return words | {f"#{unit.casefold()}" for unit in _MEASURED.findall(text)}
+    return words | measured_in(text)
+
+
+def measured_in(text: str) -> set[str]:
+    """The units ``text`` measures in, as words ("#mg" for "50mg")."""
+    return {f"#{unit.casefold()}" for unit in _MEASURED.findall(text)}
 
 
 _MEASURED: Final = re.compile(

@@ -194,3 +194,20 @@ def test_after_a_switch_the_part_saying_the_kind_asked_stays_when_the_switch_say
     assert "9 August" in what_is_so(said, "when's the party?")
     why = "we pushed it to Sunday the 9th, half the team is at a conference on the 2nd"
     assert "2nd" not in what_is_so(why, "what date is the party now?")
+
+
+def test_for_the_record_is_not_what_is_remembered() -> None:
+    learned = facts("for the record I take ramipril 5mg every evening")
+    assert [text.casefold() for text in learned.values()] == [
+        "user takes ramipril 5mg every evening"
+    ]
+
+
+def test_a_dose_gone_up_to_in_the_same_unit_corrects_the_medicine(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "I take ramipril 5mg every evening, my GP Dr Lund keeps an eye on it|"
+        "saw Dr Lund on monday, we agreed to go up to 10mg because my readings are still high",
+        "what dose of ramipril am I on now?",
+    )
+    assert "10mg" in reply and "5mg" not in reply
