@@ -89,7 +89,8 @@ def best_statement(
             if n and _THEIR.search(sentence):
                 # whom "her" means, named just before: "Mia's 6 and obsessed with axolotls. |
                 # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"
-                said |= wanted & stems(" ".join(_NAMED.findall(sentences[n - 1])))
+                named = stems(" ".join(_NAMED.findall(sentences[n - 1])))
+                said |= (wanted | set(known_as)) & named
             if kin and not kin & said and not said & set(known_as):
                 continue
             shared = len(wanted & said) + (1 if kin else 0)

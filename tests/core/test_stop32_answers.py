@@ -211,3 +211,19 @@ def test_a_dose_gone_up_to_in_the_same_unit_corrects_the_medicine(assistant: Ass
         "what dose of ramipril am I on now?",
     )
     assert "10mg" in reply and "5mg" not in reply
+
+
+def test_a_pet_said_of_as_his_in_the_next_sentence_and_no_one_elses_news(
+    assistant: Assistant,
+) -> None:
+    reply = told_then_asked(
+        assistant,
+        "we've got two cats, Pixel and Byte, and as of TODAY a retired racing greyhound called "
+        "Comet!!! the shelter reckons he's about 3|"
+        "Kofi left Jollof Joint!! he's head chef at a new place called Crumb in Leith, we're "
+        "going for the opening night|"
+        "took Comet for his first vet check. she looked at his teeth and says he's more like 5, "
+        "not 3",
+        "how old is Comet?",
+    )
+    assert "5" in reply and "Crumb" not in reply
