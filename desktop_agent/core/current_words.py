@@ -32,6 +32,15 @@ def outdated_spans(memory: MemoryService) -> dict[str, list[tuple[int, int]]]:
     return spans
 
 
+def current(memory: MemoryService, episodes: Sequence[Recollection]) -> list[Recollection]:
+    """``episodes`` as they may still be true (``still_so``); the spans to blank need every
+    fact decoded, so only when one of them is outdated (a set the memory keeps)."""
+    outdated = memory.outdated_episodes()
+    if not any(r.item.id in outdated for r in episodes):
+        return list(episodes)
+    return still_so(episodes, outdated_spans(memory), no_longer_so(memory))
+
+
 def still_so(
     episodes: Sequence[Recollection],
     spans: dict[str, list[tuple[int, int]]],

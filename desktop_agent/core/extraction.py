@@ -164,9 +164,9 @@ _MUM: Final = re.compile(r"\b([Mm])um(?=s?\b)")
 _MOM: Final = re.compile(r"\b([Mm])om(?=s?\b)")
 
 
-def _said_as(fact: ExtractedFact, read: re.Pattern[str], said: str) -> ExtractedFact:
+def _said_as_mum(fact: ExtractedFact) -> ExtractedFact:
     return dataclasses.replace(
-        fact, text=read.sub(said, fact.text), value=read.sub(said, fact.value)
+        fact, text=_MOM.sub(r"\1um", fact.text), value=_MOM.sub(r"\1um", fact.value)
     )
 
 
@@ -224,7 +224,7 @@ def extract(message: str) -> list[ExtractedFact]:
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
     if read_as != text:  # what was learned says "mum", as the user did
-        found = [_said_as(f, _MOM, r"\1um") for f in found]
+        found = [_said_as_mum(f) for f in found]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
 
 

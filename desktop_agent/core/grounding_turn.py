@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.before_named import before_named
-from desktop_agent.core.current_words import no_longer_so, outdated_spans, still_so
+from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
@@ -376,11 +376,8 @@ def _said(
     # (a question of someone named asks the past too: "what sport did Mateo do before judo?")
     past = asked.past if asked is not None else asks_the_past(text)
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
-    # a question about the past wants the old words; and the spans to blank need every fact
-    # decoded, so only when an outdated episode (a set the memory keeps) was recalled
-    outdated = memory.outdated_episodes()
-    if not past and any(r.item.id in outdated for r in episodes):
-        episodes = still_so(episodes, outdated_spans(memory), no_longer_so(memory))
+    if not past:  # (a question about the past wants the old words)
+        episodes = current(memory, episodes)
     kin = kin_asked(text)
     names = {
         w

@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
-from desktop_agent.core.current_words import no_longer_so, outdated_spans, still_so
+from desktop_agent.core.current_words import current
 from desktop_agent.core.extraction_words import KIDS, RELATIONS
 from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
@@ -115,11 +115,9 @@ def named_in_words(memory: MemoryService, text: str) -> str:
     name = asked_name(text)
     if not name:
         return ""
-    found = memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,))
     # a message that taught a fact no longer so still names them in its other sentences: "his
     # daughter Zara turns 4 on 12 August" beside "Femi is sous chef at Suya Spot"
-    if any(r.item.id in memory.outdated_episodes() for r in found):
-        found = still_so(found, outdated_spans(memory), no_longer_so(memory))
+    found = current(memory, memory.search(name, limit=RECALL_DEPTH, kinds=(EPISODIC,)))
     naming = _naming(name)
     told = [r.item for r in found if naming.search(r.item.user_text)]
     return name if any(not question_only(item) for item in told) else ""
