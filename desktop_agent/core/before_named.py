@@ -16,7 +16,7 @@ from typing import Final
 from desktop_agent.core.grounding import content_words, stems
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statements import Statement, said_before
+from desktop_agent.core.statements import Statement, clipped, said_before, substance
 from desktop_agent.core.user_sentences import told_sentences
 
 # "before the Skoda", "before Dr. Farouk", "before Greenfield", "before this iphone", "before
@@ -48,6 +48,8 @@ def before_named(
     the question give; when none is it, the change was missed ("still unpacking
     boxes in Haarlem" beside "User lives in Utrecht"), and no sentence is sure to be its past."""
     new = named_new(question)
+    if not new and _PLACE_ASKED.match(question) and (thing := _BEFORE_THE.search(question)):
+        new = stems(thing["thing"])  # "where did Ngozi work before the hospital?"
     if not new or known and not new & set(known):
         return None
     first: tuple[float, Statement] | None = None
@@ -63,4 +65,55 @@ def before_named(
                 break
     if first is None:
         return None
-    return said_before(first[1], episodes, content_words(question) - new)
+    found = said_before(first[1], episodes, content_words(question) - new)
+    place = _PLACE_ASKED.match(question) is not None
+    if place and (found is None or not _names_a_place(found.sentence, new)):
+        # "where did we live before Leeds?": what was before names a place too ("still in
+        # Sheffield for now, ... | offered a job in Leeds so we're moving in the spring";
+        # "finally leaving the Brixton flatshare" before "first week in Walthamstow done")
+        return _place_before(first[1], episodes, new) or found
+    return found
+
+
+# A question asking where, and the words that name a place: a capitalised word after "in",
+# "at", "from", "the" ... ("at KPMG", "the Brixton flatshare", "just off Ecclesall Road").
+_PLACE_ASKED: Final = re.compile(r"\s*(?:and\s+)?where\b", re.IGNORECASE)
+_BEFORE_THE: Final = re.compile(r"\bbefore\s+the\s+(?P<thing>[a-z][\w'’-]+)\s*[?.!]*$", re.I)
+_PLACE: Final = re.compile(
+    r"\b(?i:in|at|from|off|near|to|the|our|my)\s+(?P<place>[A-ZÀ-Ý][\w'’-]*)"
+)
+
+
+def _names_a_place(sentence: str, new: set[str]) -> bool:
+    return any(not stems(m["place"]) & new for m in _PLACE.finditer(sentence))
+
+
+def _place_before(
+    first: Statement, episodes: Sequence[Recollection], new: set[str]
+) -> Statement | None:
+    """The sentence naming a place said before ``first`` (which first named the new one): in
+    its own message, the nearest before it; else in an earlier message that shares a word of
+    substance with it ("moving in with Kwame next month!! | finally leaving the Brixton
+    flatshare" before "first week in Walthamstow done, Kwame has already claimed ..."), the
+    newest."""
+    told = first.source.item
+    subject = substance(first.sentence) - new
+    best: tuple[tuple[bool, float, int], Statement] | None = None
+    for recollection in episodes:
+        item = recollection.item
+        same = item.id == told.id
+        if question_only(item) or not same and item.created_at >= told.created_at:
+            continue
+        sentences = told_sentences(item.user_text)
+        if same:
+            at = next((n for n, s in enumerate(sentences) if new <= stems(s)), 0)
+            sentences = sentences[:at]
+        elif not substance(item.user_text) & subject:
+            continue
+        for n, sentence in enumerate(sentences):
+            if not _names_a_place(sentence, new):
+                continue
+            key = (same, item.created_at.timestamp(), n)
+            if best is None or key > best[0]:
+                best = (key, Statement(clipped(sentence), recollection, 0, earlier=True))
+    return None if best is None else best[1]

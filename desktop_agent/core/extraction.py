@@ -95,7 +95,8 @@ _PREFIX = re.compile(
     r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
     r"i should (?:tell you|mention|say)(?: that)?|i (?:want|wanted) you to know(?: that)?|"
     r"you should know(?: that)?|(?:just )?(?:letting|to let) you know(?: that)?|"
-    r"since you asked|for the record|for context|please|oh and|(?:it\s+)?turns out(?: that)?|"
+    r"since you asked|for the record|for context|between us|between you and me|"
+    r"(?:just\s+)?so you know|please|oh and|(?:it\s+)?turns out(?: that)?|"
     r"good news|bad news|sad news|big news|news|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
     r"tomorrow|tonight|these days|nowadays|currently|right now|now|"
@@ -198,6 +199,13 @@ def extract(message: str) -> list[ExtractedFact]:
             found.append(_from_parse(item, correction))
     # The misread names themselves (the parse of the text without them cannot say them).
     found.extend(_fact(m, span, correction) for m, span in appositions.names_said(names))
+    # "Pirukas (my cat, he's a grumpy ginger)": the name of whom the brackets say
+    known = {f.subject_key for f in found}
+    found.extend(
+        _fact(m, span, correction)
+        for m, span in appositions.names_said(appositions.bracketed(text))
+        if m.key not in known
+    )
     if doc is not None:
         found.extend(
             _fact(match, span, correction)
@@ -260,7 +268,7 @@ def _from_parse(item: extraction_parse.Found, correction: bool) -> ExtractedFact
 # 6" is "User's daughter is 7" (the "not 6" would read as a negated fact).
 _SAID_OPENING = re.compile(
     r"^(?:(?:oops|whoops|sorry|my bad|wait|oh|no|nope|ok|okay|actually|correction|update|so|"
-    r"well|right|for context|for the record|fyi|btw|by the way|just so(?: you know)?|anyway|also)"
+    r"well|right|for context|for the record|between (?:us|User)|between you and me|fyi|btw|by the way|just so(?: you know)?|anyway|also)"
     r"\b[\s,:;!.-]*)+"
     r"(?=User\b)",
     re.IGNORECASE,

@@ -55,6 +55,23 @@ def misread(text: str, doc: Any) -> list[tuple[int, int, str, str]]:
 
 _POSSESSIVE: Final = re.compile(r"['’]s$")
 
+# "Pirukas (my cat, he's a grumpy ginger) is coming too", "Ines (my wife) is a pharmacist":
+# the relation said in brackets after the name
+_NAME_THEN_RELATION: Final = re.compile(
+    rf"\b(?P<name>[A-ZÀ-Ý][a-zà-ÿ'’-]+)\s*\(\s*(?i:my|our)\s+(?P<rel>(?i:{_RELATIONS}))"
+    r"\s*(?:[,;)]|\s+(?:who|which|that)\b|\s*[-–—])"
+)
+
+
+def bracketed(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, relation as said, name) of each name followed by its relation in
+    brackets: the parse reads the brackets as an aside, and learns nothing of them."""
+    return [
+        (m.start("name"), m.end("name"), m.group("rel"), m.group("name"))
+        for m in _NAME_THEN_RELATION.finditer(text)
+        if m.group("name").casefold() not in STOPWORDS
+    ]
+
 
 def blanked(text: str, names: list[tuple[int, int, str, str]]) -> str:
     for start, end, _, _ in names:

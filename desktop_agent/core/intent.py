@@ -49,8 +49,12 @@ _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTA
 _FORGET = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
     r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
-    r"(?:(?:forget|delete|erase|remove|wipe)\s+"
-    r"(?:(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
+    r"(?:(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    # "forget I ever applied at Monzo", "forget that I mentioned the loan": what was done or
+    # told is what to forget
+    r"(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said\s+anything\s+about|told\s+you\s+about)\s+|"
+    r"(?:that\s+)?i\s+ever\s+(?=\w)|"
+    r"(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
     r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|"
@@ -74,7 +78,9 @@ _WHY = re.compile(
     r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|we|we're|we've|we'll|we\s+won't|because|"
     r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't)\b)|\s+(?:because|since|cos|coz)\s+|"
     # "... about Marcus. I don't want him in my head anymore" (not "Dr. Patel")
-    r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])|"
+    # "... at Monzo? it came to nothing": what follows a question mark is no part of it
+    r"\?+\s+",
     re.IGNORECASE,
 )
 
@@ -82,8 +88,40 @@ _WHY = re.compile(
 def _forget_argument(forget: re.Match[str]) -> str:
     argument = _WHY.split(forget.group(1), maxsplit=1)[0]
     argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
+    argument = _FROM_MEMORY.sub("", argument)
     argument = _THING.sub("", argument.strip(" .!?,"))
     return argument.strip(" .!,")
+
+
+# "... from your memory": where it is, not what it is
+_FROM_MEMORY: Final = re.compile(
+    r"\s+from\s+(?:your\s+|the\s+)?(?:memory|records?|notes|brain|history)\s*$", re.IGNORECASE
+)
+
+# "ok the bonus thing, can you scrub that? ...", "the stuff about my ex, please delete it": the
+# thing named first, then a request to forget that points back at it, and the end of a
+# sentence (what follows is why, and is not learned)
+_FORGET_BACK: Final = re.compile(
+    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey)[\s,!]+)*"
+    r"(?:the|that|all\s+the)\s+(?:(?:thing|stuff|bit|part|info)\s+(?:about|on|re|regarding)\s+)?"
+    r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,40}?)"
+    r"\s*(?:[,:;]|\s[-–—])\s*(?:(?:can|could|would|will)\s+you\s+)?"
+    r"(?:please\s+|pls\s+|plz\s+|just\s+)*(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    r"(?:that|it|them|this)\b(?:\s+(?:please|for\s+me|from\s+(?:your\s+)?memory))*"
+    r"\s*(?:[.!?]+(?:\s|$)|$)",
+    re.IGNORECASE,
+)
+
+
+def _forget_back(text: str) -> Intent | None:
+    asked = _FORGET_BACK.match(text)
+    if asked is None:
+        return None
+    topic = asked["topic"].strip()
+    if not re.match(r"(?:the|my|our|his|her|their)\s", topic, re.IGNORECASE):
+        topic = "the " + topic  # "the bonus thing": the thing, as it was named
+    argument = _THING.sub("", topic)
+    return Intent("command", command="forget", argument=argument)
 
 
 def _forget_inside(text: str) -> Intent | None:
@@ -121,11 +159,11 @@ _NOT_NAMES: Final = frozenset(
     "also oh ok okay well yeah yes hey hi thanks sorry please btw ugh honestly".split()
 )
 
-_FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe)\b", re.IGNORECASE)
+_FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe|scrub)\b", re.IGNORECASE)
 # (and "Kai bailed on the airport thing | so please forget his number": a plea joined by "so")
 _PART_START: Final = re.compile(
     r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+|\s(?=(?:so|and|but)\s+(?:please|pls|plz|can\s+you|"
-    r"could\s+you)\s+(?:forget|delete|erase|wipe)\b)",
+    r"could\s+you)\s+(?:forget|delete|erase|wipe|scrub)\b)",
     re.IGNORECASE,
 )
 # "also, one thing, | can you please forget ...": leads that belong to the request
@@ -167,6 +205,8 @@ def perceive(message: str, embedder: Any = None) -> Intent:
     forget = _FORGET.match(text)
     if forget:
         return Intent("command", command="forget", argument=_forget_argument(forget))
+    if (back := _forget_back(text)) is not None:
+        return back
     if (inside := _forget_inside(text)) is not None:
         return inside
     reading = read_by_rules(text)

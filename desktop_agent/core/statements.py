@@ -174,10 +174,10 @@ def changed_since(
         word
         for n, clause in enumerate(clauses)
         if n not in on_it
-        for word in _substance(clause)
+        for word in substance(clause)
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
-    subject = _substance(told.user_text) - aside
+    subject = substance(told.user_text) - aside
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
@@ -206,19 +206,19 @@ def changed_since(
             if same and CHANGE.search(best.sentence):
                 about = set(asked)
             elif same:
-                about = _substance(sentence if n == 0 else best.sentence) | set(asked)
+                about = substance(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
                 continue
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
-            shared = {w for w in about & _substance(sentence) if not CHANGE.fullmatch(w)}
+            shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)}
             if not shared and says is not None and not same:
                 # a change saying the kind asked, whose message goes on about the same things:
                 # "everything's moved to Hever Castle, and the only date left was 20
                 # September. | Priya's mum is fuming ... still 90 guests" for "when's the
                 # wedding?" after "Priya and I booked Hengrave Hall for 14 June!! 90 guests"
                 # (it weighs least: a sentence of its message that says the thing outranks it)
-                around = about & _substance(item.user_text)
+                around = about & substance(item.user_text)
                 shared = around if len(around) >= 2 else set()
                 weight = (0, bool(_VALUE.search(sentence)))
             else:
@@ -248,10 +248,10 @@ def said_before(
     substance with the change and says no change itself; of several, the one
     that shares most with it and the question, then the newest."""
     told = change.source.item
-    subject = _substance(change.sentence)
+    subject = substance(change.sentence)
     # the rest of its message may say what changed ("the Y changed the pool schedule. | so
     # I've shifted my swim to wednesdays"), and more ("Good news to tell!"): worth less
-    around = _substance(told.user_text) - subject
+    around = substance(told.user_text) - subject
     best: tuple[tuple[int, int, float], Statement] | None = None
     for recollection in episodes:
         item = recollection.item
@@ -261,13 +261,22 @@ def said_before(
         if item.id == told.id:  # only what the same message said before it
             sentences = sentences[: _position(change, sentences) or 0]
         for sentence in sentences:
-            said = _substance(sentence)
+            said = substance(sentence)
             # (the rest of the change's own message says its own words: only the subject counts)
             common = 2 * len(said & subject) + (
                 len(said & around) if len(sentence.split()) > 4 and item.id != told.id else 0
             )
-            if not common or CHANGE.search(sentence):
+            if not common:
                 continue
+            if CHANGE.search(sentence):
+                # a change said in an earlier message may be to something else ("he upped the
+                # dose on my brown inhaler" beside "my asthma review with Dr Patel at Fernbank
+                # Surgery" before "Dr Patel has retired ... moved to a Dr Kowalczyk at the same
+                # surgery"): only when it shares two words of substance with it, and it weighs
+                # one less
+                if item.id == told.id or len(said & subject) < 2:
+                    continue
+                common -= 1
             # (of two as near, the one naming what changed: "Dr. Kowalczyk at the Elm Street
             # practice" over "ugh, dentist tomorrow at 9.")
             key = (
@@ -341,7 +350,7 @@ def _position(statement: Statement, sentences: Sequence[str]) -> int | None:
     return next((i for i, s in enumerate(sentences) if statement.sentence[:20] in s), None)
 
 
-def _substance(text: str) -> set[str]:
+def substance(text: str) -> set[str]:
     """The words of ``text`` that say what it is about: not its function words, not short; and
     the units it measures in ("#mg" for "50mg"), which say the same thing is measured ("dose
     went up to 100mg" after "on sertraline, 50mg")."""
