@@ -45,6 +45,7 @@ from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_past import told_past
 from desktop_agent.core.extraction_phrases import with_its_city
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
+from desktop_agent.core.extraction_providers import provider
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
@@ -52,7 +53,7 @@ from desktop_agent.core.extraction_vehicles import my_vehicle
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device, my_vehicle)
-SENTENCES = (*SENTENCE_RULES, *HOUSEHOLD_RULES, device_replaced)
+SENTENCES = (*SENTENCE_RULES, *HOUSEHOLD_RULES, device_replaced, provider)
 
 FactType = Literal["fact", "preference", "plan", "decision", "task", "risk"]
 FACT_TYPES: tuple[FactType, ...] = ("fact", "preference", "plan", "decision", "task", "risk")
@@ -382,11 +383,32 @@ def _strip_prefixes(body: str) -> str:
     return body
 
 
+def _asks(sentence: str) -> bool:
+    """Whether a sentence ending in "?" asks: it opens as a question, or its last clause does
+    ("I live in Ghent, do you know any bakeries?"); "left Virgin and went with Community
+    Fibre, it's £25/month and actually faster??" tells."""
+    if not sentence.endswith("?"):
+        return False
+    last = re.split(r"[,;:]\s*", sentence)[-1].strip()
+    return any(
+        _WH_START.match(part) or _ASKING.match(part)
+        for part in (_strip_prefixes(sentence).lstrip(" ,"), last)
+    )
+
+
+# An auxiliary, then whom it asks about: "do you know ...", "is it ..." ("did the thing, left
+# Virgin ..." tells)
+_ASKING: Final = re.compile(
+    rf"{_AUX_START.pattern}\s+(?:you|u|i|we|they|he|she|it|there|this|that|your|my)\b",
+    re.IGNORECASE,
+)
+
+
 def _across_commas(text: str, correction: bool) -> Iterator[ExtractedFact]:
     """What a statement sentence says across its commas (``extraction_sentences``)."""
     for start, sentence in _split(text, re.compile(r"(?<=[.!?])\s+|\n+")):
         body = sentence.strip()
-        if not body or body.endswith("?"):
+        if not body or _asks(body):
             continue
         lead = len(sentence) - len(sentence.lstrip())
         span = (start + lead, start + lead + len(body.rstrip(" .!,")))

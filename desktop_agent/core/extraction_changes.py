@@ -63,7 +63,15 @@ def read(message: str) -> list[Change]:
     # What is replaced is not also merely ended.
     replaced = {c.old.casefold() for c in found if c.kind == "replace"}
     kept = [c for c in found if c.kind != "end" or c.old.casefold() not in replaced]
+    # (a change to itself, told apart by an article, is none: "moving to the second wednesday"
+    # read as "second Wednesday" -> "the second Wednesday"; a new date alone says its value as
+    # both: "moved to August")
+    kept = [c for c in kept if c.old == c.new or _bare(c.old) != _bare(c.new)]
     return [Change(c.kind, c.old, c.new, normalised.original_span(*c.span)) for c in _unique(kept)]
+
+
+def _bare(said: str) -> str:
+    return re.sub(r"^(?:the|a|an|my|our)\s+", "", said.strip().casefold())
 
 
 def _unique(changes: list[Change]) -> list[Change]:

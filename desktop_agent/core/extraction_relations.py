@@ -37,7 +37,10 @@ _NAMED_BY_ROLE = (
 )
 _ROLE_IS = re.compile(
     rf"(?i:(?:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|(?:(?<![\w'’])the\s+)?(?<!['’]s\s)(?<!his\s)(?<!her\s)(?<!their\s)new\s+)"
-    rf"(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?is\s+"
+    rf"(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?"
+    # "new manager from Monday is Tomasz": when it starts, between
+    r"(?:(?i:from|as\s+of|starting)\s+(?i:today|tomorrow|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|next\s+\w+|this\s+\w+|the\s+\d{1,2}(?:st|nd|rd|th)?)\s+)?is\s+"
     # "our new landlord is a woman called Sandra", "... is some company called Harlow Lettings"
     r"(?:now\s+)?(?:(?:an?|some|this)\s+(?:man|woman|guy|lady|bloke|chap|girl|fella|company|"
     r"firm|agency|outfit|practice)\s+(?:called|named)\s+)?)"

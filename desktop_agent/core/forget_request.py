@@ -39,7 +39,7 @@ OFFER_LIMIT: Final = 8
 # "forget that my ex is called Mark" names Mark, not every fact that says "called".
 _FRAME: Final = frozenset(
     "user user's i i'm me my mine our we about that everything all anything something stuff "
-    "said told what called named".split()
+    "said told what called named thing things bit part info".split()
 )
 # A name: capitalised words, not at the start of the fact ("User", "Every Sunday ...").
 _NAME: Final = re.compile(r"(?<!^)(?<![.!?]\s)\b([A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)*)")
@@ -85,6 +85,8 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
     wanted = _wanted(topic)
     covered = max((len(wanted & stems(r.item.text)) for r in facts), default=0)
     best_said = max((len(wanted & stems(s.sentence)) for s in said), default=0)
+    if facts and (about := _only_whom(facts, wanted, episodes)):
+        return ForgetOffer(said=tuple(about))
     if facts and (best_said < 2 or best_said <= covered):
         return ForgetOffer(facts=tuple(facts))
     if not said and not facts and (nearest := _nearest_said(memory, topic, episodes)):
@@ -97,6 +99,19 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
 # before anything is forgotten.
 MEANING_FLOOR: Final = 0.4
 MEANING_LEAD: Final = 0.1
+
+
+def _only_whom(
+    facts: list[Recollection], wanted: set[str], episodes: Sequence[Recollection]
+) -> list[Statement]:
+    """When the facts only name whom the topic is about, the sentences that say the rest of
+    it: "the Lisbon thing I told you about Ines" is "she's interviewing for a job in Lisbon",
+    not "User's wife is named Ines". Else none."""
+    if not all(r.item.subject_key.startswith("name_of:") for r in facts):
+        return []
+    named = set().union(*(stems(r.item.text) for r in facts))
+    rest = wanted - named
+    return statements_about(" ".join(sorted(rest)), episodes) if rest else []
 
 
 def _nearest_said(

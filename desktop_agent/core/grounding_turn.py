@@ -155,12 +155,14 @@ def ground(
             exclude=excluded,
             include_superseded=True,
         )
-        past = select_facts(question, [r for r in older if r.item.status == SUPERSEDED])
+        past = _not_now(
+            memory, select_facts(question, [r for r in older if r.item.status == SUPERSEDED])
+        )
         if not past:
             # the slot of the facts that answer, else of the current facts saying the words
             wanted = content_words(text)
             current = facts or [r for r in found if wanted & stems(r.item.text)]
-            past = earlier_in_slot(memory, current, excluded)
+            past = _not_now(memory, earlier_in_slot(memory, current, excluded))
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
         # the names the current facts give ("Utrecht"), which a question's "before Haarlem"
         # must be among for the words before Haarlem to be the past
@@ -399,6 +401,14 @@ def _said(
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
     return found
+
+
+def _not_now(memory: MemoryService, past: list[Recollection]) -> list[Recollection]:
+    """The past facts that say something other than what is so now: "before we went back to
+    BT" was Virgin, not the BT of before Virgin."""
+    keys = {p.item.subject_key for p in past if p.item.subject_key}
+    now = {i.text.casefold() for i in memory.active_facts() if i.subject_key in keys}
+    return [p for p in past if p.item.text.casefold() not in now]
 
 
 def _the_question(text: str) -> str | None:

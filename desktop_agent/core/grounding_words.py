@@ -113,6 +113,7 @@ _SYNONYM_GROUPS: Final = (
     ("salary", "earn", "income", "wage", "pay", "paid"),
     ("exercise", "gym", "workout", "training", "fitness", "lift", "lifting"),
     ("phone", "mobile", "cell"),
+    ("provider", "network", "supplier", "carrier"),
     ("therapy", "therapist", "counselling", "counsellor", "counseling", "counselor"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {

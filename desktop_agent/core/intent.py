@@ -75,12 +75,10 @@ _FORGET = re.compile(
 # What follows the thing to forget and is not part of it: "forget everything about jake, i
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
-    r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|we|we're|we've|we'll|we\s+won't|because|"
+    r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|it|we|we're|we've|we'll|we\s+won't|because|"
     r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't)\b)|\s+(?:because|since|cos|coz)\s+|"
     # "... about Marcus. I don't want him in my head anymore" (not "Dr. Patel")
-    r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])|"
-    # "... at Monzo? it came to nothing": what follows a question mark is no part of it
-    r"\?+\s+",
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
     re.IGNORECASE,
 )
 

@@ -177,12 +177,18 @@ class MemoryService:
         said there is out of date, and quoting it next to the correction misleads the model
         (measured: the bundled model then repeats the old fact in most answers)."""
         if self._outdated is None:
-            self._outdated = frozenset(
-                p.episode_id
-                for item in self.items(SEMANTIC)
-                if item.status == SUPERSEDED or (item.meta or {}).get("edited")
-                for p in item.provenance
-            )
+            facts = self.items(SEMANTIC)
+            by_id = {item.id: item for item in facts}
+            outdated = set()
+            for item in facts:
+                if not (item.status == SUPERSEDED or (item.meta or {}).get("edited")):
+                    continue
+                # (a fact replaced by one learned from the same message leaves it true: "we're
+                # moving to the second wednesday" read twice)
+                newer = by_id.get(item.superseded_by or "")
+                again = {p.episode_id for p in newer.provenance} if newer is not None else set()
+                outdated |= {p.episode_id for p in item.provenance} - again
+            self._outdated = frozenset(outdated)
         return self._outdated
 
     def active_facts(self) -> tuple[MemoryItem, ...]:

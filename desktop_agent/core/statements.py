@@ -266,17 +266,16 @@ def said_before(
             common = 2 * len(said & subject) + (
                 len(said & around) if len(sentence.split()) > 4 and item.id != told.id else 0
             )
-            if not common:
+            # a change said in an earlier message may be to something else ("he upped the dose
+            # on my brown inhaler" beside "my asthma review with Dr Patel at Fernbank Surgery"
+            # before "Dr Patel has retired ... moved to a Dr Kowalczyk at the same surgery"):
+            # only when it shares two words of substance with it
+            if (
+                not common
+                or CHANGE.search(sentence)
+                and (item.id == told.id or len(said & subject) < 2)
+            ):
                 continue
-            if CHANGE.search(sentence):
-                # a change said in an earlier message may be to something else ("he upped the
-                # dose on my brown inhaler" beside "my asthma review with Dr Patel at Fernbank
-                # Surgery" before "Dr Patel has retired ... moved to a Dr Kowalczyk at the same
-                # surgery"): only when it shares two words of substance with it, and it weighs
-                # one less
-                if item.id == told.id or len(said & subject) < 2:
-                    continue
-                common -= 1
             # (of two as near, the one naming what changed: "Dr. Kowalczyk at the Elm Street
             # practice" over "ugh, dentist tomorrow at 9.")
             key = (

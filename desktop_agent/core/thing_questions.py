@@ -16,6 +16,7 @@ from desktop_agent.core.memory_model import EPISODIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import asks_the_past
+from desktop_agent.core.statement_wording import kind_asked
 from desktop_agent.core.statements import Statement, best_statement
 
 
@@ -37,8 +38,12 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     # (a change said since is quoted for it: the words are counted in what it changes)
     if found is None:
         return None
-    # "colour of the new cabinets?": the thing named with "the" is one the user told of
-    if found.shared < len(asked) and not the_thing(text) & stems(found.sentence):
+    # "colour of the new cabinets?": the thing named with "the" is one the user told of;
+    # "what day does book club meet now?": two of its words, and the kind asked ("moving to
+    # the second wednesday")
+    says = kind_asked(text)
+    of_kind = found.shared >= 2 and says is not None and bool(says.search(found.sentence))
+    if found.shared < len(asked) and not the_thing(text) & stems(found.sentence) and not of_kind:
         return None
     if not asks_the_past(text):
         return found

@@ -103,7 +103,12 @@ def test_the_new_words_keep_no_copy_of_the_replaced_fact(
         "Sorted it. Switched to Vodafone, 20 euro a month now and the same unlimited data."
     )
     assert "Vodafone" in told_then_asked(assistant, told, "Who is my phone with now?")
-    (new,) = [i for i in memory.active_facts() if "Vodafone" in i.text]
+    # (beside "User's network provider is Vodafone", learned by its own rule: stop 33)
+    (new,) = [
+        i
+        for i in memory.active_facts()
+        if "Vodafone" in i.text and not i.subject_key.startswith("provider:")
+    ]
     old = next(i for i in memory.items("semantic") if "Eir" in i.text)
     assert (new.meta or {}).get("about_id") == old.id
     assert "Eir" not in str(new.meta)  # a link, not the words: forgetting it erases them

@@ -12,7 +12,9 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import Intent, perceive
-from tests.core.conftest import facts, told_then_asked
+from desktop_agent.core.memory_model import Provenance
+from desktop_agent.core.memory_service import MemoryService
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -77,10 +79,11 @@ def test_where_one_lived_before_a_place_said_in_a_message_sharing_a_word(
     reply = told_then_asked(
         assistant,
         "moving in with Oskar in a few weeks!! bye bye to the Hackney houseshare|"
+        "spent the weekend at a spa in Bath, bliss|"
         "first night in Stroud, Oskar has already taken over the bathroom shelf",
         "where was I living before Stroud?",
     )
-    assert "Hackney" in reply
+    assert "Hackney" in reply and "Bath" not in reply
 
 
 def test_where_one_worked_before_a_company_named_in_the_same_message(
@@ -137,3 +140,128 @@ def test_a_pet_named_with_its_relation_in_brackets_is_known_by_name(
         "what's my cat called?",
     )
     assert "Mango" in reply
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "name"),
+    [
+        ("I'm on EE, 40GB for £20 a month", "provider:mobile", "EE"),
+        ("phone contract: I'm on Three, unlimited data", "provider:mobile", "Three"),
+        ("sorted the PAC code and I'm on giffgaff now", "provider:mobile", "giffgaff"),
+        ("the wifi is Hyperoptic, £30 a month", "provider:broadband", "Hyperoptic"),
+        ("moved the broadband over to Plusnet, way cheaper", "provider:broadband", "Plusnet"),
+        ("gave up on Sky and went with TalkTalk", "provider:broadband", "TalkTalk"),
+        ("we're with Octopus for gas and electric", "provider:energy", "Octopus"),
+        ("our internet is BT Full Fibre 900", "provider:broadband", "BT"),
+    ],
+)
+def test_who_provides_a_service(message: str, key: str, name: str) -> None:
+    assert facts(message)[key].endswith(f" is {name}")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm on three tablets a day for the pain",
+        "I'm on sertraline now",
+        "went with Chiara to the market",
+        "I'm with Barclays for my mortgage",
+    ],
+)
+def test_no_provider_named(message: str) -> None:
+    assert not any(key.startswith("provider:") for key in facts(message))
+
+
+def test_a_switch_of_provider_answers_now_and_before(assistant: Assistant) -> None:
+    told = (
+        "internet is Plusnet, £29 a month, slow but fine|"
+        "switched the broadband to Hyperoptic, £25 for 500Mb|"
+        "Hyperoptic kept dropping out so we went back to Plusnet in the end"
+    )
+    assert "Plusnet" in told_then_asked(assistant, told, "who's our broadband provider now?")
+    before = chat(assistant, assistant.start_conversation(), "who were we with before Plusnet?")
+    assert "Hyperoptic" in before.text and "£29" not in before.text
+
+
+def test_a_mobile_provider_is_not_the_phone(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "my phone is a Galaxy S21, and I'm on Vodafone, 30GB for £15",
+        "what phone do I have?",
+    )
+    assert "Galaxy" in reply and "Vodafone" not in reply
+    assert not any(k.startswith("provider:") for k in facts("my phone is a Fairphone 5"))
+    assert not any(k.startswith("provider:") for k in facts("my phone is a Nothing Phone 2"))
+    assert not any(k.startswith("provider:") for k in facts("went with Apple, the phone's lovely"))
+    assert not any(
+        k.startswith("provider:") for k in facts("switched to a Pixel 8, signal's better")
+    )
+
+
+def test_a_new_manager_said_with_when_they_start(assistant: Assistant) -> None:
+    assert facts("Gita left. new manager from Monday is Oskar Lind, seems fine")[
+        "name_of:boss"
+    ] == ("User's manager is Oskar Lind")
+    reply = told_then_asked(
+        assistant,
+        "my manager is Gita Rao, I'm in the data team|"
+        "Gita left, it's official. new manager from next week is Oskar Lind",
+        "who's my manager?",
+    )
+    assert "Oskar" in reply and "Gita" not in reply
+
+
+def test_a_thing_asked_when_by_two_of_its_words(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "running club is every thursday from the leisure centre, 7pm|"
+        "running club update - the centre is being renovated so we've moved to the first "
+        "monday instead",
+        "what day does running club meet now?",
+    )
+    assert "monday" in reply.casefold()
+
+
+def test_a_plan_said_once_is_not_a_change_to_itself(assistant: Assistant) -> None:
+    told_then_asked(assistant, "we're moving to the second wednesday", "ok")
+    texts = [m.text for m in assistant.memory.items("semantic", include_inactive=True)]
+    assert len(texts) == 1 and "the second the second" not in texts[0]
+
+
+def test_forgetting_a_thing_about_someone_keeps_their_name(assistant: Assistant) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "Leon (my husband) teaches maths at Hillside. between us, he's been applying for a "
+        "job in Dubai, nobody knows yet",
+    )
+    conversation = assistant.start_conversation()
+    offered = chat(assistant, conversation, "please forget the Dubai thing about Leon").text
+    assert "Dubai" in offered and "is named Leon" not in offered
+    chat(assistant, conversation, "yes")
+    reply = chat(assistant, assistant.start_conversation(), "what's my husband's name?").text
+    assert "Leon" in reply
+    later = chat(assistant, assistant.start_conversation(), "was Leon applying anywhere?")
+    assert "Dubai" not in later.text
+
+
+def test_a_sentence_ending_in_question_marks_may_still_tell() -> None:
+    told = facts("right, sorted it: dumped Sky and went with Hyperoptic, half the price??")
+    assert told["provider:broadband"].endswith(" is Hyperoptic")
+    told = facts("ok did the thing, left EE and went with Lebara, it's £8 a month now??")
+    assert told["provider:mobile"].endswith(" is Lebara")
+    assert not facts("I'm on EE, do you know if they do eSIMs?")
+    assert not any(k.startswith("provider:") for k in facts("I'm on Sertraline now"))
+    assert not facts("is my broadband with BT?")
+
+
+def test_a_message_is_not_outdated_by_a_fact_it_taught_itself(memory: MemoryService) -> None:
+    memory.remember("User lives in Leeds", subject_key="home_city", provenance=[_at("e1")])
+    memory.remember("User lives in York", subject_key="home_city", provenance=[_at("e1")])
+    assert "e1" not in memory.outdated_episodes()
+    memory.remember("User lives in Hull", subject_key="home_city", provenance=[_at("e2")])
+    assert "e1" in memory.outdated_episodes()
+
+
+def _at(episode: str) -> Provenance:
+    return Provenance(episode, "c1", 0, 10)
