@@ -107,7 +107,10 @@ _NEW_HOME = _compile(
 # Didsbury is brutal" (not someone else's: "my sister's new place in Leeds")
 _NEW_HOME_INSIDE = _compile(
     r"(?:\b(?:my|our)\s+|\b(?:commute|walk|drive|ride)\s+(?:in\s+)?from\s+the\s+)"
-    r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+"
+    r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+|"
+    # "we're officially Glasgow people now!! | got a flat in Partick"
+    r"(?:^|\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?)got\s+(?:a|our\s+own)\s+"
+    r"(?:flat|place|house|apartment)\s+in\s+"
 )
 
 

@@ -156,7 +156,14 @@ def provider(sentence: str) -> Iterator[Match]:
         for found in pattern.finditer(sentence):
             name = _provider_name(found.group("name"))
             said = found.groupdict().get("service")
-            service = _SERVICE_WORDS.get(said.casefold()) if said else _service_of(sentence, name)
+            # (the service of the clause it is named in: "broadband is Virgin Media, and I'm on
+            # EE for my phone")
+            clause = _clause_at(sentence, found.start(), found.end())
+            service = (
+                _SERVICE_WORDS.get(said.casefold())
+                if said
+                else _service_of(clause, name) or _cue(sentence)  # "I'm on Spusu, 20GB"
+            )
             if name is None or service is None or service in seen:
                 continue
             if name.split()[0].casefold() in _MAKES:
@@ -172,6 +179,16 @@ def provider(sentence: str) -> Iterator[Match]:
             correction = pattern is _SERVICE_TO or bool(_CHANGED.search(sentence))
             text = f"User's {_WHO[service]} is {name}"
             yield Match("fact", f"provider:{service}", name, text, 0.8, correction=correction)
+
+
+def _clause_at(sentence: str, start: int, end: int) -> str:
+    """The clause of ``sentence`` the words at ``start``-``end`` are in."""
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(sentence, 0, start)]
+    after = _CLAUSE_CUT.search(sentence, end)
+    return sentence[cuts[-1] if cuts else 0 : after.start() if after else len(sentence)]
+
+
+_CLAUSE_CUT: Final = re.compile(r"[,;]\s*|\s+(?:and|but)\s+", re.IGNORECASE)
 
 
 def _provider_name(said: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -63,7 +63,7 @@ from desktop_agent.core.questions import (
     plain_question,
 )
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
-from desktop_agent.core.slot_past import before_its_source, earlier_in_slot
+from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import kind_asked
 from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.core.thing_questions import said_of_it
@@ -167,10 +167,21 @@ def ground(
         # the names the current facts give ("Utrecht"), which a question's "before Haarlem"
         # must be among for the words before Haarlem to be the past
         known = {w for r in facts for w in stems(" ".join(_NAMES.findall(r.item.text)))}
+        # and those of the messages they were learned from: "got a place in Headingley" in
+        # "we're officially Leeds people now" is the move to Leeds
+        known |= {
+            w for told in _sources(memory, facts) for w in stems(" ".join(_NAMES.findall(told)))
+        }
         if not past and (said := _said(memory, text, excluded, known=known)) and said.earlier:
             # no fact's past, but the user's words before a change they told ("our cat Mochi
             # is on Royal Canin" before "we've switched her over to Hill's")
             return _quoting(said.sentence, said.source)
+        if (
+            not past
+            and facts
+            and (said := before_a_missed_change(memory, facts[0], text, excluded))
+        ):
+            return _quoting(said.sentence, said.source)  # "we're renting in Bristol for now"
         if not past and facts and (said := before_its_source(memory, facts[0], text, excluded)):
             return _quoting(said.sentence, said.source)  # "my honda civic is making a noise"
     if not facts and not question.past and not question.everything:
@@ -401,6 +412,18 @@ def _said(
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
     return found
+
+
+def _sources(memory: MemoryService, facts: Sequence[Recollection]) -> list[str]:
+    """The user's messages ``facts`` were learned from (those still kept)."""
+    told = []
+    for fact in facts:
+        for where in fact.item.provenance[:1]:
+            try:
+                told.append(memory.item(where.episode_id).user_text)
+            except MemoryNotFound:
+                continue
+    return told
 
 
 def _not_now(memory: MemoryService, past: list[Recollection]) -> list[Recollection]:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from desktop_agent.core.extraction_words import FEMALE, MALE, PETS, RELATIONS
+from desktop_agent.core.grounding_words import content_words
 from desktop_agent.core.questions import about_user
 
 PRONOUN: Final = re.compile(r"\b(?:he|she|him|his|her)\b", re.IGNORECASE)
@@ -102,14 +103,20 @@ _BACK_TO: Final = re.compile(
 )
 
 
+def _says(question: str) -> bool:
+    return bool(content_words(question))
+
+
 def following_up(question: str, before: str | None) -> str | None:
     """``question`` read with the question about the user before it, when it says nothing of
     the user itself and leans on that one ("and what was it before?"); None otherwise. Both
     questions together say what is asked and when."""
     if not before or not _LEANING.search(question):
         return None
-    if about_user(question) is not None and not _BACK_TO.search(question):
-        return None  # "where was I living before Hamar?" says all it asks
+    if about_user(question) is not None and not _BACK_TO.search(question) and _says(question):
+        # "where was I living before Hamar?" says all it asks; "who were we with before?"
+        # says nothing but whom
+        return None
     if any(w[:1].isupper() and w != "I" for w in _WORD.findall(question)[1:]):
         return None  # "What did Gloria do before she retired?" says whom it asks about
     if about_user(before) is None:

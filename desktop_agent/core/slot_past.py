@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
+from desktop_agent.core.before_named import named_new
 from desktop_agent.core.grounding import content_words
+from desktop_agent.core.grounding_words import stems
 from desktop_agent.core.memory_changes import Recollection, listed
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC, SUPERSEDED
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
-from desktop_agent.core.statements import Statement, said_before_fact
+from desktop_agent.core.questions import question_only
+from desktop_agent.core.statements import Statement, clipped, said_before_fact
 from desktop_agent.memory.model import MemoryNotFound
 
 
@@ -34,6 +37,35 @@ def before_its_source(
         f"{text} {fact.item.text}", limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded
     )
     return said_before_fact(fact.item, source, episodes, content_words(text))
+
+
+def before_a_missed_change(
+    memory: MemoryService, fact: Recollection, text: str, excluded: Collection[str]
+) -> Statement | None:
+    """ "where did we live before Glasgow?" while "User lives in Bristol" is current, and a
+    message since named Glasgow ("we're officially Glasgow people now!!"), a move no rule
+    learned: the fact is what came before, in the words it was learned from."""
+    new = named_new(text)
+    if not new or new & stems(fact.item.text) or not fact.item.provenance:
+        return None
+    since = memory.search(" ".join(sorted(new)), limit=RECALL_DEPTH, kinds=(EPISODIC,))
+    if not any(
+        r.item.created_at > fact.item.created_at
+        and r.item.id not in excluded
+        and not question_only(r.item)
+        and new <= stems(r.item.user_text)
+        for r in since
+    ):
+        return None
+    where = fact.item.provenance[0]
+    try:
+        source = listed(memory.item(where.episode_id))
+    except MemoryNotFound:
+        return None
+    told = source.item.user_text
+    if not 0 <= where.start < where.end <= len(told):
+        return None
+    return Statement(clipped(told[where.start : where.end]), source, 0, (where.start, where.end))
 
 
 def earlier_in_slot(

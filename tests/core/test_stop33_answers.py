@@ -153,6 +153,7 @@ def test_a_pet_named_with_its_relation_in_brackets_is_known_by_name(
         ("gave up on Sky and went with TalkTalk", "provider:broadband", "TalkTalk"),
         ("we're with Octopus for gas and electric", "provider:energy", "Octopus"),
         ("our internet is BT Full Fibre 900", "provider:broadband", "BT"),
+        ("I'm on Spusu, 20GB for a tenner", "provider:mobile", "Spusu"),
     ],
 )
 def test_who_provides_a_service(message: str, key: str, name: str) -> None:
@@ -265,3 +266,53 @@ def test_a_message_is_not_outdated_by_a_fact_it_taught_itself(memory: MemoryServ
 
 def _at(episode: str) -> Provenance:
     return Provenance(episode, "c1", 0, 10)
+
+
+def test_two_providers_in_one_sentence() -> None:
+    told = facts("wifi is Virgin Media, £40 a month, and I'm on EE for my phone")
+    assert told["provider:broadband"].endswith(" is Virgin Media")
+    assert told["provider:mobile"].endswith(" is EE")
+
+
+def test_a_follow_up_that_says_only_whom_leans_on_the_question_before(
+    assistant: Assistant,
+) -> None:
+    for message in ("internet is Plusnet, £29 a month", "dropped Plusnet and went with Zen"):
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    assert "Zen" in chat(assistant, conversation, "who's my broadband provider?").text
+    assert "Plusnet" in chat(assistant, conversation, "who were we with before?").text
+
+
+def test_a_home_said_as_a_flat_got_somewhere_is_a_move() -> None:
+    assert facts("we're proper Cardiff folk now!! got a flat in Canton")["home_city"] == (
+        "User lives in Canton"
+    )
+    assert "home_city" not in facts("my brother got a flat in Leeds")
+    assert "home_city" not in facts("we got a place in the final!!")
+
+
+def test_the_past_before_a_place_named_since_a_fact_no_rule_replaced(
+    assistant: Assistant,
+) -> None:
+    """Found trying it as a user: the move was missed, and "where did we live before
+    Glasgow?" got "I have nothing earlier on record"."""
+    reply = told_then_asked(
+        assistant,
+        "hi, I'm Ola. we're renting in Exeter for now, a little flat off Fore Street. my "
+        "partner Kit got a job at the uni in Norwich so we're moving in April|"
+        "we're officially Norwich people now!! loving it",
+        "where did we live before Norwich?",
+    )
+    assert "Exeter" in reply and "nothing earlier" not in reply
+
+
+def test_the_past_before_a_city_whose_district_is_now_home(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "still in Derby for now, renting a terrace off Friar Gate. Ana's been offered a job at "
+        "the uni in York so looks like we're moving in autumn|"
+        "boxes everywhere!! we're officially York people now, got a place in Heworth",
+        "where did we live before York?",
+    )
+    assert "Derby" in reply and "nothing earlier" not in reply
