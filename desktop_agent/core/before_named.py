@@ -48,7 +48,8 @@ def before_named(
     the question give; when none is it, the change was missed ("still unpacking
     boxes in Haarlem" beside "User lives in Utrecht"), and no sentence is sure to be its past."""
     new = named_new(question)
-    if not new and _PLACE_ASKED.match(question) and (thing := _BEFORE_THE.search(question)):
+    place = _PLACE_ASKED.match(question) is not None
+    if not new and place and (thing := _BEFORE_THE.search(question)):
         new = stems(thing["thing"])  # "where did Ngozi work before the hospital?"
     if not new or known and not new & set(known):
         return None
@@ -66,7 +67,6 @@ def before_named(
     if first is None:
         return None
     found = said_before(first[1], episodes, content_words(question) - new)
-    place = _PLACE_ASKED.match(question) is not None
     if place and (found is None or not _names_a_place(found.sentence, new)):
         # "where did we live before Leeds?": what was before names a place too ("still in
         # Sheffield for now, ... | offered a job in Leeds so we're moving in the spring";

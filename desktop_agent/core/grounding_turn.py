@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -169,9 +169,8 @@ def ground(
         known = {w for r in facts for w in stems(" ".join(_NAMES.findall(r.item.text)))}
         # and those of the messages they were learned from: "got a place in Headingley" in
         # "we're officially Leeds people now" is the move to Leeds
-        known |= {
-            w for told in _sources(memory, facts) for w in stems(" ".join(_NAMES.findall(told)))
-        }
+        sources = [e.user_text for r in facts for e in memory.provenance(r.item.id)[:1]]
+        known |= {w for said in sources for w in stems(" ".join(_NAMES.findall(said)))}
         if not past and (said := _said(memory, text, excluded, known=known)) and said.earlier:
             # no fact's past, but the user's words before a change they told ("our cat Mochi
             # is on Royal Canin" before "we've switched her over to Hill's")
@@ -412,18 +411,6 @@ def _said(
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
     return found
-
-
-def _sources(memory: MemoryService, facts: Sequence[Recollection]) -> list[str]:
-    """The user's messages ``facts`` were learned from (those still kept)."""
-    told = []
-    for fact in facts:
-        for where in fact.item.provenance[:1]:
-            try:
-                told.append(memory.item(where.episode_id).user_text)
-            except MemoryNotFound:
-                continue
-    return told
 
 
 def _not_now(memory: MemoryService, past: list[Recollection]) -> list[Recollection]:

@@ -103,17 +103,17 @@ _BACK_TO: Final = re.compile(
 )
 
 
-def _says(question: str) -> bool:
-    return bool(content_words(question))
-
-
 def following_up(question: str, before: str | None) -> str | None:
     """``question`` read with the question about the user before it, when it says nothing of
     the user itself and leans on that one ("and what was it before?"); None otherwise. Both
     questions together say what is asked and when."""
     if not before or not _LEANING.search(question):
         return None
-    if about_user(question) is not None and not _BACK_TO.search(question) and _says(question):
+    if (
+        about_user(question) is not None
+        and not _BACK_TO.search(question)
+        and content_words(question)
+    ):
         # "where was I living before Hamar?" says all it asks; "who were we with before?"
         # says nothing but whom
         return None

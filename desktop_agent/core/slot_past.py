@@ -26,11 +26,7 @@ def before_its_source(
     memory: MemoryService, fact: Recollection, text: str, excluded: Collection[str]
 ) -> Statement | None:
     """The user's words before the message that taught ``fact``, about what it changed."""
-    sources = [p.episode_id for p in fact.item.provenance]
-    try:
-        source = listed(memory.item(sources[0])) if sources else None
-    except MemoryNotFound:
-        return None  # the message was forgotten since
+    source = _first_source(memory, fact)  # (None: the message was forgotten since)
     if source is None or source.item.id in memory.outdated_episodes():
         return None
     episodes = memory.search(
@@ -46,7 +42,7 @@ def before_a_missed_change(
     message since named Glasgow ("we're officially Glasgow people now!!"), a move no rule
     learned: the fact is what came before, in the words it was learned from."""
     new = named_new(text)
-    if not new or new & stems(fact.item.text) or not fact.item.provenance:
+    if not new or new & stems(fact.item.text):
         return None
     since = memory.search(" ".join(sorted(new)), limit=RECALL_DEPTH, kinds=(EPISODIC,))
     if not any(
@@ -57,15 +53,23 @@ def before_a_missed_change(
         for r in since
     ):
         return None
-    where = fact.item.provenance[0]
-    try:
-        source = listed(memory.item(where.episode_id))
-    except MemoryNotFound:
+    source = _first_source(memory, fact)
+    if source is None:
         return None
-    told = source.item.user_text
+    where, told = fact.item.provenance[0], source.item.user_text
     if not 0 <= where.start < where.end <= len(told):
         return None
     return Statement(clipped(told[where.start : where.end]), source, 0, (where.start, where.end))
+
+
+def _first_source(memory: MemoryService, fact: Recollection) -> Recollection | None:
+    """The message ``fact`` was first learned from, if it is still remembered."""
+    if not fact.item.provenance:
+        return None
+    try:
+        return listed(memory.item(fact.item.provenance[0].episode_id))
+    except MemoryNotFound:
+        return None
 
 
 def earlier_in_slot(
