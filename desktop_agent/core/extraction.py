@@ -97,7 +97,7 @@ _PREFIX = re.compile(
     r"i should (?:tell you|mention|say)(?: that)?|i (?:want|wanted) you to know(?: that)?|"
     r"you should know(?: that)?|(?:just )?(?:letting|to let) you know(?: that)?|"
     r"since you asked|for the record|for context|between us|between you and me|"
-    r"(?:just\s+)?so you know|please|oh and|(?:it\s+)?turns out(?: that)?|"
+    r"so you know|please|oh and|(?:it\s+)?turns out(?: that)?|"
     r"good news|bad news|sad news|big news|news|"
     r"next (?:week|month|year|summer|spring|autumn|fall|winter)|this (?:week|month|year|weekend)|"
     r"tomorrow|tonight|these days|nowadays|currently|right now|now|"
