@@ -46,6 +46,7 @@ from desktop_agent.core.extraction_past import told_past
 from desktop_agent.core.extraction_phrases import with_its_city
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
 from desktop_agent.core.extraction_providers import provider
+from desktop_agent.core.extraction_relations import carer_named
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES
@@ -232,9 +233,30 @@ def extract(message: str) -> list[ExtractedFact]:
     }
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
+    found = [_carer_changed(f, text) if f.subject_key == "name_of:doctor" else f for f in found]
+    # "officially a Sheffield resident now! new place is in Kelham Island": one home, the
+    # district with its city
+    cities = {
+        f.value.rsplit(", ", 1)[-1]
+        for f in found
+        if f.subject_key == "home_city" and ", " in f.value
+    }
+    found = [
+        f for f in found if f.subject_key != "home_city" or ", " in f.value or f.value not in cities
+    ]
     if read_as != text:  # what was learned says "mum", as the user did
         found = [_said_as_mum(f) for f in found]
     return _dedupe(_to_original(_tidied(fact), normalised) for fact in found)
+
+
+def _carer_changed(fact: ExtractedFact, text: str) -> ExtractedFact:
+    """ "gave up on Wisniewska's practice, switched to a Dr. Haddad": the new doctor takes the
+    place of the dentist the user left, named before."""
+    at = text.find(fact.value)
+    role = fact.is_correction and at > 0 and carer_named(text[:at])
+    if not role or role == "doctor":
+        return fact
+    return replace(fact, subject_key=f"name_of:{role}", text=fact.text.replace("doctor", role, 1))
 
 
 def _with_city(fact: ExtractedFact, text: str) -> ExtractedFact:

@@ -82,8 +82,25 @@ def normalise(message: str) -> Normalised:
     if position < len(message):
         pieces.append((message[position:], position, len(message)))
     text, origin = _join(pieces, len(message))
-    restored = _restore_subjects(Normalised(text, origin))
+    restored = _named_subjects(_restore_subjects(Normalised(text, origin)))
     return Normalised(_names_capitalised(restored.text), restored.origin)
+
+
+# "update on Aiko: she went fully vegan": whom the label names is whom "she" means (not in
+# "she's", whose "'s" says "is" or "has" only beside the pronoun)
+_LABELLED: Final = re.compile(
+    r"(?i:\b(?:(?:quick|small|big|an?)\s+)?(?:update|news)\s+(?:on|about|re|from)\s+)"
+    r"(?P<name>[A-ZÀ-Ý][\w'’-]+)\s*(?::|\s[-–—])\s*(?P<pronoun>(?i:she|he|they))\b(?!['’])"
+)
+
+
+def _named_subjects(normalised: Normalised) -> Normalised:
+    text, origin = normalised.text, list(normalised.origin)
+    for found in reversed(list(_LABELLED.finditer(text))):
+        start, end = found.span("pronoun")
+        text = text[:start] + found["name"] + text[end:]
+        origin[start:end] = [origin[start]] * len(found["name"])
+    return Normalised(text, tuple(origin))
 
 
 # Chat words the tagger takes for names in a lower-case message ("lol", "welp", "ps").

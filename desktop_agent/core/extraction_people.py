@@ -34,6 +34,16 @@ from desktop_agent.core.extraction_third_person import person_words
 # --- the user's people and pets ---------------------------------------------------------------
 
 
+def _named(attr: Token) -> bool:
+    """ "is officially Biscuit now": a capitalised name with no article, said as new."""
+    return (
+        attr.pos_ == "PROPN"
+        and attr.text[:1].isupper()
+        and not any(c.dep_ == "det" for c in attr.children)
+        and any(c.lower_ in ("now", "officially") for c in attr.head.children)
+    )
+
+
 def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> Iterator[Found]:
     relation = who.relation
     lemma = _base(head)
@@ -61,6 +71,14 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
                 who, tokens, "fact", f"name_of:{relation}", attr.text,
                 f"User's {who.said} is named {attr.text}", confidence=0.85, correction=new,
             )  # fmt: skip
+        return
+    if lemma == "be" and attr is not None and relation in _SPECIES and _named(attr) and not negated:
+        # "the greyhound is officially Biscuit now": a name, with no "a" as a breed has
+        context.named.add(relation)
+        yield _make(
+            who, tokens, "fact", f"name_of:{relation}", attr.text,
+            f"User's {who.said or relation} is named {attr.text}", confidence=0.8, correction=True,
+        )  # fmt: skip
         return
     if lemma == "be" and attr is not None:
         breed_like = attr.pos_ in ("NOUN", "PROPN") and attr.lemma_.casefold() not in _NOT_BREEDS
@@ -114,6 +132,11 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             return
     if lemma == "be" and attr is not None and attr.lower_ in words.DIETS:
         yield _make(who, tokens, "fact", f"{slot}:diet", attr.lower_, negated=negated)
+        return
+    became = next((c for c in head.children if c.lower_ in words.DIETS), None)
+    if lemma in ("go", "become", "turn") and became is not None and not negated:
+        # "she went fully vegan at the start of the month": a new diet, in place of the old
+        yield _make(who, tokens, "fact", f"{slot}:diet", became.lower_, correction=True)
         return
     allergy = next((c for c in head.children if c.dep_ == "dobj" and c.lemma_ == "allergy"), None)
     if lemma == "have" and allergy is not None:

@@ -56,7 +56,7 @@ _DETERMINERS = re.compile(
     r"some|lots of|a lot of|fluent|basic|good|very)\s+",
     re.IGNORECASE,
 )
-_PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon )?[A-ZÀ-Ý][\w'’.-]*){0,3})"
+_PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon |of )?[A-ZÀ-Ý][\w'’.-]*){0,3})"
 
 
 def proper_noun(rest: str, clause: str) -> str | None:
@@ -169,4 +169,28 @@ def with_its_city(place: str, text: str) -> str:
     else ``place``."""
     at = text.find(place)
     found = _AND_ITS_CITY.match(text, at + len(place)) if at >= 0 else None
-    return f"{place}, {found['city']}" if found else place
+    if found:
+        return f"{place}, {found['city']}"
+    # "officially a Sheffield resident now! new place is in Kelham Island"
+    local = city_local(text)
+    return f"{place}, {local}" if local and local != place else place
+
+
+def city_local(text: str) -> str | None:
+    """The city ``text`` says the user is now of ("officially a Sheffield resident now",
+    "we're Glasgow people now"), or None."""
+    found = _CITY_LOCAL.search(text)
+    if found is None:
+        return None
+    sentence_end = re.search(r"[.!?]", text[found.end() :])
+    rest = text[found.end() : found.end() + sentence_end.start() if sentence_end else len(text)]
+    said_now = found["lead"].strip().casefold() in ("officially", "now", "finally")
+    return found["city"] if said_now or re.search(r"\b(?:now|officially)\b", rest, re.I) else None
+
+
+# "officially a Sheffield resident now", "we're Glasgow people now": the city the user is of
+_CITY_LOCAL = re.compile(
+    r"(?P<lead>\b(?i:officially|now|finally)\s+|(?i:\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+))"
+    r"(?:(?i:an?|proper|true|real)\s+)*(?P<city>(?!I\b)[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)\s+"
+    r"(?i:residents?|locals?|people|person|girl|boy|gal|lad|family|household)\b"
+)

@@ -12,6 +12,7 @@ from desktop_agent.core.extraction_phrases import (
     I_AM,
     Match,
     _compile,
+    city_local,
     normalise_object,
     proper_noun,
 )
@@ -112,6 +113,13 @@ _NEW_HOME_INSIDE = _compile(
     r"(?:^|\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?)got\s+(?:a|our\s+own)\s+"
     r"(?:flat|place|house|apartment)\s+in\s+"
 )
+
+
+def city_resident(clause: str) -> Iterator[Match]:
+    """ "officially a Sheffield resident now!": the city the user lives in now."""
+    city = city_local(clause)
+    if city:
+        yield Match("fact", "home_city", city, f"User lives in {city}", 0.85, correction=True)
 
 
 def new_home(clause: str) -> Iterator[Match]:

@@ -142,6 +142,12 @@ _ON_OR_WITH: Final = re.compile(
     r"switched\s+(?:over\s+)?to|joined|kept\s+(?:the|my|our))\s+"
     rf"{_NAME}"
 )
+# "Hyperoptic gets installed tomorrow", "Octopus takes over on the 1st": a new provider coming
+_COMING: Final = re.compile(
+    rf"(?:^|(?<=[.!?,;]\s)|(?<=\bso\s)){_NAME}\s+(?i:(?:gets?|is\s+getting|is\s+being|are|is|"
+    r"got|was|were|'s|’s)\s+(?:(?:finally|being|all|now)\s+)?(?:installed|connected|set\s+up|"
+    r"switched\s+on|live|fitted|booked\s+in)|takes?\s+over|kicks?\s+in)\b"
+)
 _CHANGED: Final = re.compile(
     r"\b(?:now|switched|moved|changed|swapped|went|gone|going|left|back\s+to|ported|signed\s+up|"
     r"joined|instead|new)\b",
@@ -152,7 +158,7 @@ _CHANGED: Final = re.compile(
 def provider(sentence: str) -> Iterator[Match]:
     """The provider of a service the sentence names, as one fact per service."""
     seen: set[str] = set()
-    for pattern in (_SERVICE_TO, _SERVICE_IS, _ON_OR_WITH):
+    for pattern in (_SERVICE_TO, _SERVICE_IS, _ON_OR_WITH, _COMING):
         for found in pattern.finditer(sentence):
             name = _provider_name(found.group("name"))
             said = found.groupdict().get("service")
@@ -176,7 +182,7 @@ def provider(sentence: str) -> Iterator[Match]:
             ):
                 continue  # "my phone is a Fairphone": the handset
             seen.add(service)
-            correction = pattern is _SERVICE_TO or bool(_CHANGED.search(sentence))
+            correction = pattern in (_SERVICE_TO, _COMING) or bool(_CHANGED.search(sentence))
             text = f"User's {_WHO[service]} is {name}"
             yield Match("fact", f"provider:{service}", name, text, 0.8, correction=correction)
 

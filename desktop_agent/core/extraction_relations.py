@@ -6,9 +6,12 @@ Same contract as ``extraction_rules``: each rule reads one clause anchored at it
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
+from typing import Final
 
 from desktop_agent.core.extraction_phrases import Match, _compile, proper_noun
+from desktop_agent.core.extraction_subjects import KNOWN_PEOPLE
 from desktop_agent.core.extraction_words import PETS, RELATIONS
 
 _RELATIONS = (
@@ -53,6 +56,33 @@ _MOVED_TO_DOCTOR = re.compile(
     r"(?i:\b(?:moved|switched|transferred|changed|referred)\s+(?:me\s+)?(?:over\s+)?to\s+"
     r"(?:a\s+|an\s+)?)(?P<name>(?:Dr|Doctor)\.?\s+[A-ZÀ-Ý][\w'’-]+)"
 )
+# Who treats the user, whom a doctor's name may stand for.
+_CARERS: Final = frozenset(
+    "doctor dentist physio physiotherapist therapist optician psychiatrist psychologist "
+    "counsellor counselor surgeon consultant midwife orthodontist dermatologist".split()
+)
+
+
+def carer_named(words: str) -> str | None:
+    """The relation of someone the user told of by name, named in ``words``, who treats them."""
+    known = {_folded(name): relation for name, relation in KNOWN_PEOPLE.get().items()}
+    for word in re.findall(r"[A-ZÀ-Ý][\w'’-]+", words):
+        relation = known.get(_folded(re.sub(r"['’]s$", "", word)))
+        if relation in _CARERS:
+            return relation
+    return None
+
+
+def _folded(name: str) -> str:
+    """ "Søndergaard", "Wiśniewska" as typed without accents ("sondergaard", "wisniewska")."""
+    plain = name.casefold().translate(_UNACCENTED)
+    return "".join(c for c in unicodedata.normalize("NFKD", plain) if not unicodedata.combining(c))
+
+
+# letters no accent-stripping splits
+_UNACCENTED: Final = str.maketrans({"ø": "o", "æ": "ae", "ß": "ss", "ł": "l", "đ": "d", "œ": "oe"})
+
+
 # Nationalities and the like after "is": not names.
 _NOT_NAMES = frozenset(
     """american british english french german spanish italian dutch irish scottish welsh polish
@@ -64,6 +94,17 @@ _NOT_NAMES = frozenset(
 _RELATION_NAME = _compile(
     rf"(?:my\s+(?P<rel>{_RELATIONS})(?:'s|’s)?\s+(?:name\s+is|is\s+called|is\s+named|called|named)|"
     rf"i\s+have\s+an?\s+(?P<rel2>{_RELATIONS})\s+(?:called|named))\s+"
+)
+
+
+# "I've got a tutor on italki called Beatriz", "found a new dog walker through Rover called
+# Kemi": someone who does something for the user, named with "called"
+_HAVE_ROLE = re.compile(
+    r"(?i:\b(?:(?:i|we)(?:['’]ve|\s+have)?\s+)?(?:got|have|found|hired|booked)\s+"
+    r"(?:(?:myself|ourselves)\s+)?an?\s+(?P<new>new\s+)?)"
+    rf"(?P<rel>(?i:{_NAMED_BY_ROLE}))"
+    r"(?:\s+(?i:on|at|from|through|via|in)\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}?)?"
+    r"\s+(?i:called|named)\s+(?P<name>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
 )
 
 
@@ -89,8 +130,23 @@ def relation_name(clause: str) -> Iterator[Match]:
             "fact", f"name_of:{relation}", value, f"User's {said} is {value}", 0.85, correction=new
         )
         return
+    if not value and (had := _HAVE_ROLE.search(clause)):
+        said = " ".join(had.group("rel").casefold().split())
+        relation = RELATIONS.get(said) or said
+        relation = "doctor" if relation == "gp" else relation
+        name = had.group("name")
+        yield Match(
+            "fact",
+            f"name_of:{relation}",
+            name,
+            f"User's {said} is {name}",
+            0.85,
+            correction=bool(had.group("new")),
+        )
+        return
     if not value and (moved := _MOVED_TO_DOCTOR.search(clause)):
-        # "I've been moved over to a Dr. Okafor at the same surgery": the user's new doctor
+        # "I've been moved over to a Dr. Okafor at the same surgery": the user's new doctor (or
+        # the carer left, named before it: ``carer_named``)
         name = moved.group("name").replace(".", "")
         yield Match(
             "fact", "name_of:doctor", name, f"User's doctor is {name}", 0.8, correction=True

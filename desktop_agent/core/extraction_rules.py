@@ -30,6 +30,7 @@ from desktop_agent.core.extraction_phrases import (
 from desktop_agent.core.extraction_profile import (
     age,
     birthday,
+    city_resident,
     home,
     home_in_dwelling,
     home_now,
@@ -71,6 +72,7 @@ RULES: list[Rule] = [
     home,
     home_in_dwelling,
     home_now,
+    city_resident,
     new_home,
     partner_now,
     origin,

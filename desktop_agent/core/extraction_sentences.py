@@ -78,6 +78,53 @@ def pet_named_later(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
 
 
+# "my dog rides with me in the cabin, a beagle called Kielbasa", "my dog is a beagle called
+# Rolo": the user's own animal, named later in the sentence by its breed or kind.
+_MY_PET_NAMED_LATER = re.compile(
+    r"(?i:\bmy\s+(?:new\s+|little\s+|old\s+)?)(?P<own>[a-z]+)\b"
+    r"(?P<between>[^.!?]*?)(?i:\ban?\s+(?:new\s+|little\s+|rescue\s+|\w+-year-old\s+)?)"
+    rf"(?P<pet>[a-z]+)\s+(?i:named|called)\s+(?P<name>{_NAME})"
+)
+# someone else's animal between them: "my dog loves my sister's dog, a beagle called Max"
+_SOMEONE_ELSES = re.compile(r"(?i:['’]s\b|\b(?:my|his|her|their|your)\b)")
+
+
+@_rule
+def my_pet_named_later(sentence: str) -> Iterator[Match]:
+    for found in _MY_PET_NAMED_LATER.finditer(sentence):
+        own, said = found.group("own").casefold(), found.group("pet").casefold()
+        species = PETS.get(own)
+        if species is None or PETS.get(said) != species or _SOMEONE_ELSES.search(found["between"]):
+            continue
+        name = found.group("name")
+        yield Match("fact", f"name_of:{species}", name, f"User's {own} is named {name}", 0.8)
+        return
+
+
+# "the greyhound is officially Biscuit now", "the kitten is now called Miso": a new name for
+# the animal the family talks of (a name said as new: no one else's pet is renamed to the user)
+_PET_RENAMED = re.compile(
+    r"(?i:\bthe\s+(?:new\s+|little\s+|rescue\s+)?)(?P<pet>[a-z]+)"
+    r"(?i:\s+is\s+(?:(?:now|officially)\s+){1,2}(?:(?:called|named)\s+)?)"
+    rf"(?P<name>{_NAME})"
+)
+
+
+@_rule
+def pet_renamed(sentence: str) -> Iterator[Match]:
+    found = _PET_RENAMED.search(sentence)
+    if found and found.group("pet").casefold() in PETS:
+        said, name = found.group("pet").casefold(), found.group("name")
+        yield Match(
+            "fact",
+            f"name_of:{PETS[said]}",
+            name,
+            f"User's {said} is named {name}",
+            0.8,
+            correction=True,
+        )
+
+
 _MARRIED_TO = re.compile(rf"(?i:\bmarried\s+to)\s+(?P<name>{_NAME})")
 
 
@@ -262,6 +309,32 @@ def pet_kind(sentence: str) -> Iterator[Match]:
         article = "an" if kind[:1].casefold() in "aeiou" else "a"
         text = f"User's {pet} {name} is {article} {kind}"
         yield Match("fact", f"person:{PETS[pet]}:kind", kind, text, 0.8)
+
+
+# "Beatriz had to stop teaching so I found someone new, Rafael": a known person's successor,
+# in the same role (whom the user told of by name before)
+_SOMEONE_NEW = re.compile(
+    rf"^(?P<name>{_NAME})\b[^.!?]*?\b(?i:found|got|have|hired|booked|switched\s+to|moved\s+to|"
+    r"went\s+with|going\s+with)\s+(?i:someone|somebody|a\s+new\s+one)(?i:\s+new)?"
+    r"(?:\s*,\s*|\s+(?i:called|named)\s+)"
+    rf"(?P<new>{_NAME})"
+)
+
+
+@_rule
+def someone_new(sentence: str) -> Iterator[Match]:
+    found = _SOMEONE_NEW.match(sentence.strip())
+    relation = found and KNOWN_PEOPLE.get().get(found.group("name").casefold())
+    if found and relation and found.group("new") != found.group("name"):
+        new = found.group("new")
+        yield Match(
+            "fact",
+            f"name_of:{relation}",
+            new,
+            f"User's {relation} is {new}",
+            0.8,
+            correction=True,
+        )
 
 
 # "Piotr quit the bakery, he drives a tram now": a known person's new work.

@@ -206,7 +206,9 @@ def joined(clause: str) -> Iterator[Match]:
 _STARTED_AS = _compile(
     r"(?:i(?:'ve|\s+have|'m|\s+am)?\s+)?(?:(?:just|finally|recently|officially|actually)\s+)?"
     r"(?:started|starting|start|(?:got|was|been|get|getting)\s+(?:hired|taken\s+on)|"
-    r"(?:got|took|landed|found)\s+a\s+(?:new\s+|full[\s-]time\s+)?job)"
+    r"(?:got|took|landed|found)\s+a\s+(?:new\s+|full[\s-]time\s+)?job|"
+    # "just finished my first week as an ops coordinator at the Port of Tilbury"
+    r"(?:finished|did|done|survived|completed)\s+my\s+first\s+(?:day|week|month|shift))"
     r"(?:\s+(?:work|working|today|tomorrow|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|next\s+\w+|on\s+\w+|in\s+\w+))?\s+as\s+"
 )
@@ -235,7 +237,7 @@ _OFFER = _compile(
 # where: "at Grindhouse", "at this cafe called Grindhouse in Fitzroy", "with an agency called X"
 _WHERE = re.compile(
     r"^\s*(?:at|with|for)\s+(?:(?:a|an|this|the|my|our)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:called|named)\s+)?"
+    r"(?:called|named)\s+)?(?:the\s+(?=[A-ZÀ-Ý]))?"
 )
 
 

@@ -41,7 +41,8 @@ _VALUE: Final = re.compile(
 )
 # What a quote must carry to answer for the old value: a new one, or the word that says so.
 _NEW_VALUE: Final = re.compile(
-    rf"(?<=\s)[A-ZÀ-Ý][\w'’-]+|\d|{DAY_OR_MONTH.pattern}|\binstead\b", re.IGNORECASE
+    rf"(?<=\s)(?!I\b|I['’])(?-i:[A-ZÀ-Ý])[\w'’-]+|\d|{DAY_OR_MONTH.pattern}|\binstead\b",
+    re.IGNORECASE,
 )
 _FRAME: Final = frozenset({"user", "user's", "users"})
 _NAMING: Final = re.compile(r"\b(?:call|calling|called|name|named|renamed|goes\s+by)\b", re.I)
@@ -70,6 +71,9 @@ def changed_later(
         # ("we're calling her Nutmeg now, Pickle just didn't suit her")
         named = fact.subject_key.startswith("name_of:")
         values = _values_of(fact.text) - (set() if named else people) - asked - _FRAME
+        # of a fact naming several, the one asked: "how much is my Spotify?" is not changed by
+        # "killed Disney+" ("User is paying for Spotify (11.99), Disney+ (8.99) and iCloud")
+        named_asked = _values_of(fact.text) & asked - _FRAME
         if not values:
             continue
         taught = {p.episode_id for p in fact.provenance}
@@ -80,6 +84,8 @@ def changed_later(
             if item.created_at <= fact.created_at or item.id in taught or question_only(item):
                 continue
             if found is not None and item.created_at <= found.source.item.created_at:
+                continue
+            if named_asked and not stems(item.user_text) & named_asked:
                 continue
             said = _so_now(item.user_text, values, renamed=named)
             if said is not None:
@@ -110,9 +116,13 @@ def _so_now(message: str, values: set[str], *, renamed: bool = False) -> str | N
         rest = ", ".join(re.sub(r"^(?i:so|and)\s+", "", p) for p in kept)
         if len(rest.split()) >= 3 and _NEW_VALUE.search(f" {rest}"):
             return rest
-        after = sentences[at + 1] if at + 1 < len(sentences) else ""
-        if after and not stems(after) & values and _NEW_VALUE.search(f" {after}"):
-            return after
+        # (or one of the two after it: "I dropped Japanese. | the kanji broke me. | doing
+        # Korean now with a tutor")
+        for after in sentences[at + 1 : at + 3]:
+            if stems(after) & values:
+                return None
+            if _NEW_VALUE.search(f" {after}"):
+                return after
         return None
     return None
 

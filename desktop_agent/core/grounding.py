@@ -47,6 +47,7 @@ from desktop_agent.core.grounding_words import (
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SLOT_WORDS, AboutUser
+from desktop_agent.core.statement_wording import what_is_so
 from desktop_agent.search.tokenize import STOPWORDS
 
 # Above this cosine a fact answers a question even with no slot or word in common.
@@ -193,6 +194,9 @@ def _most_specific(tier: list[Recollection], families: set[str]) -> list[Recolle
     return [r for r, n in zip(tier, fills, strict=True) if n == most] if most >= 2 else tier
 
 
+_USER: Final = re.compile(r"\bUser\b")
+
+
 def compose(
     question: AboutUser,
     facts: Sequence[Recollection],
@@ -203,7 +207,12 @@ def compose(
     how_many = re.match(r"\s*how\s+many\b", question.text, re.IGNORECASE) is not None
     # a count the user told ("User has three kids") beats the names counted
     how_many = how_many and not any(_A_COUNT.search(r.item.text) for r in facts)
-    texts = [r.item.text for r in facts]
+    # a fact kept in the user's words says what it is now, not what it replaced ("Tesla
+    # delivery got pushed, | we ended up signing for a Hyundai Ioniq 5 instead")
+    texts = [
+        r.item.text if _USER.search(r.item.text) else what_is_so(r.item.text, question.text)
+        for r in facts
+    ]
     said = [contracted(second_person(t)) for t in (counted_together(texts) if how_many else texts)]
     # "User has two daughters, Ruby and Jade" beside their names, counted: said once
     current = [s for i, s in enumerate(said) if _bare(s) not in {_bare(t) for t in said[:i]}]

@@ -88,7 +88,7 @@ def ground(
     text = plain_question(text)  # "whos my gp" as "who's my gp"
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
-    if (alone := _the_question(text)) is not None:
+    if (alone := _the_question(text) or _without_purpose(text)) is not None:
         # "What's my dog's name again? | My memory isn't what it was!"
         return ground(memory, alone, excluded, before)
     if before and (follow := following_up(text, before)) is not None:
@@ -433,6 +433,25 @@ def _the_question(text: str) -> str | None:
         return None
     rest = " ".join(s for s in sentences if s is not asked[0])
     return None if extract(rest) else asked[0]
+
+
+# "whats my dog's name, i want to put it on a new tag": why the user asks, after the question
+_PURPOSE: Final = re.compile(
+    r"^(?P<question>[^,;?]+?)\??\s*(?:[,;]|\s[-–—])\s*(?:(?:cos|because|coz|as|since)\s+)?"
+    r"(?:i|we)(?:['’]d|\s+would)?\s+(?:want|wanna|need|like|have|got)\s+(?:to\s+)?"
+    r"(?:put|write|send|tell|fill|book|order|print|sign|label|get|buy|add|update|give)\b[^?]*\??$",
+    re.IGNORECASE,
+)
+
+
+def _without_purpose(text: str) -> str | None:
+    """The question of a message that then says what the answer is for, when the question
+    alone asks about the user; else None."""
+    found = _PURPOSE.match(text.strip())
+    if found is None or about_user(text) is not None:
+        return None
+    question = found.group("question").strip()
+    return question if about_user(question) is not None else None
 
 
 def _everything(memory: MemoryService, excluded: Collection[str]) -> list[Recollection]:

@@ -32,7 +32,8 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
         relation = item.subject_key.partition("name_of:")[2]
         # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
         value = re.search(
-            r"\b(?:named|called|is)\s+([A-ZÀ-Ý][\w'’-]+|(?<=named\s)[^\W\d_][\w'’-]+)\s*"
+            r"\b(?:named|called|is)\s+(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+            r"([A-ZÀ-Ý][\w'’-]+|(?<=named\s)[^\W\d_][\w'’-]+)\s*"
             r"(?:\([^)]*\))?\s*$",
             item.text,
         )

@@ -127,6 +127,8 @@ _PAST = re.compile(
     r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then|(?:did|had) (?:i|we) first|"
     r"(?:i|we) first (?:started|began|got)|"
+    # "what dose did I start on?", "which bank did we start with?"
+    r"did (?:i|we|they|he|she) (?:start|begin) (?:on|with|at|out)|"
     # what was given up, or chosen first: "which practice did we ditch?", "what name had
     # they picked first?"
     r"(?:did|have|had)\s+(?:i|we|they)\s+(?:ditch|drop|dump|quit|leave|sell|cancel|give\s+up|stop)|"

@@ -43,6 +43,8 @@ ENDED: Final = re.compile(
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
     # maternity leave"
     r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:\w+\s+)?leave|moved\s+away|"
+    # "no longer on the apixaban — they've swapped me over to warfarin"
+    r"no\s+longer|"
     r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
     # what was wrong with it: "300 for groceries was wayyy too optimistic", "Split was
     # insanely expensive for august"
@@ -51,7 +53,8 @@ ENDED: Final = re.compile(
     re.IGNORECASE,
 )
 PARTS: Final = re.compile(
-    r"\s+[:;]-?[()]+\s*|,(?!\d)\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i)\b)", re.I
+    r"\s+[:;]-?[()]+\s*|,(?!\d)\s*|;\s*|\s+but\s+|\s+[-–—]\s+|\s+so\s+(?=(?:we|i|he|she|they)\b|(?-i:[A-ZÀ-Ý])[\w'’-]+\s+(?:is|was|are|will|has|had)\b)",
+    re.I,
 )
 
 
@@ -99,12 +102,34 @@ def what_is_so(sentence: str, question: str = "") -> str:
             for p in kept[switched + 1 :]
             if stems(p) & asked or _CHANGED_TOO.search(p) or (says and says.search(p))
         ]
+    chosen = next((n for n in range(len(kept) - 1, 0, -1) if _INSTEAD.search(kept[n])), None)
+    if chosen is not None and len(kept[chosen].split()) >= 3:
+        # "Tesla delivery got pushed to the autumn, | we ended up signing for a Hyundai Ioniq
+        # 5 instead": what came instead, without what it replaced (a part before it that
+        # names no value is no replaced one: "Quick update on the wedding drama"; nor is a
+        # change to a new value: "we've pushed it back to October, | and we've gone for Split
+        # instead")
+        kept = [p for n, p in enumerate(kept) if n >= chosen or not _names_what_was(p)]
     if len(kept) == len(parts) or not any(len(p.split()) >= 3 for p in kept):
         return sentence
     return ", ".join(re.sub(r"^(?i:so|and)\s+", "", p.strip()) for p in kept)
 
 
 _AND: Final = re.compile(r"\s+and\s+(?:then\s+)?", re.IGNORECASE)
+
+
+def _names_what_was(part: str) -> bool:
+    switch = _SWITCHED_TO.search(part)
+    return bool(_A_VALUE.search(part[: switch.start()] if switch else part))
+
+
+_A_VALUE: Final = re.compile(r"(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]|\d")
+_INSTEAD: Final = re.compile(
+    r"\b(?:ended\s+up\s+(?:with|going|getting|signing|buying|choosing|picking|booking|taking|"
+    r"at|in|on)|went\s+with|(?:are|am|['’]re|['’]m)\s+going\s+with|opted\s+for|settled\s+on|"
+    r"instead(?!\s+of))\b",
+    re.IGNORECASE,
+)
 
 
 # A switch said whole: the verb, then what it is now ("swapped the internet to Hyperoptic",
@@ -190,6 +215,10 @@ _SAID_APART: Final = (
             re.I,
         ),
         re.compile(r"\b(?:at|in|to)\s+(?:the\s+)?[A-ZÀ-Ý]"),
+    ),
+    (  # "who's the contractor doing the kitchen?": a sentence that names someone
+        re.compile(r"^\s*(?:and\s+)?who(?:['’]s|\s+is|\s+was|\s+are)?\s+(?:the|our|my)\b", re.I),
+        NAMES_SOMEONE := re.compile(r"(?<=[\s,(])(?!I['’]|I\b)[A-ZÀ-Ý][a-zà-ÿ'’-]+"),
     ),
     (
         re.compile(r"\b(?:name|named|called)\b", re.I),

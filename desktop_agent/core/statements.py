@@ -22,10 +22,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, stems
+from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statement_wording import ENDED, PARTS, kind_asked, what_is_so
+from desktop_agent.core.statement_wording import (
+    ENDED,
+    NAMES_SOMEONE,
+    PARTS,
+    kind_asked,
+    what_is_so,
+)
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -74,11 +81,12 @@ def best_statement(
     # in Harrogate"), work by the job
     wanted |= {said for word in wanted & _SAID_AS.keys() for said in _SAID_AS[word]}
     best: Statement | None = None
-    best_key: tuple[int, bool, bool, float] | None = None
+    best_key: tuple[int, bool, bool, bool, float] | None = None
     # of sentences as near, one saying the kind asked ("Netflix is 10.99" for "how much is
     # netflix costing me?", over the newer "netflix unchanged")
     says = kind_asked(question)
     now_asked = bool(_NOW_ASKED.search(question))
+    thing = the_thing(question)
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -96,7 +104,12 @@ def best_statement(
             shared = len(wanted & said) + (1 if kin else 0)
             # (said of the one asked about by name, the kind asked answers: "Pip's teeth say
             # he's more like 6" for "how old is my dog?")
-            of_kin = bool(said & set(known_as)) and says is not None and bool(says.search(sentence))
+            # (a name is no such kind: the one asked about is named)
+            of_kin = (
+                bool(said & set(known_as))
+                and says not in (None, NAMES_SOMEONE)
+                and bool(says.search(sentence))
+            )
             if wanted and not wanted & said and not of_kin:
                 continue
             # asked what is so now, a sentence that puts something right counts one more: it
@@ -104,14 +117,18 @@ def best_statement(
             # question; else it only breaks a tie after the kind asked. A question about the
             # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
+            # (for the past, a name is no sign: the change that ended it names people too)
             kind = says is not None and bool(says.search(sentence))
+            kind = kind and not (reasons and says is NAMES_SOMEONE)
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
-                key = (shared, kind, False, -when)
+                key = (shared, kind, False, False, -when)
             elif now_asked:  # "what day is it now?": the newest correction, whatever it says
-                key = (shared + corrects, False, False, when)
-            else:  # "how old is Tobi?": what says an age, over news that says none
-                key = (shared, kind, corrects, when)
+                key = (shared + corrects, False, False, False, when)
+            else:  # "how old is Tobi?": what says an age, over news that says none; then
+                # what names the thing asked ("contractor is Declan Byrne" for "who's the
+                # contractor doing the kitchen?" over "we're doing up the kitchen")
+                key = (shared, kind, bool(thing & said), corrects, when)
             if best_key is None or key > best_key:
                 said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key

@@ -1,0 +1,170 @@
+"""Shapes seen in the blind batches of stop 34 (t1137-t1200), worded apart from them: a pet
+named later in the sentence by its breed; a question followed by what the answer is for; a
+"who" question answered by the sentence that names someone; a quote without the value it
+replaced ("no longer on X", "ended up with Y instead"); a person's new diet; a pet renamed;
+a first week in a new job; someone who does something for the user, named with "called",
+and their successor; a provider "installed"; "what dose did I start on?"; "officially a
+Bristol resident now"; a dentist switch told by the old dentist's name; a change to one of
+several things a fact names."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.extraction_subjects import KNOWN_PEOPLE
+from desktop_agent.core.statement_wording import what_is_so
+from tests.core.conftest import facts, told_then_asked
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("my cat sleeps on the radiator all day, a tabby called Marmite", "Marmite"),
+        ("my dog is a spaniel called Hector", "Hector"),
+        ("my dog, a lurcher named Pip, hates the rain", "Pip"),
+    ],
+)
+def test_a_pet_named_later_by_its_breed(message: str, name: str) -> None:
+    learned = facts(message)
+    assert any(k.startswith("name_of:") and name in t for k, t in learned.items()), learned
+
+
+def test_someone_elses_pet_named_later_is_not_the_users() -> None:
+    learned = facts("my dog chased my neighbour's dog, a terrier called Max")
+    assert "name_of:dog" not in learned
+
+
+def test_a_question_then_what_the_answer_is_for(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "my cat sleeps on the radiator all day, a tabby called Marmite",
+        "whats my cat's name, i need to fill in the insurance form",
+    )
+    assert "Marmite" in reply
+
+
+def test_who_is_answered_by_the_sentence_naming_someone(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "we're redoing the bathroom in the flat in Derby. plumber is Gareth Hughes, quote came "
+        "in at 4k",
+        "who's the plumber doing the bathroom?",
+    )
+    assert "Gareth" in reply
+
+
+@pytest.mark.parametrize(
+    ("sentence", "now", "old"),
+    [
+        (
+            "no longer on the citalopram — they've moved me onto sertraline",
+            "sertraline",
+            "citalopram",
+        ),
+        (
+            "the Golf had a six month wait, we ended up ordering a Skoda Fabia instead",
+            "Fabia",
+            "Golf",
+        ),
+    ],
+)
+def test_a_quote_says_what_came_instead_without_what_it_replaced(
+    sentence: str, now: str, old: str
+) -> None:
+    said = what_is_so(sentence, "which one is it now?")
+    assert now in said and old not in said
+
+
+def test_what_ended_up_being_is_no_replacement() -> None:
+    sentence = "booked the Hilton for the 3rd, ended up being cheaper"
+    assert "Hilton" in what_is_so(sentence, "which hotel?")
+
+
+def test_a_persons_new_diet(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "my boyfriend Kenji is vegetarian, so I mostly cook pasta|"
+        "quick update on Kenji: he went fully vegan over the summer, no cheese at all",
+        "what diet does Kenji follow now?",
+    )
+    assert "vegan" in reply and "vegetarian" not in reply
+
+
+def test_a_pet_renamed(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "we adopted a rescue cat called Princess from the shelter|"
+        "after a family vote the cat is officially Nori now",
+        "what's our cat called?",
+    )
+    assert "Nori" in reply and "Princess" not in reply
+
+
+def test_a_first_week_in_a_new_job(assistant: Assistant) -> None:
+    learned = facts("just finished my first month as a lab technician at the University of Bath")
+    assert "University of Bath" in learned.get("employer", "")
+    reply = told_then_asked(
+        assistant,
+        "I work as a cashier at Lidl, mostly early shifts|"
+        "just finished my first month as a lab technician at the University of Bath",
+        "where do I work now?",
+    )
+    assert "Bath" in reply and "Lidl" not in reply
+
+
+def test_someone_named_with_called_and_their_successor(assistant: Assistant) -> None:
+    assert facts("I've got a physio at the sports clinic called Oren")["name_of:physio"]
+    reply = told_then_asked(
+        assistant,
+        "I've got a physio at the sports clinic called Oren, he's sorting my knee out|"
+        "Oren moved to Manchester so I found someone new, Priti, same clinic",
+        "who's my physio?",
+    )
+    assert "Priti" in reply and "Oren" not in reply
+
+
+def test_a_provider_installed() -> None:
+    learned = facts("Sky was useless. Zen gets installed on Friday, can't wait")
+    assert "Zen" in learned.get("provider:broadband", "")
+    assert "provider:broadband" not in facts("Sarah gets married in May")
+
+
+def test_the_dose_started_on_is_the_past(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "started lisinopril 5mg in the spring, Dr Adebayo prescribed it|"
+        "Adebayo bumped me up to 10mg this week",
+        "what dose did I start on?",
+    )
+    assert "5mg" in reply
+
+
+def test_officially_a_resident_of_a_city() -> None:
+    learned = facts("keys collected! officially a Bristol resident now, new place is in Bedminster")
+    assert learned["home_city"] == "User lives in Bedminster, Bristol"
+    assert facts("I'm a Leeds person now")["home_city"] == "User lives in Leeds"
+
+
+def test_a_dentist_switch_told_by_the_old_dentists_name(assistant: Assistant) -> None:
+    token = KNOWN_PEOPLE.set({"søndergaard": "dentist"})
+    try:
+        learned = facts("gave up on Sondergaard, the wait was silly, switched to a Dr. Mensah")
+    finally:
+        KNOWN_PEOPLE.reset(token)
+    assert "Mensah" in learned.get("name_of:dentist", "")
+    reply = told_then_asked(
+        assistant,
+        "my dentist is Dr. Søndergaard, been with her for years|"
+        "gave up on Sondergaard, the wait was silly, switched to a Dr. Mensah near work",
+        "who's my dentist?",
+    )
+    assert "Mensah" in reply and "Søndergaard" not in reply
+
+
+def test_a_change_to_one_of_several_things_a_fact_names(assistant: Assistant) -> None:
+    told = (
+        "doing a money cleanup. I'm paying for Netflix (10.99), Audible (7.99) and Dropbox|"
+        "cancelled Audible, never listened to it. got Kindle Unlimited instead"
+    )
+    assert "10.99" in told_then_asked(assistant, told, "how much is my Netflix each month?")
