@@ -275,6 +275,12 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     slot, and more than a name unless a name is asked ("which university is my grandson going
     to?" is not answered by "User's grandson is named Cian")."""
     named = {f.item.subject_key.partition("name_of:")[2] for f in facts}
+    if facts and "" not in named and _WHO_IS_MY.match(question):
+        # "who's my Portuguese tutor?": the tutor's name answers, whatever the tutor teaches
+        # (the one asked is the last words: "who's my sister's husband?" asks no sister)
+        asked = _NOW_WORDS.sub("", question).split()
+        if any(stems(r) == stems(" ".join(asked[-len(r.split()) :])) for r in named):
+            return True
     if facts and "" not in named and named <= PEOPLE_WORDS and not _NAME_ASKED.search(question):
         which = re.match(r"\s*(?:which|what)\s+([\w'’-]+)", question, re.IGNORECASE)
         if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
@@ -282,6 +288,14 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     return _names_all(facts, unnamed_words(question))
 
 
+_WHO_IS_MY: Final = re.compile(
+    r"\s*(?:and\s+)?who(?:['’]s|\s+is|\s+are)?\s+(?:my|our)\b(?!.*\b(?:before|used\s+to)\b)",
+    re.IGNORECASE,
+)
+_NOW_WORDS: Final = re.compile(
+    r"\b(?:now|these\s+days|nowadays|again|currently|at\s+the\s+moment|right\s+now)\b|[?!.,]",
+    re.IGNORECASE,
+)
 _NAME_ASKED: Final = re.compile(r"\b(?:name|names|named|called|call|who|whom|whose)\b", re.I)
 
 

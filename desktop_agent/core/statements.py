@@ -163,6 +163,7 @@ _NOW_ASKED: Final = re.compile(
 CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
+    r"shifted|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped(?!\s+(?:my|his|her|our|their|off|by|in|round|over)\b)|doubled|halved|"
@@ -187,6 +188,9 @@ def changed_since(
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
         # that only names the thing leans on its neighbours
         on_it |= {m for n in on_it for m in (n - 1, n + 1)}
+    # a clause that only names who or where goes on with the one before it: "dentist is
+    # booked for tuesday at 4:15pm, | Dr. Halvorsen at Brightsmile on Elm Street"
+    on_it |= {n + 1 for n in on_it if n + 1 < len(clauses) and _NAMED_ASIDE.match(clauses[n + 1])}
     aside = {
         word
         for n, clause in enumerate(clauses)
@@ -202,6 +206,7 @@ def changed_since(
     says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
+    on_it_said = False  # whether ``later`` shares a word with the quote itself
     for recollection in episodes:
         item = recollection.item
         same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
@@ -244,15 +249,31 @@ def changed_since(
                 # and this year he's got Ms Nguyen"
                 weight = (len(shared), bool(_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
-            if (newest or more) and CHANGE.search(sentence) and shared:
+            # (a change to what the quote itself says outranks a newer one to the rest of its
+            # message: "Dalia found a deal on Sardinia so we're skipping Crete" over "still
+            # easyJet but we're going out of Luton this time" for where the holiday is)
+            if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
+                continue  # "hotel's the same, just shifted the dates": not the hotel
+            on_quote = bool(shared & substance(best.sentence))
+            if on_quote < on_it_said:
+                continue
+            if (newest or more or on_quote > on_it_said) and CHANGE.search(sentence) and shared:
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
-                most = weight
+                most, on_it_said = weight, on_quote
     return later
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+_SAME: Final = re.compile(
+    r"\b(?:the\s+same|unchanged|hasn['’]?t\s+changed|not\s+changed|still\s+on)\b", re.I
+)
+_NAMED_ASIDE: Final = re.compile(
+    r"\s*(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?(?!I\b)[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]*)*"
+    r"(?:\s+(?:at|in|on|near|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*)*)*"
+    r"\s*[.!]*$"
+)
 # A value named: a number, or a capitalised word after the first ("he's got Ms Nguyen"), not
 # "I".
 _VALUE: Final = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")

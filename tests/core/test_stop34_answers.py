@@ -168,3 +168,40 @@ def test_a_change_to_one_of_several_things_a_fact_names(assistant: Assistant) ->
         "cancelled Audible, never listened to it. got Kindle Unlimited instead"
     )
     assert "10.99" in told_then_asked(assistant, told, "how much is my Netflix each month?")
+
+
+def test_the_qualified_role_is_answered_by_its_name(assistant: Assistant) -> None:
+    told = (
+        "learning Greek for the move. I've got a tutor on Preply called Eleni, twice a week|"
+        "Eleni had to stop, new baby, so I found someone new, Nikos, same price"
+    )
+    reply = told_then_asked(assistant, told, "who's my Greek tutor?")
+    assert "Nikos" in reply and "Eleni" not in reply
+
+
+def test_an_appointment_shifted_in_a_message_naming_only_who_and_where(
+    meaning: Assistant,
+) -> None:
+    told = (
+        "physio is booked for monday at 9:30, Ms. Farrow at Kingsway Clinic|"
+        "Kingsway phoned. Farrow is off sick so they've shifted me to wednesday"
+    )
+    reply = told_then_asked(meaning, told, "what day is my physio appointment?")
+    assert "wednesday" in reply.casefold() and "monday" not in reply.casefold()
+
+
+def test_a_change_said_this_time(assistant: Assistant) -> None:
+    told = (
+        "weekend in Lisbon with my cousin in May, flying Ryanair from Stansted|"
+        "still Ryanair but we're going out of Luton this time"
+    )
+    reply = told_then_asked(assistant, told, "which airport are we flying out of?")
+    assert "Luton" in reply and "Stansted" not in reply
+
+
+def test_what_stayed_the_same_is_no_change(assistant: Assistant) -> None:
+    told = (
+        "Rome in March! staying at Hotel Artemide near Termini for 5 nights|"
+        "hotel's the same, just shifted the dates by a week"
+    )
+    assert "Artemide" in told_then_asked(assistant, told, "which hotel am I staying at?")
