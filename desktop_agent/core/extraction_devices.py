@@ -26,7 +26,8 @@ _ADJECTIVES: Final = (
     r"(?:(?:old|new|ancient|battered|trusty|cheap|brand[- ]new|second-hand|refurbished)\s+)*"
 )
 _MY_DEVICE = re.compile(
-    rf"^(?i:my\s+(?P<new>new\s+)?){_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\s+"
+    # ("phone is a Pixel 6, had it since 2021": the user's, said first without "my")
+    rf"^(?i:(?:my\s+)?(?P<new>new\s+)?){_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\s+"
     rf"(?i:is|'s|’s)\s+(?i:an?\s+|the\s+)?(?i:{_ADJECTIVES}){_NAME}"
 )
 _REPLACED = re.compile(
@@ -73,9 +74,10 @@ _UPGRADED_TO = re.compile(
     r"(?!\s+(?i:charger|case|cable|cover|screen|protector|adapter|box|stand|holder|mount|dock|"
     r"earbuds|pencil|keyboard|app)\b)"
 )
-# What "got" follows when the user got it: the sentence's start, "I", or "and" after what they did.
+# What "got" follows when the user got it: the sentence's start (or a mark, an emoji, before
+# it), "I", or "and" after what they did.
 _BY_USER: Final = re.compile(
-    r"(?:^|[.!?;,:)]\s*|\b(?:i|i've|ive|and|just|finally|then|so)\s+)$", re.I
+    r"(?:^|[^\w\s'’]\s*|\b(?:i|i've|ive|and|just|finally|then|so)\s+)$", re.I
 )
 # Makes that say what device they are: "upgraded to a Pixel 9" is a phone.
 _MAKES: Final = {

@@ -39,7 +39,8 @@ _NAMED_BY_ROLE = (
     r"housemate|neighbou?r|colleague|co-?worker|surgeon|consultant|mechanic|contractor)"
 )
 _ROLE_IS = re.compile(
-    rf"(?i:(?:(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|(?:(?<![\w'’])the\s+)?(?<!['’]s\s)(?<!his\s)(?<!her\s)(?<!their\s)new\s+)"
+    # ("GP is Dr. Okeke, he's great": the user's, said first without "my")
+    rf"(?i:(?:^(?:(?:also|and|oh\s+and)\s+)?|(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|(?:(?<![\w'’])the\s+)?(?<!['’]s\s)(?<!his\s)(?<!her\s)(?<!their\s)new\s+)"
     rf"(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?"
     # "new manager from Monday is Tomasz": when it starts, between
     r"(?:(?i:from|as\s+of|starting)\s+(?i:today|tomorrow|monday|tuesday|wednesday|thursday|"
@@ -49,7 +50,7 @@ _ROLE_IS = re.compile(
     r"firm|agency|outfit|practice)\s+(?:called|named)\s+)?)"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?(?:(?:de|van|von|der|den|da|di|du|del|la|le)\s+)?"
     r"[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
-    r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from)\b))"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:and|but|who|now|these|at|from|on|in|near)\b))"
 )
 # Only the user is moved without a word for whom ("switched Biscuit over to Dr Osei" is the dog's).
 _MOVED_TO_DOCTOR = re.compile(

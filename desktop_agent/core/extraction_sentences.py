@@ -337,6 +337,34 @@ def someone_new(sentence: str) -> Iterator[Match]:
         )
 
 
+# "finally switched dentists, I'm with Dr. Sofia Lindqvist at the Brightsmile clinic now": the
+# new one, of the kind switched
+_SWITCHED_CARER = re.compile(
+    r"(?i:\b(?:switched|changed|swapped|moved)\s+(?P<role>dentist|doctor|gp|vet|physio|"
+    r"therapist|hairdresser|barber|optician)s?\b[^.!?]*?\b(?:(?:i['’]m|i\s+am|we['’]re)\s+"
+    r"(?:now\s+)?(?:with|seeing|registered\s+with)|now\s+(?:with|seeing)|to|new\s+one\s+is)\s+"
+    r"(?:an?\s+)?)"
+    rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+)?{_NAME}(?:\s+{_NAME})?)"
+)
+
+
+@_rule
+def switched_carer(sentence: str) -> Iterator[Match]:
+    found = _SWITCHED_CARER.search(sentence)
+    if found:
+        role = found.group("role").casefold()
+        relation = "doctor" if role == "gp" else role
+        name = found.group("name").replace(".", "")
+        yield Match(
+            "fact",
+            f"name_of:{relation}",
+            name,
+            f"User's {role} is {name}",
+            0.85,
+            correction=True,
+        )
+
+
 # "Piotr quit the bakery, he drives a tram now": a known person's new work.
 _KNOWN_NEW_WORK = re.compile(
     rf"^(?P<name>{_NAME})\s+(?i:quit|left|gave\s+up|lost|changed)\b[^,.;]*[,;]\s*(?i:and\s+)?"

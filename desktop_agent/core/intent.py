@@ -48,8 +48,11 @@ _I_TOLD = re.compile(
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
-    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+|you\s+can\s+(?:now\s+|go\s+ahead\s+and\s+)?)?"
+    r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    # "forget Gareth's phone number": what someone named has
+    r"(?:(?=(?-i:[A-ZÀ-Ý])[\w-]+['’]s\s+\w)|"
     # "forget I ever applied at Monzo", "forget that I mentioned the loan": what was done or
     # told is what to forget
     r"(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said\s+anything\s+about|told\s+you\s+about)\s+|"
@@ -60,7 +63,7 @@ _FORGET = re.compile(
     r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|"
     r"(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
-    rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern}))"
+    rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern})))"
     # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end
     # (only "forget": "delete the second paragraph" edits a text)
     r"|forget\s+(?:the|this)\s+(?!(?:past|rest|whole|above|last|previous|first|second|third|"
@@ -76,7 +79,10 @@ _FORGET = re.compile(
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
     r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|it|we|we're|we've|we'll|we\s+won't|because|"
-    r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't)\b)|\s+(?:because|since|cos|coz)\s+|"
+    r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't|"
+    # ", the letting agent handles everything now": a clause of its own
+    r"the\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:is|are|was|were|has|have|handles|does|did|will|can)"
+    r")\b)|\s+(?:because|since|cos|coz)\s+|"
     # "... about Marcus. I don't want him in my head anymore" (not "Dr. Patel")
     r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)[.!?]+\s+(?=[A-Z])",
     re.IGNORECASE,

@@ -13,6 +13,7 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.extraction_subjects import KNOWN_PEOPLE
+from desktop_agent.core.intent import Intent, perceive
 from desktop_agent.core.statement_wording import what_is_so
 from tests.core.conftest import facts, told_then_asked
 
@@ -205,3 +206,49 @@ def test_what_stayed_the_same_is_no_change(assistant: Assistant) -> None:
         "hotel's the same, just shifted the dates by a week"
     )
     assert "Artemide" in told_then_asked(assistant, told, "which hotel am I staying at?")
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "value"),
+    [
+        # said first, without "my"
+        ("phone is a Galaxy S21, had it for ages", "device:phone", "Galaxy S21"),
+        ("GP is Dr. Farah Qureshi, she's lovely", "name_of:doctor", "Qureshi"),
+        # a name, then where they are
+        ("my dentist is Dr. Kowal on Mill Lane", "name_of:dentist", "Kowal"),
+        ("my boss is Priya in marketing", "name_of:boss", "Priya"),
+        # a device got after an emoji
+        ("cracked my old phone 😭 got a Pixel 8 on sale", "device:phone", "Pixel 8"),
+        # switched, then who they are with now
+        (
+            "finally switched vets, we're with Dr. Amadi at Riverside now",
+            "name_of:vet",
+            "Amadi",
+        ),
+    ],
+)
+def test_more_shapes_of_who_and_what_the_user_has(message: str, key: str, value: str) -> None:
+    assert value in facts(message).get(key, "")
+
+
+def test_someone_elses_device_and_an_ordinary_role_are_not_learned() -> None:
+    assert "device:phone" not in facts("my son got a Pixel 8 for his birthday")
+    assert "name_of:friend" not in facts("friend is coming over later")
+
+
+@pytest.mark.parametrize(
+    ("message", "argument"),
+    [
+        (
+            "also you can forget Gareth's phone number, the letting agent handles it now",
+            "Gareth's phone number",
+        ),
+        ("forget Sarah's birthday, the party is off anyway", "Sarah's birthday"),
+    ],
+)
+def test_forget_what_someone_named_has(message: str, argument: str) -> None:
+    assert perceive(message) == Intent("command", command="forget", argument=argument)
+
+
+def test_not_forget_what_someone_named_has() -> None:
+    assert perceive("I always forget Tom's birthday").command != "forget"
