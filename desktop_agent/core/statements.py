@@ -206,7 +206,6 @@ def changed_since(
     says = says if says is not None and says.search(best.sentence) else None
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
-    on_it_said = False  # whether ``later`` shares a word with the quote itself
     for recollection in episodes:
         item = recollection.item
         same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
@@ -249,19 +248,13 @@ def changed_since(
                 # and this year he's got Ms Nguyen"
                 weight = (len(shared), bool(_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
-            # (a change to what the quote itself says outranks a newer one to the rest of its
-            # message: "Dalia found a deal on Sardinia so we're skipping Crete" over "still
-            # easyJet but we're going out of Luton this time" for where the holiday is)
             if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
-            on_quote = bool(shared & substance(best.sentence))
-            if on_quote < on_it_said:
-                continue
-            if (newest or more or on_quote > on_it_said) and CHANGE.search(sentence) and shared:
+            if (newest or more) and CHANGE.search(sentence) and shared:
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
-                most, on_it_said = weight, on_quote
+                most = weight
     return later
 
 
