@@ -70,7 +70,9 @@ _JOB = _compile(
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
     r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
     rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:(?:now|officially|currently)\s+)?(?:(?:working|freelancing|training)\s+as\s+)?"
-    rf"(?=an?\s)|{I_AM}\s+now\s+(?=\w)|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
+    rf"(?=an?\s)|{I_AM}\s+now\s+(?=\w)|"
+    # "I'm finance manager at Ocado": a job with no article, said with where
+    rf"{I_AM}\s+(?=(?-i:[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}\s+at\s+[A-ZÀ-Ý]))|(?P<ended>i\s+no\s+longer\s+work\s+as|i\s+(?:quit|left)\s+my\s+job\s+as|"
     rf"{I_AM}\s+(?:not|no\s+longer)\s+(?=an?\s)))\s*"
 )
 
@@ -156,6 +158,28 @@ def not_working(clause: str) -> Iterator[Match]:
     if found:
         state = " ".join((found.group("retired") or found.group("state")).casefold().split())
         yield Match("fact", "job", state, f"User is {state}", 0.85, correction=True)
+
+
+# "going freelance as a bookkeeper", "I went freelance in March": the user's own work now, in
+# place of the employer and the job before it
+_FREELANCE = re.compile(
+    r"(?i:\b(?:(?:i['’]m|i\s+am|i['’]ve|i\s+have|i)\s+)?(?:now\s+|finally\s+|officially\s+)?"
+    r"(?:going|gone|went|go)\s+(?:fully\s+)?(?:freelance|self-employed|solo|independent)\b)"
+    r"(?:\s+as\s+(?P<job>[^,.;!?]+))?"
+)
+
+
+def freelance(clause: str) -> Iterator[Match]:
+    found = _FREELANCE.search(clause)
+    if found is None or re.search(r"(?i)\b(?:thinking|might|maybe|considering|plan)\w*\b", clause):
+        return  # "thinking about going freelance" is no change yet
+    yield Match("fact", "employer", "freelance", "User works freelance", 0.85, correction=True)
+    phrase = found.group("job") and _job_phrase(found.group("job"), named_as=True)
+    if phrase:
+        text = f"User works freelance as {_a(phrase)}"
+        yield Match("fact", "job", f"freelance {phrase}", text, 0.85, correction=True)
+    else:  # "going freelance as a fractional FD": the job before it ends all the same
+        yield Match("fact", "job", "freelancer", "User works as a freelancer", 0.8, correction=True)
 
 
 _JOINED = _compile(

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final
 
-from desktop_agent.core.before_named import before_named
+from desktop_agent.core.before_named import before_named, named_new
 from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
 from desktop_agent.core.fact_changes import changed_later
@@ -164,6 +164,9 @@ def ground(
             current = facts or [r for r in found if wanted & stems(r.item.text)]
             past = _not_now(memory, earlier_in_slot(memory, current, excluded))
             facts = facts or [r for r in current if r.item.subject_key in _keys(past)]
+        if new := named_new(text):
+            # "where did I work before Ocado?": not the job at Ocado, which ended since
+            past = [p for p in past if not new & stems(p.item.text)]
         # the names the current facts give ("Utrecht"), which a question's "before Haarlem"
         # must be among for the words before Haarlem to be the past
         known = {w for r in facts for w in stems(" ".join(_NAMES.findall(r.item.text)))}

@@ -299,3 +299,30 @@ def test_one_home_of_a_district_and_its_city() -> None:
         if f.subject_key == "home_city"
     ]
     assert homes == ["Bedminster, Bristol"]
+
+
+def test_going_freelance_ends_the_job_before_it(assistant: Assistant) -> None:
+    learned = facts("handed in my notice! going freelance as a copywriter from next week")
+    assert learned["employer"] == "User works freelance"
+    assert "copywriter" in learned["job"]
+    assert "employer" not in facts("thinking about going freelance next year")
+    told = (
+        "trained at PwC in Leeds, 3 years in tax. now I'm tax manager at Asda in Leeds|"
+        "last day at Asda was friday! going freelance, first client is a brewery"
+    )
+    reply = told_then_asked(assistant, told, "where was I working right before I went freelance?")
+    assert "Asda" in reply
+
+
+def test_the_past_before_a_named_value_is_not_that_value(meaning: Assistant) -> None:
+    told = (
+        "trained at PwC in Leeds, 3 years in tax. now I'm tax manager at Asda in Leeds|"
+        "last day at Asda was friday! going freelance, first client is a brewery"
+    )
+    reply = told_then_asked(meaning, told, "where did I work before Asda?")
+    assert "PwC" in reply
+
+
+def test_a_job_said_without_an_article_with_where() -> None:
+    assert "head chef" in facts("I'm head chef at Dishoom in Leeds").get("job", "")
+    assert "job" not in facts("I'm home at Christmas")
