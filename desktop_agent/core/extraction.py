@@ -234,6 +234,14 @@ def extract(message: str) -> list[ExtractedFact]:
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
     found = [_carer_changed(f, text) if f.subject_key == "name_of:doctor" else f for f in found]
+    # "I've got a tutor on italki called Beatriz, twice a week": the tutor's name is the name
+    # slot's, which a successor replaces; a routine that names her too would outlive that
+    named = {f.value for f in found if f.subject_key.startswith("name_of:")}
+    found = [
+        f
+        for f in found
+        if not f.subject_key.startswith("routine:") or not any(n in f.text for n in named)
+    ]
     # "officially a Sheffield resident now! new place is in Kelham Island": one home, the
     # district with its city
     cities = {

@@ -289,6 +289,12 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     money = bool(_EARNINGS_TOPIC.search(topic))
     if money:
         wanted.add(_MONEY)
+    # each word of the topic counts once, however many of its forms or synonyms a sentence
+    # says: "Rafael's phone number" is not said by "phone is a Pixel 7 and I'm on Mint Mobile"
+    root: dict[str, str] = {}
+    for word in sorted(content_words(topic) & stems(topic)):
+        for form in {word} | inflected({word}) | derived({word}) | content_words(word):
+            root.setdefault(form, word)
     found = []
     for recollection in episodes:
         if question_only(recollection.item):
@@ -296,7 +302,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
         message = recollection.item.user_text
         for sentence, span in located(message):
             said = _said_in(sentence)
-            shared = len(wanted & said)
+            shared = len({root.get(word, word) for word in wanted & said})
             if money and _MONEY in said:
                 shared = max(shared, needed)
             if shared >= needed:

@@ -326,3 +326,25 @@ def test_the_past_before_a_named_value_is_not_that_value(meaning: Assistant) -> 
 def test_a_job_said_without_an_article_with_where() -> None:
     assert "head chef" in facts("I'm head chef at Dishoom in Leeds").get("job", "")
     assert "job" not in facts("I'm home at Christmas")
+
+
+def test_a_forget_of_someones_number_leaves_what_shares_one_word(meaning: Assistant) -> None:
+    told = (
+        "phone is a Pixel 7, had it two years, and I'm on Mint Mobile|"
+        "found a new tutor, Rafael, his number is 07700 900123"
+    )
+    told_then_asked(meaning, told, "what's Rafael's number?")
+    asking = meaning.start_conversation()
+    offer = str(chat(meaning, asking, "you can forget Rafael's phone number, I've saved it").text)
+    assert "900123" in offer and "Pixel" not in offer
+    chat(meaning, asking, "yes")
+    reply = str(chat(meaning, meaning.start_conversation(), "what phone do I have?").text)
+    assert "Pixel 7" in reply
+    assert "900123" not in str(
+        chat(meaning, meaning.start_conversation(), "what's Rafael's number?").text
+    )
+
+
+def test_a_routine_naming_someone_leaves_the_name_to_its_slot() -> None:
+    learned = facts("I've got a tutor on italki called Beatriz for my Portuguese, twice a week")
+    assert learned == {"name_of:tutor": "User's tutor is Beatriz"}
