@@ -120,10 +120,12 @@ _AND: Final = re.compile(r"\s+and\s+(?:then\s+)?", re.IGNORECASE)
 
 def _names_what_was(part: str) -> bool:
     switch = _SWITCHED_TO.search(part)
-    return bool(_A_VALUE.search(part[: switch.start()] if switch else part))
+    return bool(A_VALUE.search(part[: switch.start()] if switch else part))
 
 
-_A_VALUE: Final = re.compile(r"(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]|\d")
+# A value named: a number, or a capitalised word after the first ("he's got Ms Nguyen"), not
+# "I".
+A_VALUE: Final = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
 _INSTEAD: Final = re.compile(
     r"\b(?:ended\s+up\s+(?:with|going|getting|signing|buying|choosing|picking|booking|taking|"
     r"at|in|on)|went\s+with|(?:are|am|['’]re|['’]m)\s+going\s+with|opted\s+for|settled\s+on|"

@@ -27,6 +27,7 @@ from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statement_wording import (
+    A_VALUE,
     ENDED,
     NAMES_SOMEONE,
     PARTS,
@@ -85,6 +86,8 @@ def best_statement(
     # of sentences as near, one saying the kind asked ("Netflix is 10.99" for "how much is
     # netflix costing me?", over the newer "netflix unchanged")
     says = kind_asked(question)
+    # (for the past, a name is no sign: the change that ended it names people too)
+    past_by_name = reasons and says is NAMES_SOMEONE
     now_asked = bool(_NOW_ASKED.search(question))
     thing = the_thing(question)
     for recollection in episodes:
@@ -117,9 +120,7 @@ def best_statement(
             # question; else it only breaks a tie after the kind asked. A question about the
             # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
-            # (for the past, a name is no sign: the change that ended it names people too)
-            kind = says is not None and bool(says.search(sentence))
-            kind = kind and not (reasons and says is NAMES_SOMEONE)
+            kind = says is not None and not past_by_name and bool(says.search(sentence))
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
                 key = (shared, kind, False, False, -when)
@@ -241,12 +242,12 @@ def changed_since(
                 # (it weighs least: a sentence of its message that says the thing outranks it)
                 around = about & substance(item.user_text)
                 shared = around if len(around) >= 2 else set()
-                weight = (0, bool(_VALUE.search(sentence)))
+                weight = (0, bool(A_VALUE.search(sentence)))
             else:
                 # of two changes in one message, the one saying more of it, else the one
                 # naming a value: "New school year, new everything! | Leo's gone up to Year 4
                 # and this year he's got Ms Nguyen"
-                weight = (len(shared), bool(_VALUE.search(sentence)))
+                weight = (len(shared), bool(A_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
             if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
@@ -267,9 +268,6 @@ _NAMED_ASIDE: Final = re.compile(
     r"(?:\s+(?:at|in|on|near|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*)*)*"
     r"\s*[.!]*$"
 )
-# A value named: a number, or a capitalised word after the first ("he's got Ms Nguyen"), not
-# "I".
-_VALUE: Final = re.compile(r"\d|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
 
 
 def said_before(
