@@ -343,7 +343,9 @@ class Assistant:
         from desktop_agent.core.grounding_turn import ground
 
         excluded = self._open.excluded(conversation.id)
-        return ground(self._memory, text, excluded, conversation.last_user_message())
+        said = [m.content for m in conversation.messages if m.role == "user"]
+        # the question before, and the few before it that "that" in it may lean on
+        return ground(self._memory, text, excluded, said[-1] if said else None, said[-4:-1])
 
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
         if not self._remembering() or conversation.incognito:

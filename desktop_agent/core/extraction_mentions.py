@@ -87,14 +87,18 @@ def _closed(text: str, end: int) -> bool:
 __all__ = ["appointments", "mentions"]
 
 
-# "at least my cat still likes me lol. her name's Pixel", "We got a puppy! His name is Bolt":
+# "at least my cat still likes me lol. her name's Pixel", "We got a puppy! His name is Bolt",
+# "We adopted a cat! Named her Pickle":
 # a name told by its pronoun, after the one relation or pet the message names.
 _NAMED_BEFORE: Final = re.compile(
-    r"\b(?i:my|our|a|an)\s+(?:(?i:new|little|baby|rescue|old)\s+)?"
+    # "a retired greyhound", "a ten week old beagle": a word or two saying what it is like
+    r"\b(?i:my|our|a|an)\s+(?:(?-i:[a-z][a-z-]*)\s+){0,3}?"
     rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))\b"
 )
 _ITS_NAME: Final = re.compile(
-    r"\b(?i:his|her|their|its)\s+(?i:name)(?:['’]s|\s+is)\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
+    r"\b(?:(?i:his|her|their|its)\s+(?i:name)(?:['’]s|\s+is)|"
+    # "We adopted a cat from the shelter today! Named her Pickle."
+    r"(?i:named|called|calling|naming)\s+(?i:him|her|it))\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
 )
 
 

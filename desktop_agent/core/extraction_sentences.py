@@ -110,9 +110,16 @@ _PET_RENAMED = re.compile(
 )
 
 
+# "the rabbit is called Sprout now": the new name, then "now"
+_PET_CALLED_NOW = re.compile(
+    r"(?i:\bthe\s+(?:new\s+|little\s+|rescue\s+)?)(?P<pet>[a-z]+)"
+    rf"(?i:(?:\s+is|['’]s)\s+(?:called|named)\s+)(?P<name>{_NAME})(?i:,?\s+now)\b"
+)
+
+
 @_rule
 def pet_renamed(sentence: str) -> Iterator[Match]:
-    found = _PET_RENAMED.search(sentence)
+    found = _PET_RENAMED.search(sentence) or _PET_CALLED_NOW.search(sentence)
     if found and found.group("pet").casefold() in PETS:
         said, name = found.group("pet").casefold(), found.group("name")
         yield Match(
@@ -335,6 +342,27 @@ def someone_new(sentence: str) -> Iterator[Match]:
             0.8,
             correction=True,
         )
+
+
+# "Pickle is now called Mochi", "Pickle's called Mochi now", "we renamed Pickle to Mochi": a
+# new name for one the user named before
+_KNOWN_RENAMED = re.compile(
+    rf"\b(?P<name>{_NAME})(?i:(?:\s+is|['’]s)\s+(?:now\s+)?(?:called|named|renamed)\s+)"
+    rf"(?P<new>{_NAME})|\b(?i:renamed)\s+(?P<old>{_NAME})\s+(?i:to|as)\s+(?P<to>{_NAME})"
+)
+
+
+@_rule
+def known_renamed(sentence: str) -> Iterator[Match]:
+    found = _KNOWN_RENAMED.search(sentence)
+    if found is None:
+        return
+    old, new = found.group("name") or found.group("old"), found.group("new") or found.group("to")
+    relation = KNOWN_PEOPLE.get().get(old.casefold())
+    now = found.group("old") or re.search(r"(?i:\bnow\b)", sentence)  # a new name, not a nickname
+    if relation and now and new.casefold() != old.casefold():
+        text = f"User's {relation} is named {new}"
+        yield Match("fact", f"name_of:{relation}", new, text, 0.8, correction=True)
 
 
 # "finally switched dentists, I'm with Dr. Sofia Lindqvist at the Brightsmile clinic now": the

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.before_named import before_named, named_new
 from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
+from desktop_agent.core.extraction_words import PETS
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
     GroundedAnswer,
@@ -51,7 +52,7 @@ from desktop_agent.core.named_people import (
     people_by_name,
     says_what_is_asked,
 )
-from desktop_agent.core.question_pronouns import PRONOUN, following_up, resolved
+from desktop_agent.core.question_pronouns import PRONOUN, following_up, leaning_on, resolved
 from desktop_agent.core.questions import (
     SENTENCE,
     AboutUser,
@@ -81,16 +82,28 @@ class Grounding:
 
 
 def ground(
-    memory: MemoryService, text: str, excluded: Collection[str] = (), before: str | None = None
+    memory: MemoryService,
+    text: str,
+    excluded: Collection[str] = (),
+    before: str | None = None,
+    earlier: Sequence[str] = (),
 ) -> Grounding | None:
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
-    user's message before it, whom "she" in "where does she live?" may mean."""
+    user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
+    the ones before that (oldest first), what "it" in the question before meant."""
     text = plain_question(text)  # "whos my gp" as "who's my gp"
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
         # "What's my dog's name again? | My memory isn't what it was!"
-        return ground(memory, alone, excluded, before)
+        return ground(memory, alone, excluded, before, earlier)
+    if before and (leaning := leaning_on(text, [*earlier, before])) is not None:
+        # "when is the pup going in to get looked at?" then "and what time is that?"
+        grounded = ground(memory, leaning, excluded)
+        if grounded is not None:
+            return grounded
+    if before and earlier:
+        before = leaning_on(before, list(earlier)) or before  # what "that" meant then
     if before and (follow := following_up(text, before)) is not None:
         # "What dose am I taking now?" then "And what was it before the doctor changed it?"
         return ground(memory, follow, excluded)
@@ -232,7 +245,8 @@ _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 _OURS: Final = re.compile(
     r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
-    r"due\s+date|christening|anniversary)\b",
+    r"due\s+date|christening|anniversary|" + "|".join(sorted(PETS, key=len, reverse=True)) + r")\b",
+    # "when is the pup going in to get looked at?": an animal of the household by its kind
     re.IGNORECASE,
 )
 

@@ -115,6 +115,12 @@ _SYNONYM_GROUPS: Final = (
     ("phone", "mobile", "cell"),
     ("provider", "network", "supplier", "carrier"),
     ("therapy", "therapist", "counselling", "counsellor", "counseling", "counselor"),
+    ("pottery", "ceramics"),
+    ("annual", "yearly"),
+    ("checkup", "physical"),
+    ("parents", "folks"),
+    ("dog", "puppy", "pup"),
+    ("reservation", "booking", "booked", "table"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

@@ -17,7 +17,7 @@ from typing import Final
 
 from desktop_agent.core.extraction_words import FEMALE, MALE, PETS, RELATIONS
 from desktop_agent.core.grounding_words import content_words
-from desktop_agent.core.questions import about_user
+from desktop_agent.core.questions import about_user, asks_only, asks_the_past
 
 PRONOUN: Final = re.compile(r"\b(?:he|she|him|his|her)\b", re.IGNORECASE)
 # "my sister", "my little brother's", "our dog": the relation is the first or second word
@@ -123,3 +123,139 @@ def following_up(question: str, before: str | None) -> str | None:
         return None
     joined = f"{before.strip()} {question.strip()}"
     return joined if about_user(joined) is not None else None
+
+
+# ---------------------------------------------------------------- follow-ups by pointing back
+
+# A question that points back at what the question before asked of: "and what time is that?",
+# "where is it?", "how much does it cost me?", "what breed is he again?", "where's her office?"
+_POINTER: Final = re.compile(
+    r"\b(?:it|there|he|she|him|her|his|they|them|their|its)\b|"
+    # "that" as a thing, not as what joins ("the bakery that's my first client")
+    r"\b(?:that|this)\b(?=(?:\s+(?:at|in|on|for|from|with|again|then|now))?\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+# ... or says nothing but its frame: "what time?", "and where?", "how much?"
+_ONLY_FRAME: Final = re.compile(
+    r"^\s*(?:(?:and|so|ok|okay|also|oh)\b[\s,]*)*(?P<frame>(?:what|which|when|where|who|how)"
+    r"(?:\s+(?:time|day|date|much|many|long|old|often|year|month))?)\s*(?:again|then|now)?"
+    r"\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+_OPENING: Final = re.compile(r"^\s*(?:(?:and|so|ok|okay|also|oh|remind\s+me)\b[\s,]*)*", re.I)
+_WH: Final = re.compile(r"(?P<wh>what|which|who|whose|when|where|how)\b", re.IGNORECASE)
+_AUX_WORDS: Final = "is are was were do does did am will would has have had can could should"
+_AUX: Final = re.compile(rf"(?:['’](?:s|re)\b|\s+(?:{'|'.join(_AUX_WORDS.split())})\b)", re.I)
+# The kind of answer "what time is ..." asks, not a thing it points at.
+_KIND_NOUNS: Final = frozenset(
+    "time day days date year month kind type sort breed colour color size dose price age "
+    "number much many long old often far name evening morning night week".split()
+)
+_AFTER_THING: Final = re.compile(
+    r"(?:\s+(?:again|now|then|these\s+days|at\s+the\s+moment|right\s+now|currently|"
+    r"nowadays|exactly))+\s*$",
+    re.IGNORECASE,
+)
+_SUBJECT: Final = re.compile(r"^(?:i|we|you)\b", re.IGNORECASE)
+# Whom "he" or "she" can mean in what was asked of: "the pup", "my grandma", "Ava"
+_ONE_OF_US: Final = re.compile(
+    r"(?:^|(?<=\s))(?:(?:my|our|the)\s+(?:[a-z][\w-]*\s+)??[a-z][\w-]*|[A-ZÀ-Ý][\w-]+)(?=['’]s\b|\s|$)"
+)
+_THE_NAME_OF: Final = re.compile(r"^the\s+name\s+of\s+", re.IGNORECASE)
+# The past is asked by the questions ``following_up`` reads ("and who did I see before her?").
+_PAST: Final = re.compile(
+    r"\b(?:before|previously|originally|earlier|used\s+to|at\s+first)\b", re.IGNORECASE
+)
+_MAX_WORDS: Final = 10
+
+
+def leaning_on(question: str, earlier: list[str]) -> str | None:
+    """``question`` with what it points back at put in its place, from the question before it
+    (``earlier``: the user's messages before, oldest first): "and what time is that?" after
+    "when is the pup going in to get looked at?" -> "what time is the pup going in to get
+    looked at?"; None when it does not lean on one."""
+    if not earlier or len(_WORD.findall(question)) > _MAX_WORDS:
+        return None
+    if _PAST.search(question) or asks_the_past(question):
+        # "how much rent was I paying back there?": the past, read by ``following_up``
+        return None
+    if any(w[:1].isupper() and w != "I" for w in _WORD.findall(question)[1:]):
+        return None  # "where does Tomasz work?" says whom it asks of
+    frame = _ONLY_FRAME.match(question)
+    if frame is None and not _POINTER.search(question):
+        return None
+    before = leaning_on(earlier[-1], earlier[:-1]) or earlier[-1]
+    if not asks_only(before) or about_user(before) is None and not _OURS.search(before):
+        return None
+    if asks_the_past(before) or re.search(r"\bback\s+(?:there|then)\b", question, re.I):
+        return None  # "which area was I living in?" then "how much was I paying back there?"
+    asked = _asked_of(before)
+    if asked is None:
+        return None
+    thing, person = asked
+    if frame is not None:
+        return f"{frame.group('frame')} is {thing}?"
+    text = _OPENING.sub("", question)
+    pointer = _POINTER.search(text)
+    assert pointer is not None  # the question had one, and the opening holds none
+    word = pointer.group(0).casefold()
+    if word in ("it", "that", "this"):
+        put = thing
+    elif word == "there":
+        put = f"at {thing}"
+    elif word in ("his", "its", "their") or word == "her" and _whose(text, pointer):
+        following = _WORD.match(text, pointer.end() + 1)
+        if following is None:
+            return None
+        owned, rest = following.group(0), text[following.end() :]
+        if " " in person and not _ONE_OF_US.fullmatch(person):
+            return f"{text[: pointer.start()]}the {owned} of {person}{rest}"
+        return f"{text[: pointer.start()]}{person}'s {owned}{rest}"  # "Ava's piano lesson"
+    else:
+        put = person
+    return f"{text[: pointer.start()]}{put}{text[pointer.end() :]}"
+
+
+# Asked of the user's own without "my": "when is the pup going in?", "what day is Ava's swimming?"
+_OURS: Final = re.compile(
+    r"\bthe\s+(?i:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")\b|"
+    r"\b[A-ZÀ-Ý][\w-]+['’]s\s+(?-i:[a-z])"
+)
+
+
+def _whose(text: str, pointer: re.Match[str]) -> bool:
+    following = _WORD.match(text, pointer.end() + 1)
+    return following is not None and following.group(0).casefold() not in _AFTER_OBJECT
+
+
+def _asked_of(question: str) -> tuple[str, str] | None:
+    """(the thing, the one) a question asks of: "which drugstore do I go to for my
+    prescriptions?" -> ("the drugstore I go to for my prescriptions", ...); "who takes care of
+    my teeth these days?" -> ("whoever takes care of my teeth", the same)."""
+    text = _OPENING.sub("", question).strip().rstrip("?!. ")
+    wh = _WH.match(text)
+    if wh is None:
+        return None
+    word, rest = wh.group("wh").casefold(), text[wh.end() :]
+    noun = ""
+    named = re.match(r"\s+([\w-]+)(?=" + _AUX.pattern + ")", rest, re.IGNORECASE)
+    if word in ("what", "which", "whose", "how") and named:
+        noun, rest = named.group(1), rest[named.end() :]
+    aux = _AUX.match(rest)
+    if aux is not None:
+        rest = rest[aux.end() :]
+    rest = _THE_NAME_OF.sub("", _AFTER_THING.sub("", rest).strip())
+    if not rest:
+        return None
+    if noun and noun.casefold() not in _KIND_NOUNS:
+        thing = f"the {noun} {rest}"  # "the drugstore I go to for my prescriptions"
+    elif word == "who" and (aux is None or _SUBJECT.match(rest)):
+        thing = f"whoever {rest}"  # "whoever takes care of my teeth", "whoever I pay rent to"
+    elif word == "what" and _SUBJECT.match(rest):
+        thing = f"what {rest}"  # "what I driving"
+    else:
+        thing = rest  # "the pup going in to get looked at", "Ava's swimming"
+    if word == "who":
+        return thing, thing
+    one = _ONE_OF_US.match(thing) or _ONE_OF_US.search(thing)  # "what we call our cat"
+    return thing, one.group(0) if one else thing
