@@ -75,15 +75,42 @@ def normalise(message: str) -> Normalised:
             gap = message[position : match.start()]
             if pieces and _TITLE.match(pieces[-1][0]) and re.match(r"\.\s+$", gap):
                 gap = gap[1:]  # "Dr. Okafor" is one name, not the end of a sentence
-            pieces.append((gap, position, match.start()))
+            pieces.append((_emoji_as_stop(gap), position, match.start()))
         word = match.group(0)
         pieces.append((_fix(word, message, match.start()), match.start(), match.end()))
         position = match.end()
     if position < len(message):
-        pieces.append((message[position:], position, len(message)))
+        pieces.append((_emoji_as_stop(message[position:]), position, len(message)))
     text, origin = _join(pieces, len(message))
-    restored = _named_subjects(_restore_subjects(Normalised(text, origin)))
+    restored = _named_subjects(_we(_restore_subjects(Normalised(text, origin))))
     return Normalised(_names_capitalised(restored.text), restored.origin)
+
+
+# Emoji, and what joins or varies them.
+_EMOJI: Final = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+
+
+def _emoji_as_stop(gap: str) -> str:
+    """An emoji between words ends a sentence where no mark does: "I got promoted to Senior
+    Data Analyst 🎉 took three years" (else "Analyst 🎉 took" is read as one name)."""
+    if not _EMOJI.search(gap) or re.search(r"[.!?,;:]", gap):
+        return gap
+    return _EMOJI.sub(".", gap, count=1).replace(" .", ".")
+
+
+# "Marco and I are getting married": what "we" do (the parser makes Marco the subject)
+_NAME_AND_I: Final = re.compile(r"\b(?-i:[A-ZÀ-Ý])[\w'’-]+\s+and\s+I(?=\s+(?:are|were)\b|['’]re\b)")
+
+
+def _we(normalised: Normalised) -> Normalised:
+    text, origin = normalised.text, list(normalised.origin)
+    for found in reversed(list(_NAME_AND_I.finditer(text))):
+        start, end = found.span()
+        if found.group(0).split()[0] in ("And", "But", "So", "Me"):
+            continue
+        text = text[:start] + "we" + text[end:]
+        origin[start:end] = origin[start : start + 1] * 2
+    return Normalised(text, tuple(origin))
 
 
 # "update on Aiko: she went fully vegan": whom the label names is whom "she" means (not in
@@ -94,12 +121,22 @@ _LABELLED: Final = re.compile(
 )
 
 
+# "grandma update 💛 she moved to Oakridge House": the same with one of the user's people
+_KIN_LABELLED: Final = re.compile(
+    r"(?i:\b(?:my\s+)?(?P<kin>"
+    + "|".join(sorted((*RELATIONS, *PETS), key=len, reverse=True))
+    + r")\s+(?:update|news)\s*[:,!.–—-]*\s*(?P<pronoun>she|he|they))\b(?!['’])"
+)
+
+
 def _named_subjects(normalised: Normalised) -> Normalised:
     text, origin = normalised.text, list(normalised.origin)
-    for found in reversed(list(_LABELLED.finditer(text))):
+    found_all = [*_LABELLED.finditer(text), *_KIN_LABELLED.finditer(text)]
+    for found in sorted(found_all, key=lambda m: m.start(), reverse=True):
         start, end = found.span("pronoun")
-        text = text[:start] + found["name"] + text[end:]
-        origin[start:end] = [origin[start]] * len(found["name"])
+        who = found["name"] if "name" in found.groupdict() else f"my {found['kin']}"
+        text = text[:start] + who + text[end:]
+        origin[start:end] = [origin[start]] * len(who)
     return Normalised(text, tuple(origin))
 
 

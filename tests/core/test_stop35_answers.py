@@ -117,3 +117,39 @@ def test_a_question_in_other_everyday_words(assistant: Assistant) -> None:
     )
     reply = chat(assistant, assistant.start_conversation(), "when is my yearly checkup?")
     assert "June 9th" in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "value"),
+    [
+        # an emoji between words ends the sentence: the job is not "... Analyst 🎉 took"
+        ("I got promoted to Lead Designer 🎉 took five years, here we are", "job", "Lead Designer"),
+        # "grandma update 💛 she ...": she is the grandma
+        (
+            "grandma update 💛 she moved into Ashgrove Court last week",
+            "person:grandmother:home_city",
+            "Ashgrove Court",
+        ),
+        # "<Name> and I are ...": what "we" do
+        ("Priya and I are getting married on May 2nd", "plan:getting married", "May 2nd"),
+        # a pet renamed: the new name, then "now"
+        ("the hamster is called Nugget now, the kids decided", "name_of:hamster", "Nugget"),
+        # "the dog is home!! we ended up naming him ...": named after "the"
+        ("so the dog is home!! we ended up naming him Waffle", "name_of:dog", "Waffle"),
+    ],
+)
+def test_chat_shapes_that_hid_a_fact(message: str, key: str, value: str) -> None:
+    learned = facts(message)
+    assert value in learned.get(key, ""), learned
+
+
+def test_a_known_name_renamed_is_the_same_ones_new_name(assistant: Assistant) -> None:
+    chat(assistant, assistant.start_conversation(), "We got a kitten! Named her Olive.")
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "update: Olive is now called Pesto, the kids won the vote",
+    )
+    reply = chat(assistant, assistant.start_conversation(), "what's my cat called?")
+    assert "Pesto" in reply.text, reply.text
+    assert "Olive" not in reply.text, reply.text
