@@ -251,7 +251,15 @@ def changed_since(
             more = later is not None and later.source.item.id == item.id and weight > most
             if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
-            if (newest or more) and CHANGE.search(sentence) and shared:
+            # a new amount in the same measure says the change by itself: "she's put me on
+            # 100mcg" after "dose is up to 75mcg now", "I'm on 47k from june" after "38k"
+            measured = (
+                not same
+                and bool(measured_in(best.sentence) & shared)
+                and not _NOT_AN_AMOUNT.match(question)
+                and bool(set(_AMOUNT.findall(sentence)) - set(_AMOUNT.findall(best.sentence)))
+            )
+            if (newest or more) and (CHANGE.search(sentence) or measured) and shared:
                 later = Statement(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
@@ -260,6 +268,11 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+_AMOUNT: Final = re.compile(r"\d(?:[\d.,]*\d)?")
+# Questions that ask when, where or who: a new amount is no answer to them.
+_NOT_AN_AMOUNT: Final = re.compile(
+    r"\s*(?:(?:and|so)\s+)?(?:when|where|who|what\s+time|which\s+day|what\s+day)\b", re.I
+)
 _SAME: Final = re.compile(
     r"\b(?:the\s+same|unchanged|hasn['’]?t\s+changed|not\s+changed|still\s+on)\b", re.I
 )

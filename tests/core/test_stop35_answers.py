@@ -10,7 +10,7 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.question_pronouns import leaning_on
-from tests.core.conftest import chat, facts
+from tests.core.conftest import chat, facts, told_then_asked
 
 
 @pytest.mark.parametrize(
@@ -153,3 +153,25 @@ def test_a_known_name_renamed_is_the_same_ones_new_name(assistant: Assistant) ->
     reply = chat(assistant, assistant.start_conversation(), "what's my cat called?")
     assert "Pesto" in reply.text, reply.text
     assert "Olive" not in reply.text, reply.text
+
+
+def test_a_new_amount_in_the_same_measure_is_the_change(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "gp started me on lamotrigine, 25mg, I take it at night"
+        "|clinic review went fine, dose is up to 50mg now"
+        "|ugh another review, she's put me on 100mg. hopefully that's it for a while",
+        "what dose of lamotrigine am I on at the moment?",
+    )
+    assert "100mg" in reply, reply
+    assert "50mg" not in reply, reply
+
+
+def test_a_new_amount_is_no_answer_to_when(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "on sertraline, 50mg, I take it in the morning|I'm taking it at bedtime now"
+        "|had my review, doubled it to 100mg",
+        "when in the day am I meant to take it?",
+    )
+    assert "bedtime" in reply, reply
