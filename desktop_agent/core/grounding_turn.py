@@ -155,6 +155,9 @@ def ground(
         # "when is the move happening?": a fact saying the thing ("User is moving to Porto in
         # September"), though "move" is a word of the home slot that fact does not fill
         facts = facts or select_facts(replace(question, named=thing), found)
+    if ours and (kind := kind_asked(text)) is not None:
+        # "when is the greyhound going to the vet?": not "User has a retired greyhound"
+        facts = [r for r in facts if kind.search(r.item.text)]
     if question.named and not facts and not ours:
         # the user's own words about them, if they say it; else "who is Ada Lovelace?" asks
         # the model, not the memory

@@ -175,3 +175,13 @@ def test_a_new_amount_is_no_answer_to_when(assistant: Assistant) -> None:
         "when in the day am I meant to take it?",
     )
     assert "bedtime" in reply, reply
+
+
+def test_asked_when_of_the_pet_is_not_answered_by_what_the_pet_is(assistant: Assistant) -> None:
+    reply = told_then_asked(
+        assistant,
+        "we adopted a retired greyhound, his name is Dash and he has his first vet check on"
+        " Tuesday at 10am at Riverside Vets",
+        "when is the greyhound going to the vet?",
+    )
+    assert "Tuesday" in reply, reply
