@@ -17,15 +17,14 @@ from typing import Final
 
 from desktop_agent.core.extraction_relations import _RELATIONS
 from desktop_agent.core.extraction_rules import Match
-from desktop_agent.core.extraction_words import PETS, RELATIONS
+from desktop_agent.core.extraction_words import PET_WORDS, PETS, RELATIONS
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 from desktop_agent.search.tokenize import STOPWORDS
 
-_PET_WORDS: Final = "|".join(sorted(PETS, key=len, reverse=True))
 _MENTION: Final = re.compile(
     r"\b(?i:my|our)\s+"
     r"(?:(?i:elder|older|younger|little|big|baby|eldest|youngest|oldest|lovely|new)\s+)?"
-    rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))(?P<comma>\s*,)?\s+"
+    rf"(?P<rel>(?i:{_RELATIONS}|{PET_WORDS}))(?P<comma>\s*,)?\s+"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?"
     r"(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+(?:['’](?!s\b)[a-zà-ÿ]+)?)?)"
     # "Ruby's been scratching" is Ruby, and so is "my best mate Keanu's birthday" Keanu
@@ -93,7 +92,7 @@ __all__ = ["appointments", "mentions"]
 _NAMED_BEFORE: Final = re.compile(
     # "a retired greyhound", "a ten week old beagle": a word or two saying what it is like
     r"\b(?i:my|our|a|an|the)\s+(?:(?-i:[a-z][a-z-]*)\s+){0,3}?"
-    rf"(?P<rel>(?i:{_RELATIONS}|{_PET_WORDS}))\b"
+    rf"(?P<rel>(?i:{_RELATIONS}|{PET_WORDS}))\b"
 )
 _ITS_NAME: Final = re.compile(
     r"\b(?:(?i:his|her|their|its)\s+(?i:name)(?:['’]s|\s+is)|"

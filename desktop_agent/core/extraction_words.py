@@ -79,6 +79,8 @@ PETS = {
     **dict.fromkeys("snake lizard gecko".split(), "reptile"),
     **dict.fromkeys("chicken chickens hen hens".split(), "chicken"),
 }
+# The pet words as one regex alternation, longest first ("puppy" before "pup").
+PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))
 KIDS = frozenset(
     "kid kids child children son sons daughter daughters boy boys girl girls twins".split()
 )

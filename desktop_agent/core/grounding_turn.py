@@ -17,7 +17,7 @@ from typing import Final
 from desktop_agent.core.before_named import before_named, named_new
 from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
-from desktop_agent.core.extraction_words import PETS
+from desktop_agent.core.extraction_words import PET_WORDS
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
     GroundedAnswer,
@@ -248,7 +248,7 @@ _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 _OURS: Final = re.compile(
     r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
-    r"due\s+date|christening|anniversary|" + "|".join(sorted(PETS, key=len, reverse=True)) + r")\b",
+    r"due\s+date|christening|anniversary|" + PET_WORDS + r")\b",
     # "when is the pup going in to get looked at?": an animal of the household by its kind
     re.IGNORECASE,
 )

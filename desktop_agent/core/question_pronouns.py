@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from desktop_agent.core.extraction_words import FEMALE, MALE, PETS, RELATIONS
+from desktop_agent.core.extraction_words import FEMALE, MALE, PET_WORDS, PETS, RELATIONS
 from desktop_agent.core.grounding_words import content_words
 from desktop_agent.core.questions import about_user, asks_only, asks_the_past
 
@@ -49,9 +49,7 @@ def _replaced(match: re.Match[str], question: str, words: str) -> str:
     if pronoun == "his":
         return f"{words}'s"
     if pronoun == "her":
-        following = _WORD.match(question, match.end() + 1)
-        whose = following is not None and following.group(0).casefold() not in _AFTER_OBJECT
-        return f"{words}'s" if whose else words
+        return f"{words}'s" if _whose(question, match) else words
     return words
 
 
@@ -218,12 +216,13 @@ def leaning_on(question: str, earlier: list[str]) -> str | None:
 
 # Asked of the user's own without "my": "when is the pup going in?", "what day is Ava's swimming?"
 _OURS: Final = re.compile(
-    r"\bthe\s+(?i:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")\b|"
+    r"\bthe\s+(?i:" + PET_WORDS + r")\b|"
     r"\b[A-ZÀ-Ý][\w-]+['’]s\s+(?-i:[a-z])"
 )
 
 
 def _whose(text: str, pointer: re.Match[str]) -> bool:
+    """Whether "her" at ``pointer`` says whose ("her office"), not whom ("tell her about")."""
     following = _WORD.match(text, pointer.end() + 1)
     return following is not None and following.group(0).casefold() not in _AFTER_OBJECT
 
@@ -257,5 +256,5 @@ def _asked_of(question: str) -> tuple[str, str] | None:
         thing = rest  # "the pup going in to get looked at", "Ava's swimming"
     if word == "who":
         return thing, thing
-    one = _ONE_OF_US.match(thing) or _ONE_OF_US.search(thing)  # "what we call our cat"
+    one = _ONE_OF_US.search(thing)  # "the pup ...", or within: "what we call our cat"
     return thing, one.group(0) if one else thing

@@ -91,19 +91,6 @@ def test_a_follow_up_alone_in_a_new_chat_points_at_nothing(assistant: Assistant)
     assert "2018" not in alone.text
 
 
-@pytest.mark.parametrize(
-    ("message", "key", "name"),
-    [
-        ("We rescued a cat last week! Named her Tofu.", "name_of:cat", "Tofu"),
-        ("we got a rescue dog and called him Rufus", "name_of:dog", "Rufus"),
-        ("We adopted a retired greyhound! His name is Dash.", "name_of:dog", "Dash"),
-    ],
-)
-def test_a_pet_named_by_what_was_said_of_it(message: str, key: str, name: str) -> None:
-    learned = facts(message)
-    assert name in learned.get(key, ""), learned
-
-
 def test_a_name_after_two_kinds_is_nobodys() -> None:
     learned = facts("my sister got a new kitten and named her Luna")
     assert not any(k.startswith("name_of:") for k in learned), learned
@@ -136,6 +123,10 @@ def test_a_question_in_other_everyday_words(assistant: Assistant) -> None:
         ("the hamster is called Nugget now, the kids decided", "name_of:hamster", "Nugget"),
         # "the dog is home!! we ended up naming him ...": named after "the"
         ("so the dog is home!! we ended up naming him Waffle", "name_of:dog", "Waffle"),
+        # a pet named by "named her ...", or after words saying what it is like
+        ("We rescued a cat last week! Named her Tofu.", "name_of:cat", "Tofu"),
+        ("we got a rescue dog and called him Rufus", "name_of:dog", "Rufus"),
+        ("We adopted a retired greyhound! His name is Dash.", "name_of:dog", "Dash"),
     ],
 )
 def test_chat_shapes_that_hid_a_fact(message: str, key: str, value: str) -> None:
