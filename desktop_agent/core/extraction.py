@@ -49,7 +49,7 @@ from desktop_agent.core.extraction_providers import provider
 from desktop_agent.core.extraction_relations import carer_named
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
-from desktop_agent.core.extraction_sentences import SENTENCE_RULES
+from desktop_agent.core.extraction_sentences import SENTENCE_RULES, now_at_work
 from desktop_agent.core.extraction_vehicles import my_vehicle
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
@@ -225,6 +225,11 @@ def extract(message: str) -> list[ExtractedFact]:
         if match.key not in named:
             named.add(match.key)
             found.append(_fact(match, span, correction))
+    found.extend(
+        _fact(match, span, correction)
+        for match, span in now_at_work(text)
+        if not any(f.subject_key == "employer" and f.value == match.value for f in found)
+    )
     # "a rescue dog instead of a kitten": the kitten is what the user is not getting.
     passed_over = {
         form

@@ -268,6 +268,15 @@ _CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)
 
 @_rule
 def now_somewhere(sentence: str) -> Iterator[Match]:
+    for prep, value in _now_places(sentence):
+        if prep == "in" and _MOVED.search(sentence):
+            yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
+        elif prep == "at" and _CHANGED_JOBS.search(sentence):
+            yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+
+
+def _now_places(sentence: str) -> Iterator[tuple[str, str]]:
+    """("in" or "at", the place) of each "I'm in/at X now" that is no visit."""
     for found in _NOW_IN.finditer(sentence):
         rest = found.group("rest")
         if not re.search(r"(?i:\bnow\b)", sentence) or re.search(
@@ -275,12 +284,38 @@ def now_somewhere(sentence: str) -> Iterator[Match]:
         ):
             continue
         value = proper_noun(rest, sentence)
-        if not value:
-            continue
-        if found.group("prep").casefold() == "in" and _MOVED.search(sentence):
-            yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
-        elif found.group("prep").casefold() == "at" and _CHANGED_JOBS.search(sentence):
-            yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+        if value:
+            yield found.group("prep").casefold(), value
+
+
+# "i left Riverside last month, the night shifts were killing me. i'm at Clearwater Dialysis
+# Center now": the change of job is told in the sentence before the new place.
+_LEFT_A_JOB = re.compile(
+    r"\b(?i:left|quit|resigned\s+from)\s+(?:(?-i:[A-ZÀ-Ý])|(?i:my\s+(?:old\s+)?job|"
+    r"the\s+(?:company|firm|hospital|bank|school|council|practice|agency|office|clinic)))|"
+    r"(?i:\b(?:resigned|handed\s+in\s+my\s+notice|new\s+job|got\s+hired|laid\s+off|"
+    r"made\s+redundant|accepted\s+(?:the|an|their)\s+offer)\b)"
+)
+
+
+def now_at_work(message: str) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """(employer, span) of "I'm at X now" in a message that says the user left a job."""
+    if not _LEFT_A_JOB.search(message):
+        return
+    for start, sentence in _sentences(message):
+        if _CHANGED_JOBS.search(sentence):
+            continue  # the sentence rule reads it
+        for prep, value in _now_places(sentence):
+            if prep == "at":
+                match = Match(
+                    "fact", "employer", value, f"User works at {value}", 0.8, correction=True
+                )
+                yield match, (start, start + len(sentence))
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    for found in re.finditer(r"[^.!?\n]+", text):
+        yield found.start(), found.group(0)
 
 
 # "the results say I'm no longer allergic to strawberries": taken back inside a report.

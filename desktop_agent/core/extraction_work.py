@@ -117,7 +117,9 @@ def _workplace_cut(text: str) -> str:
 
 # "... at a fintech startup in Accra": where the job is done, and the city the user is based in.
 _WORKPLACE = re.compile(
-    r"^\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
+    # "a nurse in the ICU at Riverside General": the unit, then the place
+    r"^(?P<unit>\s+(?:in|on)\s+(?:the\s+)?[\w'’-]+(?:\s+[\w'’-]+)?(?=\s+at\s))?"
+    r"\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
     r"(?=\s+in\s|\s+(?:for|since)\s+(?:\d|a\b|an\b|the\b|over\b|about\b|almost\b|nearly\b|"
     r"years\b|ages\b)|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
 )
@@ -129,9 +131,10 @@ def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
     if not found:
         return None, ""
     place = found.group("place")
-    if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekends"}:
+    if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekend", "weekends"}:
         return None, ""
-    return (found.group("prep"), place), found.group("city") or ""
+    prep = f"{found.group('unit').strip()} {found.group('prep')}" if found.group("unit") else None
+    return (prep or found.group("prep"), place), found.group("city") or ""
 
 
 _FOR_A_LIVING = _compile(r"i\s+(?P<what>(?!do\b)\w+(?:\s+[\w'’-]+){0,4}?)\s+for\s+a\s+living\b")
