@@ -93,7 +93,7 @@ _CORRECTION = re.compile(
 # Discourse markers that may precede the "I ..." of a statement.
 _PREFIX = re.compile(
     r"^(?:actually|no|nope|oh|well|so|and|but|also|honestly|yes|yeah|ok|okay|hi|hey|hello|"
-    r"omg|ngl|tbh|lol|haha|wow|update|"
+    r"omg|ngl|tbh|lol|haha|wow|update|guess\s+wha+t+|you(?:'ll|\s+will)\s+never\s+guess|"
     r"anyway|btw|by the way|correction|sorry|i meant|wait|heads up|fyi|just so you know|"
     r"i should (?:tell you|mention|say)(?: that)?|i (?:want|wanted) you to know(?: that)?|"
     r"you should know(?: that)?|(?:just )?(?:letting|to let) you know(?: that)?|"

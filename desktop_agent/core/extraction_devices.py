@@ -58,7 +58,8 @@ def device_replaced(sentence: str) -> Iterator[Match]:
         return  # "my son got an iPhone for his birthday"
     name = upgraded and (upgraded.group("name") or upgraded.group("bought")).strip()
     name = name and re.sub(r"(?:\s+[a-z]+)+$", "", name)  # "iPhone | for his"
-    kind = name and _MAKES.get(name.split()[0].casefold())
+    # "a Samsung Galaxy S21", "a Google Pixel 8": the maker, then the make that says the device
+    kind = name and next(filter(None, map(_MAKES.get, name.casefold().split())), None)
     if name and kind:
         article = "an" if name[:1].casefold() in "aeiou" else "a"
         text = f"User's {kind} is {article} {name}"

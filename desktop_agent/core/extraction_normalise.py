@@ -46,7 +46,7 @@ _SUBJECTLESS = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z0-9'’/]+")
 _IS_AFTER = re.compile(
-    r"\s+(?:from|a|an|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
+    r"\s+(?:from|a|an|the|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
     r"retired|\d|(?!(?:wedding|christening|meeting|evening|morning|building|thing|ring|spring|"
     r"sibling|pudding|painting|earring|offspring|dumpling|darling|ceiling|clothing)\b)\w+ing)\b",
     re.IGNORECASE,
@@ -82,7 +82,7 @@ def normalise(message: str) -> Normalised:
     if position < len(message):
         pieces.append((_emoji_as_stop(message[position:]), position, len(message)))
     text, origin = _join(pieces, len(message))
-    restored = _named_subjects(_we(_restore_subjects(Normalised(text, origin))))
+    restored = _plainly(_named_subjects(_we(_restore_subjects(Normalised(text, origin)))))
     return Normalised(_names_capitalised(restored.text), restored.origin)
 
 
@@ -127,6 +127,22 @@ _KIN_LABELLED: Final = re.compile(
     + "|".join(sorted((*RELATIONS, *PETS), key=len, reverse=True))
     + r")\s+(?:update|news)\s*[:,!.–—-]*\s*(?P<pronoun>she|he|they))\b(?!['’])"
 )
+
+
+# "my sister's the one who lives in Leeds now": what "the one who" stresses, said plainly
+_THE_ONE_WHO: Final = re.compile(
+    r"(?i:\b(?:my|our)\s+(?:"
+    + "|".join(sorted((*RELATIONS, *PETS), key=len, reverse=True))
+    + r")|(?-i:\b[A-ZÀ-Ý][\w'’-]+))(?P<stress>\s+(?i:is\s+the\s+one\s+(?:who|that)))(?=\s+\w+s\b)"
+)
+
+
+def _plainly(normalised: Normalised) -> Normalised:
+    text, origin = normalised.text, list(normalised.origin)
+    for found in reversed(list(_THE_ONE_WHO.finditer(text))):
+        start, end = found.span("stress")
+        text, origin[start:end] = text[:start] + text[end:], []
+    return Normalised(text, tuple(origin))
 
 
 def _named_subjects(normalised: Normalised) -> Normalised:
@@ -190,6 +206,16 @@ def _fix(word: str, message: str, at: int) -> str:
         and (lower[:-2] in RELATIONS or lower[:-2] in PETS)
         and _IS_AFTER.match(message[at + len(word) :])
         and re.search(r"(?i:\b(?:my|our)\s+(?:\w+\s+)?)$", message[:at])
+    ):
+        return f"{word[:-2]} is"
+    # ... and after their name: "my wife Sarah's an accountant"
+    kin = re.search(r"(?i:\b(?:my|our)\s+(?:\w+\s+)?(\w+)\s+)$", message[:at])
+    if (
+        lower.endswith("'s")
+        and word[:1].isupper()
+        and kin
+        and (kin.group(1).casefold() in RELATIONS or kin.group(1).casefold() in PETS)
+        and re.match(r"\s+(?:an?|the)\s", message[at + len(word) :], re.IGNORECASE)
     ):
         return f"{word[:-2]} is"
     if lower == "i":

@@ -89,7 +89,10 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             yield _make(who, tokens, "fact", f"{slot}:breed", breed,
                         f"User's {person} is {'an' if breed[:1].casefold() in 'aeiou' else 'a'} {breed}")  # fmt: skip
             return
-        if attr.like_num or attr.pos_ == "NUM":
+        # ("my sister is the one who ...": "the one" is no age)
+        if (attr.like_num or attr.pos_ == "NUM") and not any(
+            c.dep_ == "det" for c in attr.children
+        ):
             ages = " and ".join(t.text for t in _conjuncts(attr))
             yield _make(who, tokens, "fact", f"{slot}:age", ages, negated=negated)
             return

@@ -29,6 +29,7 @@ from desktop_agent.core.extraction_grammar import (
 from desktop_agent.core.extraction_habits import (
     _MEAT,
     _NOT_A_WORKPLACE,
+    _commutes,
     _find,
     _gave_up,
     _habit_or_plan,
@@ -99,7 +100,8 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                         f"User loves {what}")  # fmt: skip
         return
-    if lemma in ("have", "get", "adopt") and not _is_aux(head) and has_object:
+    rides = lemma == "get" and _commutes(head)  # "I get the 7:40 train into Oxford for work"
+    if lemma in ("have", "get", "adopt") and not _is_aux(head) and has_object and not rides:
         yield from _user_has(head, who, tokens, negated)
         return
     if lemma in ("want", "hope", "aim", "plan", "intend", "try"):

@@ -35,6 +35,7 @@ _VEHICLE = _compile(
     r"finally\s+)?"
     r"(?P<verb>drive|ride|own|have|have\s+got|got|bought|switched\s+to|upgraded\s+to|"
     r"changed\s+to|traded\s+up\s+to|went\s+for|went\s+with|leased|lease|picked\s+up)\s+"
+    r"(?:(?<=got\s)myself\s+|(?<=bought\s)myself\s+)?"  # "got myself a secondhand Honda Jazz"
     r"(?:a|an|my|the|our)\s+(?:(?:second[\s-]hand|used|new|brand\s+new|secondhand)\s+)?"
     r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
     r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because|last|this|next|"

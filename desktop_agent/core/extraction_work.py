@@ -131,7 +131,14 @@ def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
     if not found:
         return None, ""
     place = found.group("place")
-    if place.split()[-1].casefold() in STOPWORDS | {"home", "moment", "least", "night", "weekend", "weekends"}:
+    if place.split()[-1].casefold() in STOPWORDS | {
+        "home",
+        "moment",
+        "least",
+        "night",
+        "weekend",
+        "weekends",
+    }:
         return None, ""
     prep = f"{found.group('unit').strip()} {found.group('prep')}" if found.group("unit") else None
     return (prep or found.group("prep"), place), found.group("city") or ""

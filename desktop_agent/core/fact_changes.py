@@ -44,6 +44,7 @@ _NEW_VALUE: Final = re.compile(
     rf"(?<=\s)(?!I\b|I['’])(?-i:[A-ZÀ-Ý])[\w'’-]+|\d|{DAY_OR_MONTH.pattern}|\binstead\b",
     re.IGNORECASE,
 )
+_STILL: Final = re.compile(r"\bstill\b", re.IGNORECASE)
 _FRAME: Final = frozenset({"user", "user's", "users"})
 _NAMING: Final = re.compile(r"\b(?:call|calling|called|name|named|renamed|goes\s+by)\b", re.I)
 
@@ -108,11 +109,10 @@ def _so_now(message: str, values: set[str], *, renamed: bool = False) -> str | N
     for at, sentence in enumerate(sentences):
         if not stems(sentence) & values or (renamed and not _NAMING.search(sentence)):
             continue
-        kept = [
-            p.strip()
-            for p in PARTS.split(what_is_so(sentence))
-            if p.strip() and not stems(p) & values
-        ]
+        parts = [p.strip() for p in PARTS.split(what_is_so(sentence)) if p.strip()]
+        if any(stems(p) & values and _STILL.search(p) for p in parts):
+            return None  # "my sister's the one in Leeds now, I'm still in York": York stands
+        kept = [p for p in parts if not stems(p) & values]
         rest = ", ".join(re.sub(r"^(?i:so|and)\s+", "", p) for p in kept)
         if len(rest.split()) >= 3 and _NEW_VALUE.search(f" {rest}"):
             return rest

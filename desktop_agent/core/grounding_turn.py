@@ -428,7 +428,7 @@ def _said(
     names = {
         w
         for name, relation in people_by_name(memory).items()
-        if relation in kin
+        if relation in kin or relation.split()[-1] in kin  # "best friend" is a friend
         for w in stems(name)
     }
     if past and (found := before_named(text, episodes, known)) is not None:

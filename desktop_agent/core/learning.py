@@ -129,6 +129,14 @@ def learn(
     learned += revisions.job_to_new_employer(memory, learned, source)
     # what no rule read as a change, said as one ("coach moved me to defense")
     handled = [(p.start, p.end) for item in revised for p in item.provenance]
+    # ... nor the sentence a rule read a new slot from ("I cycle to work now, about 40 minutes
+    # each way": how the user gets to work, not a change of their job)
+    handled += [
+        (p.start, p.end)
+        for item in learned
+        if item.subject_key == "routine:commute"
+        for p in item.provenance
+    ]
     learned += loose_corrections.apply(memory, text, source, learned, handled)
     return learned
 

@@ -236,6 +236,8 @@ def _correction(
     whole = bool(opening and _CHANGE.search(opening.group(0)))
     changing = [_salient(c) for c in _clauses(sentence) if whole or _CHANGE.search(c)]
     for fact in facts:
+        if _of_someone_not_named(sentence, fact):
+            continue
         shared = said & _salient(fact.text) - set(people)
         # ... in a clause that says the change: "the Leeds race got moved", not "I'll need
         # different tire sizes" beside "I'm driving a Subaru now" (the Kal Tire stays)
@@ -262,6 +264,19 @@ def _correction(
 
 # More facts tied than this: the sentence is about something general, not one fact.
 MOST_TIED: Final = 2
+_THIRD_PERSON: Final = re.compile(r"\b(?:he|she|they|him|her|his|their|them)\b", re.IGNORECASE)
+
+
+def _of_someone_not_named(sentence: str, fact: MemoryItem) -> bool:
+    """Whether ``fact`` is about one of the user's people whom ``sentence`` neither names nor
+    points at: "I dropped my Galaxy down the stairs at work" changes nothing of "User's
+    boyfriend Jamie works in IT support at a law firm"."""
+    if not fact.subject_key.startswith("person:") or _THIRD_PERSON.search(sentence):
+        return False
+    who = _WHO.match(fact.text)
+    words = set(re.findall(r"\w+", (who.group(0) if who else "").casefold()))
+    words = (words | {fact.subject_key.split(":")[1].casefold()}) - {"user", "s"}
+    return not words & set(re.findall(r"\w+", sentence.casefold()))
 
 
 def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str | None:

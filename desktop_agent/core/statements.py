@@ -136,7 +136,7 @@ def best_statement(
     if best is not None:
         best = with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
-        changed = changed_since(best, episodes, wanted | kin, question)
+        changed = changed_since(best, episodes, wanted | kin, question, known_as)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
@@ -174,13 +174,18 @@ CHANGE: Final = re.compile(
 
 
 def changed_since(
-    best: Statement, episodes: Sequence[Recollection], asked: Collection[str], question: str
+    best: Statement,
+    episodes: Sequence[Recollection],
+    asked: Collection[str],
+    question: str,
+    known_as: Collection[str] = (),
 ) -> Statement | None:
     """A later sentence of the user's that says a change to what ``best`` told: it shares a
     word of substance with ``best``'s message ("metformin", "Lisbon") and says it changed. No
     fact was learned from either (else the fact would answer), so only the words tell. The
     clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
-    April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed"."""
+    April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed".
+    ``known_as``: the names of the one asked about by relation ("my best friend": "priya")."""
     told = best.source.item
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
@@ -205,6 +210,9 @@ def changed_since(
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
     says = kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
+    # the one asked about by name, when the quote names them: a change to what was said of
+    # them names them too, or says "she"
+    whom = (stems(" ".join(_NAMED.findall(question[1:]))) | set(known_as)) & stems(best.sentence)
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
@@ -251,6 +259,8 @@ def changed_since(
             more = later is not None and later.source.item.id == item.id and weight > most
             if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
+            if whom and not whom & stems(sentence) and not _THEIR.search(sentence):
+                continue  # "which city did Priya buy a house in?": news of Priya, not the rent
             # a new amount in the same measure says the change by itself: "she's put me on
             # 100mcg" after "dose is up to 75mcg now", "I'm on 47k from june" after "38k"
             measured = (
