@@ -248,3 +248,26 @@ def shared_home(clause: str) -> Iterator[Match]:
         said = lead.group("rel").casefold()
         relation = RELATIONS.get(said) or PETS.get(said) or said
         yield Match("fact", f"name_of:{relation}", name, f"User's {said} is named {name}", 0.85)
+
+
+# "my boyfriend Tiago lives in Porto so we do the train ...": where one of the user's people
+# lives, read by pattern too (the parser loses it after a sentence it misreads)
+_KIN_LIVES = re.compile(
+    rf"(?i:my\s+(?:(?:older|younger|little|big|baby|twin)\s+)?(?P<rel>{_RELATIONS}))"
+    r"(?:\s+(?P<name>(?-i:[A-ZÀ-Ý])[\w'’-]+))?\s+(?i:(?P<now>now\s+)?(?:still\s+)?"
+    r"(?:lives|is\s+living|is\s+based|lives\s+over)\s+in)\s+"
+)
+
+
+def kin_lives_in(clause: str) -> Iterator[Match]:
+    found = _KIN_LIVES.match(clause.strip())
+    place = found and proper_noun(clause.strip()[found.end() :], clause)
+    if not found or not place:
+        return
+    said = " ".join(found.group("rel").casefold().split())
+    relation = RELATIONS.get(said) or PETS.get(said) or said
+    who = f"{said} {found.group('name')}" if found.group("name") else said
+    text = f"User's {who} lives in {place}"
+    yield Match(
+        "fact", f"person:{relation}:home_city", place, text, 0.8, correction=bool(found["now"])
+    )

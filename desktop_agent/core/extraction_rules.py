@@ -44,6 +44,7 @@ from desktop_agent.core.extraction_profile import (
 from desktop_agent.core.extraction_relations import (
     _NOT_NAMES,
     _RELATIONS,
+    kin_lives_in,
     relation_name,
     reports_to,
     school,
@@ -62,6 +63,7 @@ from desktop_agent.core.extraction_work import (
     joined,
     new_role,
     not_working,
+    studying,
     work_done_for,
 )
 
@@ -84,6 +86,7 @@ RULES: list[Rule] = [
     reports_to,
     school,
     shared_home,
+    kin_lives_in,
     languages,
     # health and diet: risks a reply must respect
     allergy,
@@ -101,6 +104,7 @@ RULES: list[Rule] = [
     work_done_for,
     degree,
     course,
+    studying,
     # what the user gets about in
     vehicle,
 ]

@@ -130,6 +130,8 @@ def _third_word(token: Token, who: Who) -> str:
 
 def _has_user_subject(token: Token) -> bool:
     verb = token.head if token.dep_ in ("aux", "auxpass") else token
+    while verb.dep_ in ("aux", "auxpass") and verb.head is not verb:
+        verb = verb.head  # "I'm | getting | married": the subject is the participle's
     subject = _find_subject(verb)
     return subject is not None and subject.lower_ in _USER
 

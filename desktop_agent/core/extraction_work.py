@@ -413,6 +413,42 @@ def work_done_for(clause: str) -> Iterator[Match]:
             return
 
 
+# "I'm in second year doing nursing at Cardiff uni", "I switched my course to midwifery": what
+# the user studies (one slot, so a switch replaces it)
+_STUDYING = _compile(
+    rf"(?:{I_AM}\s+(?:now\s+)?(?:in\s+(?:my\s+)?(?:first|second|third|fourth|final|"
+    r"\d(?:st|nd|rd|th))\s+year\s+(?:of\s+|doing\s+|studying\s+|reading\s+)?|"
+    r"(?:doing|studying|reading)\s+)(?P<what>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)\s+at\s+"
+    r"(?P<place>(?-i:[A-ZÀ-Ý])[\w'’-]*(?:\s+[\w'’-]+){0,2}?)(?=\s*(?:[,.;!]|$|\s+and\b|\s+but\b))|"
+    r"i\s+(?:just\s+|finally\s+)?(?P<switched>switched|changed|transferred)\s+(?:my\s+)?"
+    r"(?:course|degree|major|subject)\s+to\s+(?P<new>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)\b)"
+)
+
+
+_PLACE_OF_STUDY = re.compile(r"(?i:\b(?:uni|university|college|school|academy|institute)\b)")
+
+
+def studying(clause: str) -> Iterator[Match]:
+    found = _STUDYING.match(clause.strip())
+    if not found:
+        return
+    if found.group("switched"):
+        what = found.group("new")
+        yield Match("fact", "studies", what, f"User studies {what}", 0.85, correction=True)
+        return
+    what, place = found.group("what"), found.group("place")
+    if what.split()[-1] in STOPWORDS or what.split()[0] in ("a", "an", "the", "my", "some"):
+        return
+    if (
+        " year " not in found.group(0)
+        and not _PLACE_OF_STUDY.search(place)
+        and not re.search(r"(?i:\b(?:studying|reading)\s)", found.group(0))
+    ):
+        return  # "I'm doing overtime at Tesco"
+    text = f"User studies {what} at {place}"
+    yield Match("fact", "studies", what, text, 0.8, correction="now" in found.group(0).split())
+
+
 _DEGREE = _compile(
     r"(?:^|\band\s+)(?:i\s+|i'm\s+|i\s+am\s+)?(?:also\s+|then\s+)?"
     r"(?P<verb>did|have|got|completed|finished|earned|hold|doing)\s+(?:a|an|my)\s+"

@@ -189,6 +189,15 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
     wanted = _wanted(topic)
     # "my medication", "my salary": the slot the words name, whatever the fact says
     slots = slot_keys(topic)
+    if "name_of" in slots:
+        # "the name of the startup I work for" names no one's name: only the names of whom
+        # the topic says ("my dog's name")
+        slots = (slots - {"name_of"}) | {
+            i.subject_key.casefold()
+            for i in memory.active_facts()
+            if i.subject_key.startswith("name_of:")
+            and stems(i.subject_key.partition(":")[2]) & (wanted | stems(topic))
+        }
     found = memory.search(topic, limit=SEARCH_DEPTH, kinds=(SEMANTIC,))
     have = {r.item.id for r in found}
     if slots:

@@ -65,7 +65,7 @@ from desktop_agent.core.questions import (
 )
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
-from desktop_agent.core.statement_wording import kind_asked
+from desktop_agent.core.statement_wording import WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.memory.model import MemoryNotFound
@@ -305,6 +305,9 @@ def _answers(facts: list[Recollection], question: str) -> bool:
         which = re.match(r"\s*(?:which|what)\s+([\w'’-]+)", question, re.IGNORECASE)
         if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
             return False
+    # "when's my wedding?" is not answered by "User is getting married"
+    if kind_asked(question) is WHEN_SAID and not any(WHEN_SAID.search(f.item.text) for f in facts):
+        return False
     return _names_all(facts, unnamed_words(question))
 
 
@@ -434,6 +437,7 @@ def _said(
     if past and (found := before_named(text, episodes, known)) is not None:
         return found  # "which car did I have before the Skoda?"
     found = best_statement(text, episodes, reasons=past, saying=saying, known_as=names)
+    by_meaning = found is None
     if found is None and asked is not None:
         found = closest_statement(
             text,
@@ -444,6 +448,10 @@ def _said(
         )
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
+    if by_meaning and found is not None and kin and not stems(found.sentence) & (kin | names):
+        # by meaning alone, asked of "my friend": only a sentence that names them ("physio
+        # says no running ..." is no answer to "what marathon is my friend doing?")
+        return None
     return found
 
 

@@ -121,6 +121,7 @@ _SYNONYM_GROUPS: Final = (
     ("parents", "folks"),
     ("dog", "puppy", "pup"),
     ("reservation", "booking", "booked", "table"),
+    ("wedding", "married", "marrying"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

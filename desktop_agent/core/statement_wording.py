@@ -200,6 +200,9 @@ _WHEN_SAID: Final = re.compile(
 )
 
 
+WHEN_SAID: Final = _WHEN_SAID
+
+
 # What a question asks, and the words that say it, which the user often puts in a short
 # sentence of its own: when ("Signed up for the evening Spanish course! | Tuesdays 6:30"), a
 # name ("just had a baby girl. | named her hana").

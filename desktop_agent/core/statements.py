@@ -136,7 +136,7 @@ def best_statement(
     if best is not None:
         best = with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
-        changed = changed_since(best, episodes, wanted | kin, question, known_as)
+        changed = changed_since(best, episodes, wanted | kin, question, {*known_as, *kin})
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
@@ -185,7 +185,7 @@ def changed_since(
     fact was learned from either (else the fact would answer), so only the words tell. The
     clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
     April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed".
-    ``known_as``: the names of the one asked about by relation ("my best friend": "priya")."""
+    ``known_as``: the one asked about by relation, and their names ("friend", "priya")."""
     told = best.source.item
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
@@ -241,7 +241,9 @@ def changed_since(
                 continue
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
-            shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)}
+            # (the one asked about is no subject by name alone: "Ollie's now talking about
+            # buying a house" changes nothing of "Ollie just got promoted to store manager")
+            shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)} - whom
             if not shared and says is not None and not same:
                 # a change saying the kind asked, whose message goes on about the same things:
                 # "everything's moved to Hever Castle, and the only date left was 20
@@ -250,6 +252,10 @@ def changed_since(
                 # (it weighs least: a sentence of its message that says the thing outranks it)
                 around = about & substance(item.user_text)
                 shared = around if len(around) >= 2 else set()
+                if says is NAMES_SOMEONE and not substance(sentence) & set(asked):
+                    # any capital is a name to "who": "we've moved it to 6 September at a
+                    # vineyard in Kent" is no new maid of honour
+                    shared = set()
                 weight = (0, bool(A_VALUE.search(sentence)))
             else:
                 # of two changes in one message, the one saying more of it, else the one
@@ -370,7 +376,13 @@ def with_next(best: Statement, question: str) -> Statement:
     if at is None or at + 1 >= len(sentences):
         return best
     after = sentences[at + 1]
-    if not says.search(after) or len(after.split()) > 14:
+    if len(best.sentence.split()) <= 3:
+        # a heading ("wedding drama.") is told by what follows: the first of the next few
+        # sentences that says what is asked ("... we've moved it to 6 September ...")
+        after = next((s for s in sentences[at + 1 : at + 4] if says.search(s)), after)
+    elif len(after.split()) > 14:
+        return best
+    if not says.search(after):
         return best
     joined = f"{best.sentence.rstrip()} {after}"
     return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
