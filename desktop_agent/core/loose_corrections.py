@@ -264,6 +264,7 @@ def _correction(
 
 # More facts tied than this: the sentence is about something general, not one fact.
 MOST_TIED: Final = 2
+_USER_OPENS: Final = re.compile(r"(?:i|i['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve))\b", re.IGNORECASE)
 _THIRD_PERSON: Final = re.compile(r"\b(?:he|she|they|him|her|his|their|them)\b", re.IGNORECASE)
 
 
@@ -273,6 +274,8 @@ def _of_someone_not_named(sentence: str, fact: MemoryItem) -> bool:
     boyfriend Jamie works in IT support at a law firm"."""
     if not fact.subject_key.startswith("person:") or _THIRD_PERSON.search(sentence):
         return False
+    if not _USER_OPENS.match(_FILLER.sub("", sentence).lstrip(" ,")):
+        return False  # "Sam's left nursing! | retrained and now works as a paramedic": his
     who = _WHO.match(fact.text)
     words = set(re.findall(r"\w+", (who.group(0) if who else "").casefold()))
     words = (words | {fact.subject_key.split(":")[1].casefold()}) - {"user", "s"}

@@ -14,9 +14,9 @@ from desktop_agent.core.questions import SENTENCE, asks_only
 from desktop_agent.core.redaction import MARK
 
 _NOT_A_STATEMENT: Final = re.compile(
-    # (not "Before I forget - the gate code is 4471", "so I don't forget", "in case I forget":
-    # the user's own forgetting is no request)
-    r"\b(?<!\bi )(?<!\bwe )(?<!always )(?<!ll )(?<!don't )(?<!do not )(?:forget|delete|erase)\b|"
+    # (not "Before I forget - the gate code is 4471", "so I don't forget", "in case I forget",
+    # "don't let me forget it": the user's own forgetting is no request)
+    r"\b(?<!\bi )(?<!\bwe )(?<!always )(?<!ll )(?<!don't )(?<!do not )(?<!let me )(?:forget|delete|erase)\b|"
     r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)|"
     # a request to the assistant: "plan me a 30 min workout pls", "any ideas for dinner"
