@@ -48,10 +48,15 @@ def device(clause: str) -> Iterator[Match]:
 
 def device_replaced(sentence: str) -> Iterator[Match]:
     """ "Finally replaced my phone, I've got a Pixel 9 now": the new device replaces the old;
-    "I finally upgraded to a Pixel 9": the make says which device."""
+    "I finally upgraded to a Pixel 9": the make says which device; "I've got a Pixel 7 phone
+    and a ThinkPad X1 Carbon laptop": each device named with its kind."""
     found = _REPLACED.search(sentence)
     if found:
         yield _device(found, correction=True, said=sentence)
+        return
+    named = list(_named_with_kind(sentence))
+    if named:
+        yield from named
         return
     upgraded = _UPGRADED_TO.search(sentence)
     if upgraded and upgraded.group("bought") and not _BY_USER.search(sentence[: upgraded.start()]):
@@ -64,6 +69,21 @@ def device_replaced(sentence: str) -> Iterator[Match]:
         article = "an" if name[:1].casefold() in "aeiou" else "a"
         text = f"User's {kind} is {article} {name}"
         yield Match("fact", f"device:{kind}", name, text, 0.8, correction=True)
+
+
+# "a ThinkPad X1 Carbon laptop", after "I've got" / "I have" / "I use" at the sentence's start
+_HAVE_DEVICES = re.compile(r"(?i:\bi(?:['’]ve|\s+have)?\s+(?:got|have|use|own)\b)")
+_NAMED_KIND = re.compile(
+    rf"(?i:\b(?:an?|my)\s+{_ADJECTIVES}){_NAME}\s+{_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\b"
+)
+
+
+def _named_with_kind(sentence: str) -> Iterator[Match]:
+    have = _HAVE_DEVICES.search(sentence)
+    if have is None:
+        return
+    for found in _NAMED_KIND.finditer(sentence, have.end()):
+        yield _device(found, correction=False, said=sentence)
 
 
 _UPGRADED_TO = re.compile(
@@ -96,8 +116,9 @@ def _device(found: re.Match[str], *, correction: bool, said: str) -> Match:
     kind = _KIND.get(thing, thing)
     name = found.group("name").strip()
     old = re.search(rf"\b(?:old|ancient|battered)\s+{re.escape(name)}", said, re.IGNORECASE)
-    article = "an" if name[:1].casefold() in "aeiou" else "a"
-    text = f"User's {kind} is {article} {'old ' if old else ''}{name}"
+    said = f"{'old ' if old else ''}{name}"
+    article = "an" if said[:1].casefold() in "aeiou" else "a"
+    text = f"User's {kind} is {article} {said}"
     return Match("fact", f"device:{kind}", name, text, 0.8, correction=correction)
 
 

@@ -40,7 +40,8 @@ _NAMED_BY_ROLE = (
 )
 _ROLE_IS = re.compile(
     # ("GP is Dr. Okeke, he's great": the user's, said first without "my")
-    rf"(?i:(?:^(?:(?:also|and|oh\s+and)\s+)?|(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|(?:(?<![\w'’])the\s+)?(?<!['’]s\s)(?<!his\s)(?<!her\s)(?<!their\s)new\s+)"
+    # ("Her vet is Dr. Okafor": the pet's vet is the household's)
+    rf"(?i:(?:^(?:(?:also|and|oh\s+and)\s+)?|(?:my|our)\s+(?:new\s+|current\s+|family\s+)?|(?:her|his|their)\s+(?=vet\s)|(?:(?<![\w'’])the\s+)?(?<!['’]s\s)(?<!his\s)(?<!her\s)(?<!their\s)new\s+)"
     rf"(?P<rel>{_NAMED_BY_ROLE})\s+(?:now\s+)?"
     # "new manager from Monday is Tomasz": when it starts, between
     r"(?:(?i:from|as\s+of|starting)\s+(?i:today|tomorrow|monday|tuesday|wednesday|thursday|"

@@ -122,6 +122,7 @@ _SYNONYM_GROUPS: Final = (
     ("dog", "puppy", "pup"),
     ("reservation", "booking", "booked", "table"),
     ("wedding", "married", "marrying"),
+    ("wake", "alarm", "waking"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

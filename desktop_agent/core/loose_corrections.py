@@ -236,7 +236,7 @@ def _correction(
     whole = bool(opening and _CHANGE.search(opening.group(0)))
     changing = [_salient(c) for c in _clauses(sentence) if whole or _CHANGE.search(c)]
     for fact in facts:
-        if _of_someone_not_named(sentence, fact):
+        if _of_someone_not_named(sentence, fact) or _same_workplace(sentence, fact):
             continue
         shared = said & _salient(fact.text) - set(people)
         # ... in a clause that says the change: "the Leeds race got moved", not "I'll need
@@ -264,6 +264,19 @@ def _correction(
 
 # More facts tied than this: the sentence is about something general, not one fact.
 MOST_TIED: Final = 2
+_LEFT: Final = re.compile(r"\b(?:from|left|leaving|quit|no\s+longer|not\s+at|instead)\b", re.I)
+
+
+def _same_workplace(sentence: str, fact: MemoryItem) -> bool:
+    """Whether ``sentence`` names the workplace ``fact`` says and leaves nothing: "new shift
+    pattern at Crumb & Co means I'm now up at 5:30" is news of the same job."""
+    if fact.subject_key not in ("employer", "job"):
+        return False
+    names = set(_NAMES_IN.findall(fact.text)) - {"User"}
+    return bool(names) and all(n in sentence for n in names) and not _LEFT.search(sentence)
+
+
+_NAMES_IN: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+")
 _USER_OPENS: Final = re.compile(r"(?:i|i['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve))\b", re.IGNORECASE)
 _THIRD_PERSON: Final = re.compile(r"\b(?:he|she|they|him|her|his|their|them)\b", re.IGNORECASE)
 
