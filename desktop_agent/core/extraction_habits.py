@@ -286,7 +286,8 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
     if when and _present(head) and not future and _commutes(head):
         # "I get the 7:40 train into Oxford for work": a time said of the way to work is when
         # the user leaves every day, not a plan
-        yield _make(who, tokens, "fact", "routine:commute", _words(tokens), confidence=0.7)
+        own = _own_clause(head, tokens, before_only=True)
+        yield _make(who, own, "fact", "routine:commute", _words(own), confidence=0.7)
         return
     # "for twelve years" says how long, not when: no plan in "I've been a hairdresser for
     # twelve years, I run a salon"

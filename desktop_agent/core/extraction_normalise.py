@@ -44,7 +44,7 @@ _SUBJECTLESS = re.compile(
     r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[A-Za-z0-9'’/]+")
+_WORD = re.compile(r"(?:[^\W_]|['’/])+")  # (letters of every alphabet: "Kraków" is one word)
 _IS_AFTER = re.compile(
     r"\s+(?:from|a|an|the|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
     r"retired|\d|(?!(?:wedding|christening|meeting|evening|morning|building|thing|ring|spring|"
@@ -156,10 +156,12 @@ def _named_subjects(normalised: Normalised) -> Normalised:
     return Normalised(text, tuple(origin))
 
 
-# Chat words the tagger takes for names in a lower-case message ("lol", "welp", "ps").
+# Chat words the tagger takes for names in a lower-case message ("lol", "welp", "ps"), and
+# the ways to get about that a number follows ("tram 8").
 _NOT_NAMES = frozenset(
     """lol lmao omg tbh welp ugh ps pw btw fyi idk imo ngl smh haha hehe ok okay ex god yeah yep
-    nope hmm meh ofc aka etc uni de van von der den da di du del la le""".split()
+    nope hmm meh ofc aka etc uni de van von der den da di du del la le
+    tram bus train tube metro ferry route line""".split()
 )
 # A sentence that starts in lower case: typed without capitals, names included. A message that
 # capitalises its sentences capitalises its names, and the tagger's guesses there ("at uni",

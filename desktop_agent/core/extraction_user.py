@@ -101,7 +101,14 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
                         f"User loves {what}")  # fmt: skip
         return
     rides = lemma == "get" and _commutes(head)  # "I get the 7:40 train into Oxford for work"
-    if lemma in ("have", "get", "adopt") and not _is_aux(head) and has_object and not rides:
+    # "I keep a budgie called Captain": a pet kept is a pet had
+    kept = lemma == "keep" and (thing := _object(head)) is not None and thing.lower_ in words.PETS
+    if (
+        (lemma in ("have", "get", "adopt") or kept)
+        and not _is_aux(head)
+        and has_object
+        and not rides
+    ):
         yield from _user_has(head, who, tokens, negated)
         return
     if lemma in ("want", "hope", "aim", "plan", "intend", "try"):

@@ -72,7 +72,7 @@ PETS = {
     **dict.fromkeys("rabbit bunny".split(), "rabbit"),
     **dict.fromkeys("hamster".split(), "hamster"),
     **dict.fromkeys("guinea".split(), "guinea pig"),
-    **dict.fromkeys("parrot budgie cockatiel".split(), "parrot"),
+    **dict.fromkeys("parrot budgie cockatiel canary bird".split(), "parrot"),
     **dict.fromkeys("horse pony".split(), "horse"),
     **dict.fromkeys("tortoise turtle".split(), "tortoise"),
     **dict.fromkeys("goldfish fish".split(), "fish"),

@@ -39,6 +39,8 @@ _JOBS = frozenset(
     animator copywriter guard gp locksmith roofer welder plasterer electrician joiner teller
     banker broker actuary recruiter worker attendant agent labourer laborer miner fisherman
     lifeguard housekeeper chauffeur steward stewardess trader realtor dispatcher inspector
+    conductor machinist seamstress tailor decorator tiler florist jeweller jeweler bricklayer
+    instructor planner typist operator signaller shepherd vicar priest rabbi imam
     dev sre pm lead""".split()
 )
 
@@ -122,6 +124,8 @@ _WORKPLACE = re.compile(
     r"\s+(?P<prep>at|for|with)\s+(?P<place>(?:(?:a|an|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)"
     r"(?=\s+in\s|\s+(?:for|since)\s+(?:\d|a\b|an\b|the\b|over\b|about\b|almost\b|nearly\b|"
     r"years\b|ages\b)|\s*[,.;!]|\s*$)(?:\s+in\s+(?P<city>[A-ZÀ-Ý][\w'’.-]*(?:\s+[A-ZÀ-Ý][\w'’.-]*)?))?"
+    # "... at a fintech startup in Pune called Paytrail": its name after the city
+    r"(?:\s+(?:called|named)\s+(?P<called>[A-ZÀ-Ý][\w'’&.-]*(?:\s+[A-ZÀ-Ý][\w'’&.-]*){0,3}))?"
 )
 
 
@@ -141,6 +145,8 @@ def _workplace(after: str) -> tuple[tuple[str, str] | None, str]:
     }:
         return None, ""
     prep = f"{found.group('unit').strip()} {found.group('prep')}" if found.group("unit") else None
+    if found.group("called"):
+        place = f"{place} called {found.group('called')}"
     return (prep or found.group("prep"), place), found.group("city") or ""
 
 

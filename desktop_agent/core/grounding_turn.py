@@ -151,7 +151,10 @@ def ground(
         ]
     found = _with_about(memory, found)
     facts = select_facts(replace(question, named="") if ours else question, found)
-    for thing in sorted(the_thing(text)) if ours and not facts else ():
+    # (or in its other words: "the wedding" is "User's sister is getting married ...")
+    for thing in (
+        sorted(the_thing(text) | _other_words(the_thing(text))) if ours and not facts else ()
+    ):
         # "when is the move happening?": a fact saying the thing ("User is moving to Porto in
         # September"), though "move" is a word of the home slot that fact does not fill
         facts = facts or select_facts(replace(question, named=thing), found)
@@ -238,6 +241,11 @@ def ground(
         return _quoting(later.sentence, later.source)
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
+
+
+def _other_words(things: set[str]) -> set[str]:
+    """The synonyms of ``things`` ("wedding" -> "married", "marrying")."""
+    return {w for thing in things for w in content_words(thing)} - things
 
 
 _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
@@ -474,7 +482,9 @@ def _the_question(text: str) -> str | None:
     if len(asked) != 1 or len(sentences) < 2:
         return None
     rest = " ".join(s for s in sentences if s is not asked[0])
-    return None if extract(rest) else asked[0]
+    # ("... again? I am getting forgetful.": an aside that short is no news the question
+    # must wait for; what it tells is learned all the same)
+    return None if extract(rest) and len(rest.split()) > 6 else asked[0]
 
 
 # "whats my dog's name, i want to put it on a new tag": why the user asks, after the question

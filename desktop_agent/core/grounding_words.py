@@ -18,7 +18,7 @@ RELATIONS: Final = frozenset(
     "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
     "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
-    "horse rabbit hamster parrot family sibling siblings dentist doctor gp landlord landlady "
+    "horse rabbit hamster parrot budgie bird family sibling siblings dentist doctor gp landlord landlady "
     "therapist trainer physio accountant lawyer solicitor vet hairdresser barber neighbour "
     "neighbor mentor tutor coach teacher manager supervisor midwife ex twin twins youngest "
     "eldest brother-in-law sister-in-law mother-in-law father-in-law son-in-law "
@@ -40,6 +40,7 @@ _KIN: Final[dict[str, set[str]]] = {
         "hamster",
         "parrot",
         "budgie",
+        "bird",
         "guinea",
         "tortoise",
         "fish",
@@ -53,6 +54,8 @@ _KIN: Final[dict[str, set[str]]] = {
     "son": {"son", "boy", "twin", "children", "kid"},
     # "when is the baby due?": "User's wife is pregnant with User's first child, due in March"
     "baby": {"baby", "child", "pregnant", "pregnancy", "due", "bump", "newborn"},
+    # "what's my bird's name?" after "I keep a budgie called Captain"
+    "bird": {"bird", "parrot", "budgie", "cockatiel", "canary"},
     "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
     # "who's my doctor?" after "my GP is Dr Patel"
@@ -123,6 +126,8 @@ _SYNONYM_GROUPS: Final = (
     ("reservation", "booking", "booked", "table"),
     ("wedding", "married", "marrying"),
     ("wake", "alarm", "waking"),
+    ("race", "marathon", "triathlon", "10k", "5k"),
+    ("preparing", "training", "prepare", "train"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

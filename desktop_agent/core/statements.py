@@ -90,6 +90,7 @@ def best_statement(
     # (for the past, a name is no sign: the change that ended it names people too)
     past_by_name = reasons and says is NAMES_SOMEONE
     now_asked = bool(_NOW_ASKED.search(question))
+    where = says is None and bool(_WHERE_ASKED.match(question))
     thing = the_thing(question)
     for recollection in episodes:
         item = recollection.item
@@ -122,11 +123,13 @@ def best_statement(
             # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
             kind = says is not None and not past_by_name and bool(says.search(sentence))
+            kind = kind or (where and _says_a_place(sentence))  # "which city is the wedding in?"
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
                 key = (shared, kind, False, False, -when)
-            elif now_asked:  # "what day is it now?": the newest correction, whatever it says
-                key = (shared + corrects, False, False, False, when)
+            elif now_asked:  # "what day is it now?": the newest correction, of those as near
+                # the one saying the kind asked ("now I start at 6:00" for "what time ...?")
+                key = (shared + corrects, kind, False, False, when)
             else:  # "how old is Tobi?": what says an age, over news that says none; then
                 # what names the thing asked ("contractor is Declan Byrne" for "who's the
                 # contractor doing the kitchen?" over "we're doing up the kitchen")
@@ -288,7 +291,10 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
-_WHERE_ASKED: Final = re.compile(r"\s*(?:(?:and|so)\s+)?where\b", re.IGNORECASE)
+_WHERE_ASKED: Final = re.compile(
+    r"\s*(?:(?:and|so)\s+)?(?:where|(?:which|what)\s+(?:city|town|country|place|venue))\b",
+    re.IGNORECASE,
+)
 _PLACE_NAMED: Final = re.compile(
     r"\b(?:at|in|to|on|near|called)\s+(?:the\s+)?(?P<name>(?-i:[A-ZÀ-Ý])[\w'’-]+)", re.IGNORECASE
 )
