@@ -21,7 +21,7 @@ from desktop_agent.core.extraction_rules import (
     normalise_object,
     proper_noun,
 )
-from desktop_agent.core.extraction_words import PETS
+from desktop_agent.core.extraction_words import PET_WORDS, PETS
 
 SentenceRule = Callable[[str], Iterator[Match]]
 SENTENCE_RULES: list[SentenceRule] = []
@@ -130,6 +130,60 @@ def pet_renamed(sentence: str) -> Iterator[Match]:
             0.8,
             correction=True,
         )
+
+
+# "update on the dog: we renamed him Biscuit, he never answered to Rocket anyway": whose new
+# name, by the animal the sentence names, or the old name the memory knows
+_RENAMED = re.compile(
+    r"(?i:\b(?:we|i)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?renamed\s+)"
+    rf"(?:(?i:him|her|it|the\s+(?P<pet>[a-z]+))|(?P<old>{_NAME}))(?i:\s+to)?\s+(?P<name>{_NAME})"
+)
+
+
+@_rule
+def renamed(sentence: str) -> Iterator[Match]:
+    found = _RENAMED.search(sentence)
+    if not found:
+        return
+    known = KNOWN_PEOPLE.get()
+    said = (found.group("pet") or "").casefold()
+    kind = PETS.get(said) or known.get((found.group("old") or "").casefold())
+    if not kind:
+        pet = re.search(rf"(?i:\b({PET_WORDS})\b)", sentence)
+        named = (known.get(w.casefold()) for w in re.findall(_NAME, sentence))
+        kind = PETS[pet.group(1).casefold()] if pet else next((k for k in named if k), None)
+    if kind and kind in PETS.values():
+        name = found.group("name")
+        text = f"User's {said or kind} is named {name}"
+        yield Match("fact", f"name_of:{kind}", name, text, 0.8, correction=True)
+
+
+# "For deliveries my address is 14 Harrow Lane, Leeds LS6 2AB", "new place is 9 Quarry Road,
+# LS7 4DN": the user's street address (one slot, so a move replaces it)
+_STREET: Final = (
+    r"\d+[A-Za-z]?,?\s+(?:[A-ZÀ-Ý][\w'’-]+\s+){1,3}(?i:road|rd|street|st|lane|ln|avenue|ave|"
+    r"close|drive|way|crescent|place|terrace|court|gardens|grove|square|row|walk|mews|"
+    r"boulevard|blvd|parade)\b\.?"
+    # the town and the postcode after it: ", Leeds LS6 2AB"
+    r"(?:,?\s+(?!(?i:and|but|so)\b|[A-Z]{1,2}\d)[A-ZÀ-Ý][\w'’-]+)?(?:,?\s+[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})?"
+)
+_ADDRESS = re.compile(
+    r"(?i:\b(?:my|our)\s+(?P<new>new\s+)?(?:home\s+|postal\s+|delivery\s+|current\s+)?"
+    r"address\s+(?:is|['’]s)\s+(?:now\s+)?|"
+    r"\b(?P<moved>new\s+(?:place|flat|house|address)\s+is|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)"
+    r"\s+(?:now\s+)?at|moved\s+(?:in)?to|(?:we|i)\s+(?:now\s+)?live\s+at)\s+)"
+    rf"(?P<address>{_STREET})"
+)
+
+
+@_rule
+def address(sentence: str) -> Iterator[Match]:
+    found = _ADDRESS.search(sentence)
+    if found:
+        where = found.group("address").rstrip(" ,.")
+        changed = bool(found.group("new") or found.group("moved"))
+        text = f"User's address is {where}"
+        yield Match("fact", "address", where, text, 0.85, correction=changed)
 
 
 _MARRIED_TO = re.compile(rf"(?i:\bmarried\s+to)\s+(?P<name>{_NAME})")

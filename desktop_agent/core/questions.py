@@ -186,6 +186,7 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "childhood",
         "when i was little",
     ),
+    "address": ("address", "postcode", "post code", "zip code"),
     "age": ("how old", "age", "years old"),
     "birthday": ("birthday", "born"),
     "job": (

@@ -63,7 +63,8 @@ PARTS: Final = re.compile(
 _NOT_THAT: Final = re.compile(
     # "moved us | off Spotify | onto Apple Music"
     r"\s+(?i:off)\s+(?i:of\s+)?[A-Z0-9][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*(?=\s+(?i:onto|to)\b)|"
-    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?[A-Z0-9][\w'’-]*"
+    # ("instead of berlin": a name typed in lower case, one word)
+    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?(?:[A-Z0-9]|[a-z](?=[\w'’-]*\s*[,.!;]))[\w'’-]*"
     r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
     r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
 )
