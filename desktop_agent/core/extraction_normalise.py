@@ -41,7 +41,8 @@ _SUBJECTLESS = re.compile(
     r"allergic\s+to|not\s+(?:vegetarian|vegan|pescatarian)|obsessed\s+with|"
     r"(?:not\s+)?(?:really\s+)?into|(?:not\s+)?(?:really\s+)?big\s+on|"
     r"originally\s+from)\b)"
-    r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)",
+    r"|^(?P<my>(?:all-time\s+)?(?:favourite|favorite|name's)\b)"
+    r"|^(?P<was>(?:born|raised|brought\s+up)\s+in\b)",  # "born in Hargeisa, came here in 2003"
     re.IGNORECASE,
 )
 _WORD = re.compile(r"(?:[^\W_]|['’/])+")  # (letters of every alphabet: "Kraków" is one word)
@@ -108,6 +109,8 @@ def _we(normalised: Normalised) -> Normalised:
         start, end = found.span()
         if found.group(0).split()[0] in ("And", "But", "So", "Me"):
             continue
+        if re.search(r"(?i:\bmy\s+[\w-]+\s+)$", text[:start]):
+            continue  # "My husband Takeshi and I are ...": whose name the mention reads
         text = text[:start] + "we" + text[end:]
         origin[start:end] = origin[start : start + 1] * 2
     return Normalised(text, tuple(origin))
@@ -291,7 +294,15 @@ def _restore_subjects(normalised: Normalised) -> Normalised:
         found = _SUBJECTLESS.match(text[start:])
         if not found:
             continue
-        insert = "I " if found.group("verb") else "my " if found.group("my") else "I'm "
+        insert = (
+            "I "
+            if found.group("verb")
+            else "my "
+            if found.group("my")
+            else "I was "
+            if found.group("was")
+            else "I'm "
+        )
         rest = text[start:]
         if rest[:1].isupper() and not rest.startswith(("I ", "I'")):
             rest = rest[:1].lower() + rest[1:]

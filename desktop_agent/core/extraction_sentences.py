@@ -207,6 +207,9 @@ _INTRODUCED = re.compile(
     r"(?P<rest>(?i:an?)\s+.+?)\s*[.!]*$"
 )
 _FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
+_LIVING_IN = re.compile(
+    rf"\s+(?i:living|based|who\s+lives)\s+(?i:in)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)"
+)
 
 
 @_rule
@@ -216,11 +219,18 @@ def introduced(sentence: str) -> Iterator[Match]:
     if not found:
         return
     rest = found.group("rest")
-    phrase = _job_phrase(re.sub(r"(?i)^an?\s+", "", rest), named_as=True)
+    # "a retired English teacher living in Sapporo": where they live, after the job
+    living = _LIVING_IN.search(rest)
+    said = rest[: living.start()] if living else rest
+    phrase = _job_phrase(re.sub(r"(?i)^an?\s+", "", said), named_as=True)
+    if living:
+        city = living.group("place")
+        yield Match("fact", "home_city", city, f"User lives in {city}", 0.8)
     if not phrase:
         return
     article = "an" if phrase[:1].casefold() in "aeiou" else "a"
-    yield Match("fact", "job", phrase, f"User works as {article} {phrase}", 0.85)
+    verb = "is" if phrase.casefold().startswith("retired ") else "works as"
+    yield Match("fact", "job", phrase, f"User {verb} {article} {phrase}", 0.85)
     place = _FROM.search(rest[rest.find(phrase) + len(phrase) :])
     if place:
         value = place.group("place")

@@ -62,7 +62,13 @@ def _who(subject: Token, context: _Context) -> Who | None:
             (c for c in subject.children if c.dep_ == "compound" and _relation_of(c)), None
         )
         if described is not None:
-            noun, name = described, subject.text
+            # ("my son Jun Hao": a name of two words, both after the relation)
+            given = [
+                c.text
+                for c in subject.children
+                if c.dep_ == "compound" and c.pos_ == "PROPN" and c.i > described.i
+            ]
+            noun, name = described, " ".join([*given, subject.text])
     relation = _relation_of(noun)
     partners = {_relation_of(c) for c in noun.conjuncts} | {relation}
     if partners == {"mother", "father"}:
@@ -86,7 +92,9 @@ def _who(subject: Token, context: _Context) -> Who | None:
             appos = next((c for c in noun.children if c.dep_ == "appos"), None)
             after = noun.doc[noun.i + 1] if noun.i + 1 < len(noun.doc) else None
             if appos is not None and appos.pos_ == "PROPN":
-                name = appos.text
+                # ("my daughter Mary Ann": her given names, both)
+                given = [c.text for c in appos.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"]
+                name = " ".join([*given, appos.text])
             elif after is not None and after.pos_ == "PROPN" and after.head.i == noun.head.i:
                 name = after.text  # "my best mate Dave supports...": both parsed as subjects
         said = _relation_words(noun)

@@ -33,12 +33,15 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
         # "User's dog is named Bolt (a rescue greyhound)": the name before what it says of it
         value = re.search(
             r"\b(?:named|called|is)\s+(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
-            r"([A-ZÀ-Ý][\w'’-]+|(?<=named\s)[^\W\d_][\w'’-]+)\s*"
+            r"([A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+){0,2}|(?<=named\s)[^\W\d_][\w'’-]+)\s*"
             r"(?:\([^)]*\))?\s*$",
             item.text,
         )
         if relation and value and ":" not in relation:
-            people[value.group(1).casefold()] = relation
+            name = value.group(1).casefold()
+            people[name] = relation
+            for word in name.split() if " " in name else ():
+                people.setdefault(word, relation)  # "Jun Hao": by each of its words too
     return people
 
 
