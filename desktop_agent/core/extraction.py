@@ -50,7 +50,9 @@ from desktop_agent.core.extraction_relations import carer_named
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
 from desktop_agent.core.extraction_rules import Match, normalise_object
 from desktop_agent.core.extraction_sentences import SENTENCE_RULES, now_at_work
+from desktop_agent.core.extraction_subjects import KNOWN_PEOPLE
 from desktop_agent.core.extraction_vehicles import my_vehicle
+from desktop_agent.core.extraction_words import CARERS
 from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 
 RULES = (*IDENTITY_RULES, *EVERYDAY_RULES, *LIFESTYLE_RULES, *PLAN_RULES, fear, device, my_vehicle)
@@ -267,6 +269,11 @@ def _carer_changed(fact: ExtractedFact, text: str) -> ExtractedFact:
     place of the dentist the user left, named before."""
     at = text.find(fact.value)
     role = fact.is_correction and at > 0 and carer_named(text[:at])
+    if not role:
+        # "switched to Dr Lindqvist, Okafor retired": whose place, by the name the memory knows
+        known = KNOWN_PEOPLE.get()
+        said = (known.get(w.casefold(), "") for w in re.findall(r"\b[A-ZÀ-Ý][\w'’-]+", text))
+        role = fact.is_correction and next((r for r in said if r in CARERS), None)
     if not role or role == "doctor":
         return fact
     return replace(fact, subject_key=f"name_of:{role}", text=fact.text.replace("doctor", role, 1))

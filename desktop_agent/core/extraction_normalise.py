@@ -83,7 +83,8 @@ def normalise(message: str) -> Normalised:
     if position < len(message):
         pieces.append((_emoji_as_stop(message[position:]), position, len(message)))
     text, origin = _join(pieces, len(message))
-    restored = _plainly(_named_subjects(_we(_restore_subjects(Normalised(text, origin)))))
+    restored = _named_subjects(_we(_restore_subjects(Normalised(text, origin))))
+    restored = _remembered(_plainly(restored))
     return Normalised(_names_capitalised(restored.text), restored.origin)
 
 
@@ -138,6 +139,22 @@ _THE_ONE_WHO: Final = re.compile(
     + "|".join(sorted((*RELATIONS, *PETS), key=len, reverse=True))
     + r")|(?-i:\b[A-ZÀ-Ý][\w'’-]+))(?P<stress>\s+(?i:is\s+the\s+one\s+(?:who|that)))(?=\s+\w+s\b)"
 )
+
+
+# "can you remember my dentist is Dr Okafor?": a request to remember, which tells
+_REMEMBER_ASKED: Final = re.compile(
+    r"(?i:\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)"
+    r"(?=(?i:remember|note|keep\s+in\s+mind)\b[^.!?]*\?)"
+)
+
+
+def _remembered(normalised: Normalised) -> Normalised:
+    text, origin = normalised.text, list(normalised.origin)
+    for found in reversed(list(_REMEMBER_ASKED.finditer(text))):
+        mark = text.index("?", found.end())
+        text = text[:mark] + "." + text[mark + 1 :]
+        text, origin[found.start() : found.end()] = text[: found.start()] + text[found.end() :], []
+    return Normalised(text, tuple(origin))
 
 
 def _plainly(normalised: Normalised) -> Normalised:

@@ -326,6 +326,7 @@ def known_birthday(sentence: str) -> Iterator[Match]:
 # "I'm in Bath now, moved over the summer", "I've left Siemens, I'm at Bosch now": a bare
 # "I'm in/at X now" is a visit unless the sentence says the user moved or changed jobs.
 _NOW_IN = re.compile(rf"(?i:\b{I_AM}\s+(?:now\s+)?(?P<prep>in|at)\s+)(?P<rest>.+)")
+_GYM = re.compile(r"(?:gym|fitness|(?<=[a-z])fit)\b", re.IGNORECASE)
 _MOVED = re.compile(r"(?i:\b(?:moved|relocated|move|live|living|settled)\b)")
 _CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)\b)")
 
@@ -333,7 +334,12 @@ _CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)
 @_rule
 def now_somewhere(sentence: str) -> Iterator[Match]:
     for prep, value in _now_places(sentence):
-        if prep == "in" and _MOVED.search(sentence):
+        if prep == "at" and _GYM.search(value):
+            # "I'm at Anytime Fitness near the office now": the gym the user goes to
+            yield Match(
+                "fact", "name_of:gym", value, f"User's gym is {value}", 0.8, correction=True
+            )
+        elif prep == "in" and _MOVED.search(sentence):
             yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
         elif prep == "at" and _CHANGED_JOBS.search(sentence):
             yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)

@@ -196,6 +196,14 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     yield from _habit_or_plan(head, who, tokens)
 
 
+def _an_amount(number: Token) -> bool:
+    """ "I'm at the gym now, only $29 a month": a price, not an age."""
+    return any(c.tag_ == "$" or c.text in "$£€" for c in number.children) or any(
+        c.lower_ in ("month", "week", "year", "hour", "day") and c.dep_ == "npadvmod"
+        for c in number.children
+    )
+
+
 def _is_aux(token: Token) -> bool:
     return token.dep_ in ("aux", "auxpass")
 
@@ -269,7 +277,7 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
         return
     was = head.lower_ == "was" or head.dep_ == "advcl"  # "since I was 12": an age long past
     if attr is not None and attr.like_num and attr.text.isdigit() and 3 <= int(attr.text) <= 120:
-        if was:
+        if was or _an_amount(attr):
             return
         yield _make(who, tokens, "fact", "age", attr.text, f"User is {attr.text} years old",
                     when=_when(tokens))  # fmt: skip

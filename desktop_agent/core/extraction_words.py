@@ -4,6 +4,8 @@ adjectives are feelings. Kept apart so the rules read as grammar, not as vocabul
 
 from __future__ import annotations
 
+from typing import Final
+
 # Words for the user's people -> the relation a subject key names ("mum" and "mother" share one).
 RELATIONS = {
     **dict.fromkeys(("mum", "mom", "mother", "mam", "ma"), "mother"),
@@ -172,6 +174,7 @@ def verb_of(gerund: str) -> str:
 
 
 __all__ = [
+    "CARERS",
     "ACTIVITIES",
     "DIETS",
     "DISLIKE_VERBS",
@@ -198,3 +201,12 @@ __all__ = [
     "WORK_STATES",
     "verb_of",
 ]
+
+
+# Who treats or serves the user, met by appointment: a question of "my dentist" asks of the
+# appointment as much as of the person ("when's my dentist appointment?").
+CARERS: Final = frozenset(
+    "doctor gp dentist physio physiotherapist therapist optician psychiatrist psychologist "
+    "counsellor counselor surgeon consultant midwife orthodontist dermatologist vet hairdresser "
+    "barber chiropractor osteopath tutor coach trainer teacher".split()
+)

@@ -205,7 +205,8 @@ _JOINED = _compile(
 
 
 _MEMBERSHIP = re.compile(
-    r"(?:gym|fitness)\b|\b(?:leisure|club|climbing|bouldering|boxing|yoga|pilates|crossfit)\b",
+    # ("PulseFit", "Anytime Fitness", "The Gym Group")
+    r"(?:gym|fitness|(?<=[a-z])fit)\b|\b(?:leisure|club|climbing|bouldering|boxing|yoga|pilates|crossfit)\b",
     re.IGNORECASE,
 )
 # "joined a bouldering place called The Depot": what kind of place, then its name

@@ -17,7 +17,7 @@ from typing import Final
 from desktop_agent.core.before_named import before_named, named_new
 from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
-from desktop_agent.core.extraction_words import PET_WORDS
+from desktop_agent.core.extraction_words import CARERS, PET_WORDS
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
     GroundedAnswer,
@@ -313,12 +313,20 @@ def _answers(facts: list[Recollection], question: str) -> bool:
         which = re.match(r"\s*(?:which|what)\s+([\w'’-]+)", question, re.IGNORECASE)
         if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
             return False
-    # "when's my wedding?" is not answered by "User is getting married"
+    # "when's my wedding?" is not answered by "User is getting married", nor "what city is the
+    # wedding in?" by "User's sister is getting married in December"
     if kind_asked(question) is WHEN_SAID and not any(WHEN_SAID.search(f.item.text) for f in facts):
+        return False
+    if _CITY_ASKED.search(question) and not any(_PLACE_SAID.search(f.item.text) for f in facts):
         return False
     return _names_all(facts, unnamed_words(question))
 
 
+_CITY_ASKED: Final = re.compile(r"\b(?:which|what)\s+(?:city|town|country)\b", re.IGNORECASE)
+_PLACE_SAID: Final = re.compile(
+    r"\b(?:in|at|to|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December)\b)[A-ZÀ-Ý]"
+)
 _WHO_IS_MY: Final = re.compile(
     r"\s*(?:and\s+)?who(?:['’]s|\s+is|\s+are)?\s+(?:my|our)\b(?!.*\b(?:before|used\s+to)\b)",
     re.IGNORECASE,
@@ -456,9 +464,16 @@ def _said(
         )
     if found is None and asked is not None:
         found = before_a_change(text, episodes, memory.embedder.embed, past=past)
-    if by_meaning and found is not None and kin and not stems(found.sentence) & (kin | names):
-        # by meaning alone, asked of "my friend": only a sentence that names them ("physio
-        # says no running ..." is no answer to "what marathon is my friend doing?")
+    if (
+        by_meaning
+        and found is not None
+        and names
+        and kin - CARERS
+        and not stems(found.sentence) & (kin | names)
+    ):
+        # by meaning alone, asked of "my friend" whose name is known: only a sentence that
+        # names them ("physio says no running ..." is no answer to "what marathon is my friend
+        # doing?" after "my friend Maya is doing Chicago")
         return None
     return found
 

@@ -21,6 +21,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from desktop_agent.core.extraction_words import CARERS
 from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_model import MemoryItem
@@ -34,7 +35,6 @@ from desktop_agent.core.statement_wording import (
     kind_asked,
     what_is_so,
 )
-from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -90,7 +90,6 @@ def best_statement(
     # (for the past, a name is no sign: the change that ended it names people too)
     past_by_name = reasons and says is NAMES_SOMEONE
     now_asked = bool(_NOW_ASKED.search(question))
-    where = says is None and bool(_WHERE_ASKED.match(question))
     thing = the_thing(question)
     for recollection in episodes:
         item = recollection.item
@@ -123,7 +122,6 @@ def best_statement(
             # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
             kind = says is not None and not past_by_name and bool(says.search(sentence))
-            kind = kind or (where and _says_a_place(sentence))  # "which city is the wedding in?"
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
                 key = (shared, kind, False, False, -when)
@@ -216,8 +214,7 @@ def changed_since(
     says = says if says is not None and says.search(best.sentence) else None
     # the one asked about by name, when the quote names them: a change to what was said of
     # them names them too, or says "she"
-    whom = (stems(" ".join(_NAMED.findall(question[1:]))) | set(known_as)) & stems(best.sentence)
-    where = bool(_WHERE_ASKED.match(question))
+    whom = (set(known_as) - CARERS) & stems(best.sentence)
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
@@ -244,8 +241,6 @@ def changed_since(
                 about = substance(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
                 continue
-            if where and not _says_a_place(sentence):
-                continue  # "where do I do pottery?": "they moved my class to Saturday" is when
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
             # (the one asked about is no subject by name alone: "Ollie's now talking about
@@ -291,22 +286,6 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
-_WHERE_ASKED: Final = re.compile(
-    r"\s*(?:(?:and|so)\s+)?(?:where|(?:which|what)\s+(?:city|town|country|place|venue))\b",
-    re.IGNORECASE,
-)
-_PLACE_NAMED: Final = re.compile(
-    r"\b(?:at|in|to|on|near|called)\s+(?:the\s+)?(?P<name>(?-i:[A-ZÀ-Ý])[\w'’-]+)", re.IGNORECASE
-)
-
-
-def _says_a_place(sentence: str) -> bool:
-    """Whether ``sentence`` names where: "at The Kiln Room", "to Leeds", not "to Saturday"."""
-    return any(
-        not DAY_OR_MONTH.fullmatch(found.group("name")) for found in _PLACE_NAMED.finditer(sentence)
-    )
-
-
 _AMOUNT: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 # Questions that ask when, where or who: a new amount is no answer to them.
 _NOT_AN_AMOUNT: Final = re.compile(
