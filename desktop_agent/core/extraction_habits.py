@@ -323,7 +323,11 @@ def _habit_or_plan(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found
 def _present(head: Token) -> bool:
     """ "I cycle", and "I live in Didcot and | get the train": the present said of the user."""
     return head.tag_ == "VBP" or (
-        head.tag_ == "VB" and head.dep_ == "conj" and head.head.tag_ == "VBP"
+        head.tag_ == "VB"
+        and head.dep_ == "conj"
+        and head.head.tag_ == "VBP"
+        # ("I get the train in now and | walk to the office": the way there is both)
+        and head.head.lemma_ not in (*_TRAVELLING, "get", "take", "catch")
     )
 
 

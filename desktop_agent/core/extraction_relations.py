@@ -265,6 +265,9 @@ def kin_lives_in(clause: str) -> Iterator[Match]:
     place = found and proper_noun(clause.strip()[found.end() :], clause)
     if not found or not place:
         return
+    after = clause.strip()[found.end() + len(place) :]
+    if re.match(r"\s*,?\s+and\s+(?!i\b|we\b)\w", after, re.IGNORECASE):
+        return  # "... lives in Utrecht and works as a midwife": the parse reads both
     said = " ".join(found.group("rel").casefold().split())
     relation = RELATIONS.get(said) or PETS.get(said) or said
     who = f"{said} {found.group('name')}" if found.group("name") else said

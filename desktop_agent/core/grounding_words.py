@@ -126,7 +126,6 @@ _SYNONYM_GROUPS: Final = (
     ("reservation", "booking", "booked", "table"),
     ("wedding", "married", "marrying"),
     ("wake", "alarm", "waking"),
-    ("race", "marathon", "triathlon", "10k", "5k"),
     ("preparing", "training", "prepare", "train"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {

@@ -21,7 +21,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from desktop_agent.core.extraction_words import CARERS
 from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_model import MemoryItem
@@ -126,8 +125,15 @@ def best_statement(
             if reasons:
                 key = (shared, kind, False, False, -when)
             elif now_asked:  # "what day is it now?": the newest correction, of those as near
-                # the one saying the kind asked ("now I start at 6:00" for "what time ...?")
-                key = (shared + corrects, kind, False, False, when)
+                # the one saying the kind asked ("now I start at 6:00" for "what time ...?"),
+                # itself or in the short sentence after it ("put the rent up. | it's £1,325")
+                told = kind or (
+                    says is not None
+                    and n + 1 < len(sentences)
+                    and len(sentences[n + 1].split()) <= 14
+                    and bool(says.search(sentences[n + 1]))
+                )
+                key = (shared + corrects, told, False, False, when)
             else:  # "how old is Tobi?": what says an age, over news that says none; then
                 # what names the thing asked ("contractor is Declan Byrne" for "who's the
                 # contractor doing the kitchen?" over "we're doing up the kitchen")
@@ -138,7 +144,7 @@ def best_statement(
     if best is not None:
         best = with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
     if best is not None and not reasons:
-        changed = changed_since(best, episodes, wanted | kin, question, {*known_as, *kin})
+        changed = changed_since(best, episodes, wanted | kin, question, known_as)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return with_next(changed, question)
     if best is not None and reasons and CHANGE.search(best.sentence):
@@ -187,7 +193,7 @@ def changed_since(
     fact was learned from either (else the fact would answer), so only the words tell. The
     clauses of ``best`` that say none of the ``asked`` words are another topic: "flying ANA on
     April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed".
-    ``known_as``: the one asked about by relation, and their names ("friend", "priya")."""
+    ``known_as``: the names of the one asked about by relation ("my best friend": "priya")."""
     told = best.source.item
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
@@ -212,9 +218,8 @@ def changed_since(
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
     says = kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
-    # the one asked about by name, when the quote names them: a change to what was said of
-    # them names them too, or says "she"
-    whom = (set(known_as) - CARERS) & stems(best.sentence)
+    # the one asked about, by name: their name alone is no subject a change shares
+    whom = set(known_as) & stems(best.sentence)
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
@@ -267,8 +272,6 @@ def changed_since(
             more = later is not None and later.source.item.id == item.id and weight > most
             if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
-            if whom and not whom & stems(sentence) and not _THEIR.search(sentence):
-                continue  # "which city did Priya buy a house in?": news of Priya, not the rent
             # a new amount in the same measure says the change by itself: "she's put me on
             # 100mcg" after "dose is up to 75mcg now", "I'm on 47k from june" after "38k"
             measured = (
