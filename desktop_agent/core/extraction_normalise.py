@@ -111,7 +111,13 @@ def _we(normalised: Normalised) -> Normalised:
         if found.group(0).split()[0] in ("And", "But", "So", "Me"):
             continue
         if re.search(r"(?i:\bmy\s+[\w-]+\s+)$", text[:start]):
-            continue  # "My husband Takeshi and I are ...": whose name the mention reads
+            # "My husband Takeshi and I are planning ...": his name, and what we do
+            name = found.group(0).split()[0]
+            said = f"{name}, and we"
+            at = start + len(name)
+            text = text[:start] + said + text[end:]
+            origin[start:end] = origin[start:at] + [origin[at]] * (len(said) - len(name))
+            continue
         text = text[:start] + "we" + text[end:]
         origin[start:end] = origin[start : start + 1] * 2
     return Normalised(text, tuple(origin))
@@ -141,10 +147,11 @@ _THE_ONE_WHO: Final = re.compile(
 )
 
 
-# "can you remember my dentist is Dr Okafor?": a request to remember, which tells
+# "can you remember my dentist is Dr Okafor?": a request to remember, which tells what it
+# asks to remember (read as said: "my dentist is Dr Okafor.")
 _REMEMBER_ASKED: Final = re.compile(
-    r"(?i:\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)"
-    r"(?=(?i:remember|note|keep\s+in\s+mind)\b[^.!?]*\?)"
+    r"(?i:\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?"
+    r"(?:remember|note|keep\s+in\s+mind)\s+(?:that\s+)?)(?=[^.!?]*\?)"
 )
 
 

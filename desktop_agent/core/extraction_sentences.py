@@ -204,7 +204,7 @@ _INTRODUCED = re.compile(
     # "Quick intro: I'm Amara, 38, a GP in Leeds, ...": a label and the age may come first
     rf"^(?:[A-Za-z][\w ]{{0,20}}:\s*)?(?i:(?:hi|hello|hey|evening|morning)[,!.\s]+)?"
     rf"(?i:{I_AM})\s+{_NAME}\s*,\s*(?:\d{{1,3}}\s*,\s*)?"
-    r"(?P<rest>(?i:an?)\s+.+?)\s*[.!]*$"
+    r"(?P<rest>(?:(?i:an?)\s+)?.+?)\s*[.!]*$"  # ("I'm Camila, graphic designer at ...")
 )
 _FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
 _LIVING_IN = re.compile(
@@ -343,6 +343,21 @@ def now_somewhere(sentence: str) -> Iterator[Match]:
             yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
         elif prep == "at" and _CHANGED_JOBS.search(sentence):
             yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+
+
+# "moved my membership over to Anytime Fitness on Oxford Road": the new gym
+_MEMBERSHIP_MOVED = re.compile(
+    r"(?i:\b(?:moved|switched|transferred|changed)\s+(?:my|our)\s+(?:gym\s+)?membership\s+"
+    r"(?:over\s+)?to\s+)(?P<rest>.+)"
+)
+
+
+@_rule
+def membership_moved(sentence: str) -> Iterator[Match]:
+    found = _MEMBERSHIP_MOVED.search(sentence)
+    value = found and proper_noun(found.group("rest"), sentence)
+    if value:
+        yield Match("fact", "name_of:gym", value, f"User's gym is {value}", 0.8, correction=True)
 
 
 def _now_places(sentence: str) -> Iterator[tuple[str, str]]:
