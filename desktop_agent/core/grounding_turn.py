@@ -323,9 +323,14 @@ def _answers(facts: list[Recollection], question: str) -> bool:
 
 
 _THEM: Final = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)
-_CITY_ASKED: Final = re.compile(r"\b(?:which|what)\s+(?:city|town|country)\b", re.IGNORECASE)
+_CITY_ASKED: Final = re.compile(
+    r"\b(?:which|what)\s+(?:city|town|country)\b|"
+    # "where is Chidi's wedding going to be?": where an event is held
+    r"^\s*(?:and\s+)?where\b.*\b(?:wedding|party|ceremony|reception|debut|funeral|graduation)\b",
+    re.IGNORECASE,
+)
 _PLACE_SAID: Final = re.compile(
-    r"\b(?:in|at|to|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"
+    r"\b(?:in|at|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December)\b)[A-ZÀ-Ý]"
 )
 _WHO_IS_MY: Final = re.compile(
