@@ -87,14 +87,16 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             breed = _phrase(attr)
             person = person_words(who)
             aged = next((c for c in attr.children if c.dep_ == "amod" and c.lower_ == "old"), None)
-            number = aged is not None and next(
-                (t for t in aged.subtree if t.like_num or t.pos_ == "NUM"), None
+            years = (
+                None
+                if aged is None
+                else next((t for t in aged.subtree if t.like_num or t.pos_ == "NUM"), None)
             )
-            if aged is not None and number:
+            if aged is not None and years is not None:
                 # "a 5 year old border collie": the age, and the breed after it
                 breed = " ".join(t.text for t in attr.subtree if t.i > aged.i)
-                yield _make(who, tokens, "fact", f"{slot}:age", number.text,
-                            f"User's {person} is {number.text} years old")  # fmt: skip
+                yield _make(who, tokens, "fact", f"{slot}:age", years.text,
+                            f"User's {person} is {years.text} years old")  # fmt: skip
             yield _make(who, tokens, "fact", f"{slot}:breed", breed,
                         f"User's {person} is {'an' if breed[:1].casefold() in 'aeiou' else 'a'} {breed}")  # fmt: skip
             return
