@@ -167,6 +167,12 @@ _STREET: Final = (
     # the town and the postcode after it: ", Leeds LS6 2AB"
     r"(?:,?\s+(?!(?i:and|but|so)\b|[A-Z]{1,2}\d)[A-ZÀ-Ý][\w'’-]+)?(?:,?\s+[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})?"
 )
+# "my address is 14 Kirkegata": said as the address, whatever the street is called
+_SAID_ADDRESS = re.compile(
+    r"(?i:\b(?:my|our)\s+(?P<new>new\s+)?(?:home\s+|postal\s+|delivery\s+|current\s+)?"
+    r"address\s+(?:is|['’]s)\s+(?:now\s+)?)"
+    r"(?P<address>(?=[^.!?;]*\d)[^.!?;]{3,60}?)(?=\s*(?:[.!?;]|$|,?\s+(?i:and|but|so|if)\b))"
+)
 _ADDRESS = re.compile(
     r"(?i:\b(?:my|our)\s+(?P<new>new\s+)?(?:home\s+|postal\s+|delivery\s+|current\s+)?"
     r"address\s+(?:is|['’]s)\s+(?:now\s+)?|"
@@ -178,10 +184,10 @@ _ADDRESS = re.compile(
 
 @_rule
 def address(sentence: str) -> Iterator[Match]:
-    found = _ADDRESS.search(sentence)
+    found = _ADDRESS.search(sentence) or _SAID_ADDRESS.search(sentence)
     if found:
         where = found.group("address").rstrip(" ,.")
-        changed = bool(found.group("new") or found.group("moved"))
+        changed = bool(found.group("new") or found.groupdict().get("moved"))
         text = f"User's address is {where}"
         yield Match("fact", "address", where, text, 0.85, correction=changed)
 
@@ -207,8 +213,9 @@ _INTRODUCED = re.compile(
     r"(?P<rest>(?:(?i:an?)\s+)?.+?)\s*[.!]*$"  # ("I'm Camila, graphic designer at ...")
 )
 _FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
+# ("based in Pune" says where the job is: that stays the job's, as before)
 _LIVING_IN = re.compile(
-    rf"\s+(?i:living|based|who\s+lives)\s+(?i:in)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)"
+    rf"\s+(?i:living|who\s+lives)\s+(?i:in)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)"
 )
 
 
