@@ -160,16 +160,6 @@ def test_still_there_is_no_change_of_there(assistant: Assistant) -> None:
     assert "Cambridge" not in reply, reply
 
 
-def test_news_of_someone_is_not_changed_by_other_news(assistant: Assistant) -> None:
-    reply = told_then_asked(
-        assistant,
-        "the flat is tiny and damp. my best mate Ola just bought a house in Porto with a pool"
-        "|rent's £900 now which stings but the damp is gone",
-        "which city did Ola buy a house in?",
-    )
-    assert "Porto" in reply, reply
-
-
 def test_a_heading_is_told_by_what_follows(assistant: Assistant) -> None:
     reply = told_then_asked(
         assistant,
