@@ -210,7 +210,7 @@ _INTRODUCED = re.compile(
     # "Quick intro: I'm Amara, 38, a GP in Leeds, ...": a label and the age may come first
     rf"^(?:[A-Za-z][\w ]{{0,20}}:\s*)?(?i:(?:hi|hello|hey|evening|morning)[,!.\s]+)?"
     rf"(?i:{I_AM})\s+{_NAME}\s*,\s*(?:\d{{1,3}}\s*,\s*)?"
-    r"(?P<rest>(?:(?i:an?)\s+)?.+?)\s*[.!]*$"  # ("I'm Camila, graphic designer at ...")
+    r"(?P<rest>(?i:an?)\s+.+?)\s*[.!]*$"
 )
 _FROM = re.compile(rf"\s+(?i:from)\s+(?P<place>{_NAME}(?:\s+{_NAME})?)")
 # ("based in Pune" says where the job is: that stays the job's, as before)

@@ -314,7 +314,8 @@ def _answers(facts: list[Recollection], question: str) -> bool:
         if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
             return False
     # "when's my wedding?" is not answered by "User is getting married", nor "what city is the
-    # wedding in?" by "User's sister is getting married in December"
+    # wedding in?" by "User's sister is getting married in December" (tried for "where is the
+    # wedding?" too: the fact then gave way to the first sentence, which named the old venue)
     if kind_asked(question) is WHEN_SAID and not any(WHEN_SAID.search(f.item.text) for f in facts):
         return False
     if _CITY_ASKED.search(question) and not any(_PLACE_SAID.search(f.item.text) for f in facts):
@@ -323,12 +324,7 @@ def _answers(facts: list[Recollection], question: str) -> bool:
 
 
 _THEM: Final = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)
-_CITY_ASKED: Final = re.compile(
-    r"\b(?:which|what)\s+(?:city|town|country)\b|"
-    # "where is Chidi's wedding going to be?": where an event is held
-    r"^\s*(?:and\s+)?where\b.*\b(?:wedding|party|ceremony|reception|debut|funeral|graduation)\b",
-    re.IGNORECASE,
-)
+_CITY_ASKED: Final = re.compile(r"\b(?:which|what)\s+(?:city|town|country)\b", re.IGNORECASE)
 _PLACE_SAID: Final = re.compile(
     r"\b(?:in|at|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December)\b)[A-ZÀ-Ý]"
