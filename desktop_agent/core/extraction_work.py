@@ -69,10 +69,8 @@ _JOB = _compile(
     r"(?P<will>i(?:'ll|’ll|\s+will)\s+(?:now\s+)?be)(?=\s+an?\s)|"  # "I'll be a coordinator at X"
     rf"i\s+(?:now\s+|currently\s+)?(?:work|freelance)\s+as|my\s+job\s+is|"
     r"i(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:became|become|retrained\s+as|"
-    r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as|"
-    # "I've been moved over to product owner for payments"
-    r"(?<=ve\s)been\s+moved\s+(?:over\s+|across\s+|up\s+)?to)|"
     r"(?<=ve\s)been|(?<=have\s)been|"  # "I've been a hairdresser for twelve years"
+    r"(?P<new>(?:got|started|landed|accepted|took|found)\s+(?:a\s+)?new\s+(?:job|role|position)\s+as)|"
     rf"qualified\s+as|requalified\s+as|(?P<promoted>(?:got\s+|been\s+|was\s+)?promoted\s+to))(?=\s)|{I_AM}\s+(?:(?:now|officially|currently)\s+)?(?:(?:working|freelancing|training)\s+as\s+)?"
     rf"(?=an?\s)|{I_AM}\s+now\s+(?=\w)|"
     # "I'm finance manager at Ocado": a job with no article, said with where
@@ -88,7 +86,6 @@ def job(clause: str) -> Iterator[Match]:
         promoted = bool(lead.group("promoted"))  # "I got promoted to senior developer"
         will = bool(lead.group("will"))
         named_as = promoted or will or bool(re.search(r"(?i)\bas\s*$", lead.group(0)))
-        named_as = named_as or bool(lead.group("new"))
         phrase = _job_phrase(_workplace_cut(rest) if will else rest, named_as=named_as)
         if phrase is None and re.match(r"(?i:my\s+job\s+is)", clause):
             phrase = _object(rest)  # "my job is teaching maths" needs no job noun
