@@ -110,7 +110,8 @@ def _so_now(message: str, values: set[str], *, renamed: bool = False) -> str | N
         if not stems(sentence) & values or (renamed and not _NAMING.search(sentence)):
             continue
         parts = [p.strip() for p in PARTS.split(what_is_so(sentence)) if p.strip()]
-        if any(stems(p) & values and _STILL.search(p) for p in parts):
+        naming = [p for p in parts if stems(p) & values]
+        if naming and all(_STILL.search(p) for p in naming):
             return None  # "my sister's the one in Leeds now, I'm still in York": York stands
         kept = [p for p in parts if not stems(p) & values]
         rest = ", ".join(re.sub(r"^(?i:so|and)\s+", "", p) for p in kept)

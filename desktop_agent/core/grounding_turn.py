@@ -500,9 +500,7 @@ def _the_question(text: str) -> str | None:
     if len(asked) != 1 or len(sentences) < 2:
         return None
     rest = " ".join(s for s in sentences if s is not asked[0])
-    # ("... again? I am getting forgetful.": an aside that short is no news the question
-    # must wait for; what it tells is learned all the same)
-    return None if extract(rest) and len(rest.split()) > 6 else asked[0]
+    return None if extract(rest) else asked[0]
 
 
 # "whats my dog's name, i want to put it on a new tag": why the user asks, after the question

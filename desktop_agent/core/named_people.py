@@ -38,10 +38,7 @@ def people_by_name(memory: MemoryService) -> dict[str, str]:
             item.text,
         )
         if relation and value and ":" not in relation:
-            name = value.group(1).casefold()
-            people[name] = relation
-            for word in name.split() if " " in name else ():
-                people.setdefault(word, relation)  # "Jun Hao": by each of its words too
+            people[value.group(1).casefold()] = relation  # ("Jun Hao": the whole name)
     return people
 
 

@@ -167,12 +167,12 @@ def proposal(**overrides: object) -> dict[str, object]:
 
 def test_valid_model_output_adds_grounded_facts_to_the_rules() -> None:
     engine = FakeEngine(json.dumps({"facts": [proposal()]}))
-    facts = ModelAssistedExtractor(engine).extract("My name is Ana and I keep a parrot")
+    facts = ModelAssistedExtractor(engine).extract("My name is Ana and there's a parrot at home")
     assert [(f.subject_key, f.text) for f in facts] == [
         ("name", "User's name is Ana"),
         ("pet", "User has a parrot"),
     ]
-    message = "My name is Ana and I keep a parrot"
+    message = "My name is Ana and there's a parrot at home"
     assert message[facts[1].span[0] : facts[1].span[1]] == "a parrot"
     assert engine.schemas == [SCHEMA]
 
@@ -198,10 +198,10 @@ def test_the_rules_win_where_both_read_the_same_slot() -> None:
 )
 def test_invalid_model_output_falls_back_to_the_rules(reply: str) -> None:
     with pytest.raises(InvalidModelOutput):
-        parse_model_output(reply, "My name is Ana and I keep a parrot")
+        parse_model_output(reply, "My name is Ana and there's a parrot at home")
     extractor = ModelAssistedExtractor(FakeEngine(reply))
-    assert extractor.extract("My name is Ana and I keep a parrot") == extract(
-        "My name is Ana and I keep a parrot"
+    assert extractor.extract("My name is Ana and there's a parrot at home") == extract(
+        "My name is Ana and there's a parrot at home"
     )
     assert extractor.last_error
 
