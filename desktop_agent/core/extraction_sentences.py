@@ -22,6 +22,8 @@ from desktop_agent.core.extraction_rules import (
     proper_noun,
 )
 from desktop_agent.core.extraction_words import PET_WORDS, PETS
+from desktop_agent.core.extraction_work import GYM
+from desktop_agent.core.questions import SENTENCE
 
 SentenceRule = Callable[[str], Iterator[Match]]
 SENTENCE_RULES: list[SentenceRule] = []
@@ -333,7 +335,6 @@ def known_birthday(sentence: str) -> Iterator[Match]:
 # "I'm in Bath now, moved over the summer", "I've left Siemens, I'm at Bosch now": a bare
 # "I'm in/at X now" is a visit unless the sentence says the user moved or changed jobs.
 _NOW_IN = re.compile(rf"(?i:\b{I_AM}\s+(?:now\s+)?(?P<prep>in|at)\s+)(?P<rest>.+)")
-_GYM = re.compile(r"(?:gym|fitness|(?<=[a-z])fit)\b", re.IGNORECASE)
 _MOVED = re.compile(r"(?i:\b(?:moved|relocated|move|live|living|settled)\b)")
 _CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)\b)")
 
@@ -341,7 +342,7 @@ _CHANGED_JOBS = re.compile(r"(?i:\b(?:left|quit|joined|job|work|working|started)
 @_rule
 def now_somewhere(sentence: str) -> Iterator[Match]:
     for prep, value in _now_places(sentence):
-        if prep == "at" and _GYM.search(value):
+        if prep == "at" and GYM.search(value):
             # "I'm at Anytime Fitness near the office now": the gym the user goes to
             yield Match(
                 "fact", "name_of:gym", value, f"User's gym is {value}", 0.8, correction=True
@@ -349,7 +350,7 @@ def now_somewhere(sentence: str) -> Iterator[Match]:
         elif prep == "in" and _MOVED.search(sentence):
             yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
         elif prep == "at" and _CHANGED_JOBS.search(sentence):
-            yield Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
+            yield _works_at(value)
 
 
 # "moved my membership over to Anytime Fitness on Oxford Road": the new gym
@@ -394,20 +395,16 @@ def now_at_work(message: str) -> Iterator[tuple[Match, tuple[int, int]]]:
     """(employer, span) of "I'm at X now" in a message that says the user left a job."""
     if not _LEFT_A_JOB.search(message):
         return
-    for start, sentence in _sentences(message):
-        if _CHANGED_JOBS.search(sentence):
+    for told in SENTENCE.finditer(message):
+        if _CHANGED_JOBS.search(told.group(0)):
             continue  # the sentence rule reads it
-        for prep, value in _now_places(sentence):
+        for prep, value in _now_places(told.group(0)):
             if prep == "at":
-                match = Match(
-                    "fact", "employer", value, f"User works at {value}", 0.8, correction=True
-                )
-                yield match, (start, start + len(sentence))
+                yield _works_at(value), told.span()
 
 
-def _sentences(text: str) -> Iterator[tuple[int, str]]:
-    for found in re.finditer(r"[^.!?\n]+", text):
-        yield found.start(), found.group(0)
+def _works_at(value: str) -> Match:
+    return Match("fact", "employer", value, f"User works at {value}", 0.8, correction=True)
 
 
 # "the results say I'm no longer allergic to strawberries": taken back inside a report.

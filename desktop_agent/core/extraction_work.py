@@ -204,9 +204,10 @@ _JOINED = _compile(
 )
 
 
+# A gym by its name: "PulseFit", "Anytime Fitness", "The Gym Group"
+GYM = re.compile(r"(?:gym|fitness|(?<=[a-z])fit)\b", re.IGNORECASE)
 _MEMBERSHIP = re.compile(
-    # ("PulseFit", "Anytime Fitness", "The Gym Group")
-    r"(?:gym|fitness|(?<=[a-z])fit)\b|\b(?:leisure|club|climbing|bouldering|boxing|yoga|pilates|crossfit)\b",
+    rf"{GYM.pattern}|\b(?:leisure|club|climbing|bouldering|boxing|yoga|pilates|crossfit)\b",
     re.IGNORECASE,
 )
 # "joined a bouldering place called The Depot": what kind of place, then its name

@@ -44,6 +44,7 @@ from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import (
     PEOPLE_WORDS,
     RECALL_DEPTH,
+    THEM,
     by_relation,
     changed_after,
     named_in_memory,
@@ -323,7 +324,6 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     return _names_all(facts, unnamed_words(question))
 
 
-_THEM: Final = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)
 _CITY_ASKED: Final = re.compile(r"\b(?:which|what)\s+(?:city|town|country)\b", re.IGNORECASE)
 _PLACE_SAID: Final = re.compile(
     r"\b(?:in|at|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"
@@ -472,7 +472,7 @@ def _said(
         and names
         and kin - CARERS
         and not stems(found.sentence) & (kin | names)
-        and not _THEM.search(found.sentence)  # ("I walk him every morning at 6:30")
+        and not THEM.search(found.sentence)  # ("I walk him every morning at 6:30")
     ):
         # by meaning alone, asked of "my friend" whose name is known: only a sentence that
         # names them ("physio says no running ..." is no answer to "what marathon is my friend

@@ -26,7 +26,7 @@ from desktop_agent.core.extraction_normalise import normalise
 from desktop_agent.core.grounding_words import RELATIONS, stems
 from desktop_agent.core.memory_model import SEMANTIC, SUPERSEDED, MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService
-from desktop_agent.core.named_people import people_by_name
+from desktop_agent.core.named_people import THEM, people_by_name
 from desktop_agent.core.procedures import STYLE_KEY
 from desktop_agent.core.questions import SENTENCE
 from desktop_agent.core.statements import measured_in
@@ -278,14 +278,13 @@ def _same_workplace(sentence: str, fact: MemoryItem) -> bool:
 
 _NAMES_IN: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+")
 _USER_OPENS: Final = re.compile(r"(?:i|i['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve))\b", re.IGNORECASE)
-_THIRD_PERSON: Final = re.compile(r"\b(?:he|she|they|him|her|his|their|them)\b", re.IGNORECASE)
 
 
 def _of_someone_not_named(sentence: str, fact: MemoryItem) -> bool:
     """Whether ``fact`` is about one of the user's people whom ``sentence`` neither names nor
     points at: "I dropped my Galaxy down the stairs at work" changes nothing of "User's
     boyfriend Jamie works in IT support at a law firm"."""
-    if not fact.subject_key.startswith("person:") or _THIRD_PERSON.search(sentence):
+    if not fact.subject_key.startswith("person:") or THEM.search(sentence):
         return False
     if not _USER_OPENS.match(_FILLER.sub("", sentence).lstrip(" ,")):
         return False  # "Sam's left nursing! | retrained and now works as a paramedic": his

@@ -194,7 +194,7 @@ def of_them(
     naming = _naming(name)
     if naming.search(statement.sentence):
         return True
-    if naming.search(statement.source.item.user_text) and _THEM.search(statement.sentence):
+    if naming.search(statement.source.item.user_text) and THEM.search(statement.sentence):
         return True  # "Mateo gave up on swimming. | he's doing judo now instead, thursdays"
     shared = stems(statement.sentence) & beyond
     if not shared or not CHANGE.search(statement.sentence):
@@ -206,7 +206,7 @@ def of_them(
     )
 
 
-_THEM: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.I)
+THEM: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.I)
 
 
 def changed_after(
