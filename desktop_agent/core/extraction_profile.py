@@ -142,7 +142,12 @@ _HOME_IN_DWELLING = _compile(
     r"(?P<moved>(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|now\s+)?"
     r"(?:moved|relocated)(?:\s+now)?\s*,?\s+(?:in)?to\s+)|"
     r"(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:renewed|signed)\s+(?:the\s+)?(?:lease|rental\s+"
-    r"contract|contract)\s+(?:on|for)\s+))"
+    r"contract|contract)\s+(?:on|for)\s+)|"
+    # "got my own studio in Walthamstow" (after "I moved out!!"): a home of one's own got is a
+    # move ("got a condo in Kensington" beside "we're in Calgary now" names the district)
+    r"(?P<got>^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+|now\s+)?"
+    r"(?:got|bought|found|rented)\s+(?=(?:my|our)\s+own\s+(?:[\w-]+\s+)?"
+    r"(?:house|flat|apartment|place|condo|bungalow|cottage|studio|townhouse)\s)))"
     rf"{_DWELLING}"
 )
 
@@ -154,7 +159,7 @@ def home_in_dwelling(clause: str) -> Iterator[Match]:
         return
     value = proper_noun(clause.strip()[lead.end() :], clause)
     if value:
-        moved = bool(lead.group("moved"))
+        moved = bool(lead.group("moved") or lead.group("got"))
         yield Match("fact", "home_city", value, f"User lives in {value}", 0.85, correction=moved)
 
 

@@ -74,7 +74,7 @@ def vehicle(clause: str) -> Iterator[Match]:
 
 _MY_VEHICLE = _compile(
     r"my\s+(?:new\s+)?(?P<kind>car|van|bike|motorbike|scooter|truck)\s+is\s+(?:now\s+)?(?:a|an)\s+"
-    r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s*(?:[,.;!]|$|\s+(?:but|and|which|that)\b)"
+    r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s*(?:[,.;!]|$|\s+(?:but|and|which|that|with|from)\b)"
 )
 
 

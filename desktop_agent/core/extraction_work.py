@@ -258,7 +258,10 @@ _STARTED_AS = _compile(
 _STARTING_AT = _compile(
     r"(?:i(?:'ve|\s+have|'m|\s+am|'ll|\s+will)?\s+(?:be\s+)?)?"
     r"(?:(?:just|finally|officially|actually)\s+)?"
-    r"(?:started|starting|start)\s+(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?=[A-ZÀ-Ý])"
+    r"(?:(?:started|starting|start)\s+(?:(?:work|working|a\s+new\s+job)\s+)?|"
+    # "just finished my first week at Norrsken Energy!!"
+    r"(?:finished|did|done|survived|completed|started)\s+my\s+first\s+(?:day|week|month|shift)\s+)"
+    r"at\s+(?=[A-ZÀ-Ý])"
 )
 _WHEN_AS = re.compile(
     r"^(?:\s+(?:next|this|on|in|from)\s+\w+|\s+(?:now|today|tomorrow|monday|tuesday|wednesday|thursday|"

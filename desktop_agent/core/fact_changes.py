@@ -17,14 +17,18 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from desktop_agent.core.extraction_words import CARERS
 from desktop_agent.core.grounding import stems
 from desktop_agent.core.memory_model import EPISODIC, MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import RECALL_DEPTH, people_by_name
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statement_wording import ENDED, PARTS, what_is_so
+from desktop_agent.core.statements import THEN
 from desktop_agent.core.timeparse import DAY_OR_MONTH
+from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.core.user_sentences import told_sentences
+from desktop_agent.search.tokenize import STOPWORDS
 
 # A change told as an event. Narrower than a statement's change words: "new" and "moved" alone
 # say too little once the message only has to name the old value somewhere.
@@ -32,7 +36,7 @@ _CHANGED: Final = re.compile(
     r"\b(?:instead|now|no\s+longer|not\s+anymore|any\s*more|switched|swapped|changed|"
     r"rescheduled|postponed|moved\s+(?:me|us|it|him|her|them)\b|pushed\s+(?:back|to)|"
     r"brought\s+forward|double[-\s]booked|lost\s+the|starts?\s+at|started\s+at|hired|"
-    r"replaced|ended\s+up)\b",
+    r"replaced|ended\s+up|(?:re)?shuffled|got\s+moved\s+to)\b",
     re.IGNORECASE,
 )
 # A value in a fact's words: a name, a number, a day or month ("Hillcrest", "9th", "Friday").
@@ -70,7 +74,10 @@ def changed_later(
         fact = recollection.item
         # a person's name is no value of what is said of them, unless the name is asked
         # ("we're calling her Nutmeg now, Pickle just didn't suit her")
+        # (one who cares for the user is changed by another: "switched physios ... Now I see
+        # Amy Reid"; a pet or a relative only by a new name)
         named = fact.subject_key.startswith("name_of:")
+        renamed = named and fact.subject_key.partition(":")[2].casefold() not in CARERS
         values = _values_of(fact.text) - (set() if named else people) - asked - _FRAME
         # of a fact naming several, the one asked: "how much is my Spotify?" is not changed by
         # "killed Disney+" ("User is paying for Spotify (11.99), Disney+ (8.99) and iCloud")
@@ -80,7 +87,8 @@ def changed_later(
         taught = {p.episode_id for p in fact.provenance}
         query = f"{question} {' '.join(sorted(values))}"
         episodes = memory.search(query, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
-        for episode in episodes:
+        about = {w for w in stems(fact.text) if len(w) > 3 and w not in STOPWORDS} - values
+        for episode in with_what_followed(memory, episodes):
             item = episode.item
             if item.created_at <= fact.created_at or item.id in taught or question_only(item):
                 continue
@@ -88,7 +96,14 @@ def changed_later(
                 continue
             if named_asked and not stems(item.user_text) & named_asked:
                 continue
-            said = _so_now(item.user_text, values, renamed=named)
+            said = _so_now(item.user_text, values, renamed=renamed)
+            then = str((item.meta or {}).get(THEN, ""))
+            if said is None and then:
+                # told over two messages: "mum's changed her mind about where she's going" |
+                # "it's Tavira now, not Lagos"; "had to change my yoga days" | "so it's
+                # mondays and fridays now"
+                said = _so_now(f"{item.user_text.rstrip()}. {then}", values, renamed=renamed)
+                said = said or _headline_then(item.user_text, then, values, about)
             if said is not None:
                 found = LaterChange(said, episode, fact)
     return found
@@ -126,6 +141,29 @@ def _so_now(message: str, values: set[str], *, renamed: bool = False) -> str | N
                 return after
         return None
     return None
+
+
+def _headline_then(message: str, then: str, values: set[str], about: set[str]) -> str | None:
+    """A change said of the thing a fact is about, with no value ("had to change my yoga
+    days"), and the new value in the message after it ("so it's mondays and fridays now"):
+    both, when the later one names none of the old ``values``."""
+    sentences = told_sentences(message)
+    if not sentences or not _HEADLINE_CHANGE.search(sentences[-1]):
+        return None
+    if not stems(sentences[-1]) & about or stems(message) & values:
+        return None
+    after = told_sentences(then)
+    if not after or stems(then) & values or not _NEW_VALUE.search(f" {after[0]}"):
+        return None
+    headline = what_is_so(sentences[-1]).rstrip()
+    return f"{headline}{'' if headline[-1:] in '.!?' else '.'} {after[0]}"
+
+
+_HEADLINE_CHANGE: Final = re.compile(
+    r"\b(?:chang(?:e|ed|es|ing)|switch(?:ed)?|swap(?:ped)?|mov(?:e|ed)|(?:re)?shuffled|"
+    r"rearranged|different)\b",
+    re.IGNORECASE,
+)
 
 
 __all__ = ["LaterChange", "changed_later"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, slot_keys, stems
@@ -84,7 +84,8 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
     # Whiskers for 15 years, he died"); "User has a cat named Miso" only shares "cat"
     wanted = _wanted(topic)
     covered = max((len(wanted & stems(r.item.text)) for r in facts), default=0)
-    best_said = max((len(wanted & stems(s.sentence)) for s in said), default=0)
+    # (as many as the sentences say together, and through "she": ``statements_about``)
+    best_said = max((max(len(wanted & stems(s.sentence)), s.shared) for s in said), default=0)
     if facts and (about := _only_whom(facts, wanted, episodes)):
         return ForgetOffer(said=tuple(about))
     if facts and (best_said < 2 or best_said <= covered):
@@ -304,31 +305,53 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     for word in sorted(content_words(topic) & stems(topic)):
         for form in {word} | inflected({word}) | derived({word}) | content_words(word):
             root.setdefault(form, word)
+    # (the names the topic says, first word too: "Lena getting engaged")
+    whom = {w for name in _CAPITALISED.findall(topic) for w in stems(name)} & wanted
     found = []
+    # a message saying it across its sentences: "she told me she's pregnant!! | due in
+    # February." for "Amara being pregnant and the due date"
+    across: list[Statement] = []
     for recollection in episodes:
         if question_only(recollection.item):
             continue
         message = recollection.item.user_text
+        parts: list[Statement] = []
+        in_message: set[str] = set()
         for sentence, span in located(message):
             said = _said_in(sentence)
-            shared = len({root.get(word, word) for word in wanted & said})
+            if _PERSON_PRONOUN.search(sentence) and said & (wanted - whom):
+                # "she's pregnant" says Amara's news, for "Amara being pregnant" (a "her" alone
+                # is anyone's: "her name's Pixel" is the cat, not "everything about Lena")
+                said |= whom
+            words = {root.get(word, word) for word in wanted & said}
+            shared = len(words)
             if money and _MONEY in said:
                 shared = max(shared, needed)
             if shared >= needed:
                 clause, where = _clauses_saying(message, span, wanted)
                 found.append(Statement(clipped(clause or sentence), recollection, shared, where))
+            elif words:
+                parts.append(Statement(clipped(sentence), recollection, shared, span))
+                in_message |= words
+        if len(in_message) >= needed and len(parts) > 1:
+            across += [replace(part, shared=len(in_message)) for part in parts]
+    found = found or across
     # "forget the credit score" is "my credit score is 712", not "Refinanced through my
     # credit union" too: sentences saying more of it leave out those saying one word
     most = max((s.shared for s in found), default=0)
     return [s for s in found if s.shared == most] if most >= 2 else found
 
 
+_CAPITALISED: Final = re.compile(r"\b(?!I\b)[A-ZÀ-Ý][\w'’-]+")
+_PERSON_PRONOUN: Final = re.compile(r"\b(?:she|he|her|him|his)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
     r",\s*(?:and\s+|but\s+)?|;\s*|\s+(?:and|but)\s+(?=(?:i|my|we|our)\b)", re.I
 )
 
 
-_NEW_SUBJECT = re.compile(r"(?:i|i'm|im|i've|my|we|we're|our|she|he|they)\b", re.I)
+# (not "he", "she", "they": "my landlord is being a nightmare about the deposit, | he's trying
+# to keep 600 quid" goes on about him)
+_NEW_SUBJECT = re.compile(r"(?:i|i'm|im|i've|my|we|we're|our)\b", re.I)
 
 
 def _clauses_saying(
@@ -359,7 +382,7 @@ def _with_what_follows(
     message: str, pieces: list[tuple[int, int]], first: int, last: int
 ) -> tuple[int, int]:
     """The range of clauses ``first`` to ``last`` and what follows them: it belongs to them
-    until a clause starts with its own subject ("i started seeing a therapist, Dr. Hollis,
+    until a clause starts with the user's own subject ("i started seeing a therapist, Dr. Hollis,
     every second wednesday": the name too)."""
     after = last + 1
     while after < len(pieces) and not _NEW_SUBJECT.match(message, pieces[after][0]):

@@ -10,8 +10,11 @@ meaning, as before.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
+
+_WORD: Final = re.compile(r"[a-z]+(?:-[a-z]+)?")
 
 KINDS: Final[dict[str, frozenset[str]]] = {
     "instrument": frozenset(
@@ -92,6 +95,19 @@ _NAMES: Final = {
 def kinds_named(words: Iterable[str]) -> set[str]:
     """The kinds among a question's words: {"instrument"} for "what instrument ...?"."""
     return {_NAMES[w] for w in words if w in _NAMES}
+
+
+def members_asked(question: str) -> frozenset[str]:
+    """The members of the kinds ``question`` names: a breed for "what breed is Biscuit?"."""
+    # (not "wedding", whose words are other words for it: a sentence saying "married" is
+    # about the wedding, not the answer to which one)
+    kinds = kinds_named(_WORD.findall(question.casefold())) - {"wedding"}
+    return frozenset().union(*(KINDS[k] for k in kinds)) if kinds else frozenset()
+
+
+def says_a_member(members: frozenset[str], sentence: str) -> bool:
+    """Whether ``sentence`` names one of ``members`` ("he's a beagle, 4 years old")."""
+    return bool(members) and bool(members & set(_WORD.findall(sentence.casefold())))
 
 
 def names_one_of(kinds: Iterable[str], said: Iterable[str]) -> bool:

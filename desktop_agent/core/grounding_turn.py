@@ -69,6 +69,7 @@ from desktop_agent.core.slot_past import before_a_missed_change, before_its_sour
 from desktop_agent.core.statement_wording import WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.core.thing_questions import said_of_it
+from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts "what do you know about me" may state.
@@ -257,7 +258,10 @@ _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 _OURS: Final = re.compile(
     r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
-    r"due\s+date|christening|anniversary|" + PET_WORDS + r")\b",
+    r"due\s+date|christening|anniversary|"
+    # what the user runs or keeps: "which day is the shop shut?", "how big is the herd?"
+    r"shop|salon|business|store|caf[eé]|bakery|restaurant|farm|herd|flock|boat|truck|van|car|"
+    r"flat|apartment|landlord|rent|lease|band|allotment|" + PET_WORDS + r")\b",
     # "when is the pup going in to get looked at?": an animal of the household by its kind
     re.IGNORECASE,
 )
@@ -445,6 +449,8 @@ def _said(
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
     if not past:  # (a question about the past wants the old words)
         episodes = current(memory, episodes)
+    # "My son got into uni!!!" | "Edinburgh, to do geology."
+    episodes = with_what_followed(memory, episodes, now=not past)
     kin = kin_asked(text)
     names = {
         w

@@ -5,6 +5,7 @@ the slots it names, and the people or animals it is about with their kin ("my pe
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 from desktop_agent.core.extraction_words import PETS, verb_of
@@ -127,6 +128,12 @@ _SYNONYM_GROUPS: Final = (
     ("wedding", "married", "marrying"),
     ("wake", "alarm", "waking"),
     ("preparing", "training", "prepare", "train"),
+    ("uni", "university"),
+    ("masters", "master", "master's", "msc", "mba", "mres", "postgrad"),
+    ("shut", "closed", "close"),
+    ("endocrinologist", "endo"),
+    ("physio", "physiotherapist", "physiotherapy"),
+    ("vet", "vets", "veterinarian"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group
@@ -182,7 +189,23 @@ def content_words(question: str) -> set[str]:
     synonyms: "what's my favourite movie?" -> {favourite, movie, film}."""
     words = {_stem(w) for w in _WORD.findall(question.casefold())}
     words -= {_stem(w) for w in _QUESTION_FRAME} | {_stem(w) for w in STOPWORDS}
-    return words | {_stem(other) for w in words for other in _SYNONYMS.get(w, ())}
+    words |= {_stem(other) for w in words for other in _SYNONYMS.get(w, ())}
+    return words | _specialty(words)
+
+
+def _specialty(words: set[str]) -> set[str]:
+    """The field of a specialist and the specialist of a field: "neurologist" asks what "the
+    neurology clinic" says, "psychiatry" what "my psychiatrist" does."""
+    found = set()
+    for word in words:
+        for one, other in _SPECIALTY:
+            if word.endswith(one) and len(word) > len(one) + 2:
+                found.add(_stem(word[: -len(one)] + other))
+    return found
+
+
+_SPECIALTY: Final = (("ologist", "ology"), ("ology", "ologist"), ("iatrist", "iatry"),
+                     ("iatry", "iatrist"))  # fmt: skip
 
 
 def with_verbs(words: set[str]) -> set[str]:
@@ -237,6 +260,10 @@ _BREEDS: Final = {
 
 def _stem(word: str) -> str:
     word = re.sub(r"['’]s?$", "", word.casefold())  # "my sister's", "my brothers' names"
+    if not word.isascii():  # "café" is "cafe", "Inês" is "Ines"
+        word = "".join(
+            c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)
+        )
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     # "my tomatoes" is "my tomato plants"; "boxes", "watches", "classes" (not "shoes")

@@ -8,9 +8,11 @@ procedural memory of how it was made; a stated answer style becomes a semantic p
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import Any, Final, Protocol
 
 from desktop_agent.core.conversation import Conversation
 from desktop_agent.core.extraction_changes import PARTNER
@@ -77,7 +79,8 @@ def reflect(
     if style:
         source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned.append(remember_style(memory, style, (source,), episode.conversation_id))
-    learned += learn(memory, episode, text, extractor, skip_style=bool(style))
+    before = previous.user_text if previous is not None and _soon(previous, episode) else None
+    learned += learn(memory, episode, text, extractor, skip_style=bool(style), before=before)
     return episode.id, tuple(learned)
 
 
@@ -88,9 +91,11 @@ def learn(
     extractor: Extractor | None = None,
     *,
     skip_style: bool = False,
+    before: str | None = None,
 ) -> list[MemoryItem]:
     """Extract facts and preferences from the user's ``text`` and remember them.
-    ``skip_style``: the answer-style preference was stored already, as such."""
+    ``skip_style``: the answer-style preference was stored already, as such; ``before``: the
+    user's message just before in the conversation, whom an opening "he" means."""
     from desktop_agent.core import extraction_changes, loose_corrections, revisions
     from desktop_agent.core.extraction import extract
     from desktop_agent.core.feedback import style_named
@@ -99,7 +104,7 @@ def learn(
     learned = []
     known = KNOWN_PEOPLE.set(people_by_name(memory))
     try:
-        facts = (extractor.extract if extractor is not None else extract)(text)
+        facts = read_on(extractor.extract if extractor is not None else extract, text, before)
     finally:
         KNOWN_PEOPLE.reset(known)
     for fact in facts:
@@ -139,6 +144,36 @@ def learn(
     ]
     learned += loose_corrections.apply(memory, text, source, learned, handled)
     return learned
+
+
+# A message that opens by leaning on the one before: "He's a paramedic in Bristol now." after
+# "My brother just got a new job."
+_LEANS_ON: Final = re.compile(
+    r"\s*(?:(?:oh|and|so|but|well|yeah|now)[,\s]+)?(?:he|she|they|his|her|their)(?:['’]s|['’]re)?\b",
+    re.IGNORECASE,
+)
+# A message goes on with the one before when it comes soon after.
+_GOES_ON_WITHIN: Final = timedelta(minutes=30)
+
+
+def _soon(previous: MemoryItem, episode: MemoryItem) -> bool:
+    return timedelta(0) <= episode.created_at - previous.created_at <= _GOES_ON_WITHIN
+
+
+def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) -> list[Any]:
+    """The facts of ``text``; when it opens with a pronoun, read after ``before`` (the message
+    it goes on from), which says whom the pronoun means, keeping only what ``text`` says
+    (spans shifted back into ``text``)."""
+    if not before or not before.strip() or not _LEANS_ON.match(text):
+        return extract(text)
+    lead = before.strip()
+    lead = (lead if lead[-1] in ".!?" else lead + ".") + " "
+    at = len(lead)
+    return [
+        dataclasses.replace(fact, span=(fact.span[0] - at, fact.span[1] - at))
+        for fact in extract(lead + text)
+        if fact.span[0] >= at
+    ]
 
 
 def _extra(*, inferred: bool, past: bool) -> dict[str, bool] | None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.current_words import current
 from desktop_agent.core.extraction_words import KIDS, RELATIONS
+from desktop_agent.core.grounding_kinds import members_asked, says_a_member
 from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
@@ -64,6 +65,8 @@ def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: 
     kind = kind_asked(question)
     if kind is not None and kind.search(sentence):
         return True
+    if says_a_member(members_asked(question), sentence):
+        return True  # "he's a beagle" for "what breed is Biscuit?"
     if slot_keys(question) & slot_keys(sentence) & _SLOTS_SAID_OF_PEOPLE:
         return True
     if CHANGE.search(message) and {w for w in stems(message) & beyond if not w.endswith("ing")}:

@@ -66,7 +66,7 @@ def closest_statement(
     near.sort(key=lambda pair: pair[1].item.created_at, reverse=not past)
     sentence, source = near[0]
     if past:
-        return with_next(Statement(clipped(sentence), source, 0), question)
+        return with_next(Statement(clipped(sentence), source, 0), question, past=True)
     found = with_next(Statement(clipped(what_is_so(sentence, question)), source, 0), question)
     # "the wedding is in Enugu" is near "what city is my sister's wedding in?"; "they ended up
     # going with Abuja instead of Enugu", said since, is what is so now

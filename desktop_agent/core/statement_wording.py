@@ -10,6 +10,7 @@ import re
 from typing import Final
 
 from desktop_agent.core.grounding_words import content_words, stems
+from desktop_agent.core.questions import asks_the_past
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 
 # Why something is so is not what is asked: "I'm at Iron Republic now | bc CoreFit put their
@@ -38,7 +39,7 @@ ENDED: Final = re.compile(
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"
     r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"
     r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"
-    r"pulled\s+out|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
+    r"pulled\s+out|bail(?:ed|s)?(?!\s+(?:out|money|bond))|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
     r"(?:closed|shut)|(?:is|are)\s+closing|"
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
     # maternity leave"
@@ -64,9 +65,9 @@ _NOT_THAT: Final = re.compile(
     # "moved us | off Spotify | onto Apple Music"
     r"\s+(?i:off)\s+(?i:of\s+)?[A-Z0-9][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*(?=\s+(?i:onto|to)\b)|"
     # ("instead of berlin": a name typed in lower case, one word)
-    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?(?:[A-Z0-9]|[a-z](?=[\w'’-]*\s*[,.!;]))[\w'’-]*"
+    r"\s+(?i:instead\s+of|rather\s+than)\s+(?i:the\s+|my\s+|our\s+)?(?:[A-Z0-9]|[a-z](?=[\w'’-]*\s*(?:[,.!;]|$)))[\w'’-]*"
     r"(?:\s+[A-Z0-9][\w'’-]*)*(?=\s*[,.!;]|\s*$)|,\s*(?i:not)\s+(?i:the\s+|a\s+|an\s+|on\s+)?[\w'’-]+"
-    r"(?:\s+[\w'’-]+)?(?=\s*[.!]*$|,)"
+    r"(?:\s+[\w'’-]+){0,3}(?=\s*[.!]*$|,)"
 )
 
 
@@ -76,7 +77,9 @@ def what_is_so(sentence: str, question: str = "") -> str:
     A ``question`` asking who keeps the cause of a change, which often names them."""
     if not _WHO_ASKED.search(question):
         sentence = _result(sentence)
-    sentence = _NOT_THAT.sub("", _without_reason(sentence))
+    sentence = _without_reason(sentence)
+    if not asks_the_past(question):  # ("it's a meniscus tear, not tendinitis" tells the past)
+        sentence = _NOT_THAT.sub("", sentence)
     # ("she sold the Leeds flat | and bought a little bungalow in Harrogate": what came
     # instead, joined to what ended by "and")
     parts = [

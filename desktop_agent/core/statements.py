@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from desktop_agent.core.grounding import content_words, kin_asked, stems
+from desktop_agent.core.grounding_kinds import members_asked, says_a_member
 from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
@@ -34,6 +35,7 @@ from desktop_agent.core.statement_wording import (
     kind_asked,
     what_is_so,
 )
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -50,6 +52,7 @@ class Statement:
     shared: int  # how many of the question's words it says
     span: tuple[int, int] = (0, 0)  # of the sentence in the user's message
     earlier: bool = False  # said before a change the user told since (``said_before``)
+    told_on: bool = False  # a headline joined with what the user said after it (``told_on``)
 
 
 def best_statement(
@@ -90,6 +93,7 @@ def best_statement(
     past_by_name = reasons and says is NAMES_SOMEONE
     now_asked = bool(_NOW_ASKED.search(question))
     thing = the_thing(question)
+    members = members_asked(question)
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -120,7 +124,9 @@ def best_statement(
             # question; else it only breaks a tie after the kind asked. A question about the
             # past wants the earlier words, not the correction
             when = item.created_at.timestamp()
-            kind = says is not None and not past_by_name and bool(says.search(sentence))
+            kind = (says is not None and not past_by_name and bool(says.search(sentence))) or (
+                says_a_member(members, sentence)  # "he's a beagle" for "what breed is he?"
+            )
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
                 key = (shared, kind, False, False, -when)
@@ -142,16 +148,16 @@ def best_statement(
                 said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key
     if best is not None:
-        best = with_next(best, question)  # "... Spanish course! | Tuesdays 6:30 to 8:30"
+        best = with_next(best, question, past=reasons)  # "... Spanish course! | Tuesdays 6:30"
     if best is not None and not reasons:
         changed = changed_since(best, episodes, wanted | kin, question, known_as)
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
-            return with_next(changed, question)
+            return with_next(changed, question, past=reasons)
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
         earlier = said_before(best, episodes, wanted | kin)
-        return with_next(earlier, question) if earlier is not None else best
+        return with_next(earlier, question, past=True) if earlier is not None else best
     return best
 
 
@@ -172,11 +178,12 @@ _NOW_ASKED: Final = re.compile(
 CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
-    r"shifted|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
+    r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped(?!\s+(?:my|his|her|our|their|off|by|in|round|over)\b)|doubled|halved|"
-    r"refinanced|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
+    r"(?:taking|took|takes)\s+(?:her|his|their|my)\s+"
+    r"(?:spot|place)|refinanced|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
     re.IGNORECASE,
 )
 
@@ -198,6 +205,10 @@ def changed_since(
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
     on_it = {n for n, clause in enumerate(clauses) if stems(clause) & set(asked)}
+    if best.told_on:
+        # a headline and what it told: "Japan is booked!!! | flying to Osaka on 2 April with
+        # Chiara" is all the one piece of news
+        on_it = set(range(len(clauses)))
     if all(len(clauses[n].split()) < 4 for n in on_it):
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
         # that only names the thing leans on its neighbours
@@ -218,6 +229,10 @@ def changed_since(
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
     says = kind_asked(question)
     says = says if says is not None and says.search(best.sentence) else None
+    # as for a member of the kind asked: "he's a beagle" for "what breed is Biscuit?" is not
+    # changed by "so Biscuit is registered with Dr. Kenji Tanaka now"
+    members = members_asked(question)
+    members = members if says_a_member(members, best.sentence) else frozenset()
     # the one asked about, by name: their name alone is no subject a change shares
     whom = set(known_as) & stems(best.sentence)
     later: Statement | None = None
@@ -227,6 +242,8 @@ def changed_since(
         same = item.id == told.id  # "the swim school just rang. | They're moving Oscar's ..."
         if (item.created_at <= told.created_at and not same) or question_only(item):
             continue
+        if not same and _still_so(item.user_text, asked):
+            continue  # "her title is actually Marketing Director ... same company still"
         sentences = told_sentences(item.user_text)
         if same:
             at = _position(best, sentences)
@@ -245,6 +262,8 @@ def changed_since(
             elif same:
                 about = substance(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
+                continue
+            if members and not says_a_member(members, sentence):
                 continue
             # (the change word itself is no subject: "Chiara moved to Lisbon!" is not changed
             # by "the trip got moved to August")
@@ -285,6 +304,20 @@ def changed_since(
                     clipped(what_is_so(sentence, question)), recollection, best.shared
                 )
                 most = weight
+            elif (
+                (newest or more)
+                and shared
+                and ENDED.search(sentence)
+                and n + 1 < len(sentences)
+                and CHANGE.search(sentences[n + 1])
+                and A_VALUE.search(sentences[n + 1])
+            ):
+                # what ended, then what came instead: "ugh Chiara had to bail, work wouldn't
+                # give her the time off. | my cousin Ravi is taking her spot"
+                later = Statement(
+                    clipped(what_is_so(sentences[n + 1], question)), recollection, best.shared
+                )
+                most = weight
     return later
 
 
@@ -294,6 +327,15 @@ _AMOUNT: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 _NOT_AN_AMOUNT: Final = re.compile(
     r"\s*(?:(?:and|so)\s+)?(?:when|where|who|what\s+time|which\s+day|what\s+day)\b", re.I
 )
+
+
+def _still_so(message: str, asked: Collection[str]) -> bool:
+    """Whether ``message`` says the thing asked stays: "same company still" of the company
+    asked (not "same venue at least" of the date asked)."""
+    return any(stems(noun) & set(asked) for noun in _SAME_THING.findall(message))
+
+
+_SAME_THING: Final = re.compile(r"\bsame\s+(\w+)(?=\s+still\b|\s*(?:[,.!;]|$))", re.I)
 _SAME: Final = re.compile(
     r"\b(?:the\s+same|unchanged|hasn['’]?t\s+changed|not\s+changed|still\s+on)\b", re.I
 )
@@ -370,12 +412,21 @@ def said_before_fact(
     return None
 
 
-def with_next(best: Statement, question: str) -> Statement:
+# Meta key of an episode as recalled for quoting: the user's next message in the same
+# conversation, which may go on with what it told ("My brother just got a new job." | "He's a
+# paramedic in Bristol now.").
+THEN: Final = "then"
+# A headline says that something happened in a few words and names nothing of it.
+_HEADLINE_WORDS: Final = 8
+
+
+def with_next(best: Statement, question: str, *, past: bool = False) -> Statement:
     """``best`` and the short sentence after it in the same message that says what
-    ``question`` asks (a time, a name) when ``best`` does not."""
+    ``question`` asks (a time, a name) when ``best`` does not; or, when ``best`` is a headline,
+    what the user told next (``told_on``)."""
     says = kind_asked(question)
     if says is None or says.search(best.sentence):
-        return best
+        return told_on(best, question, past=past) if says is None else best
     sentences = told_sentences(best.source.item.user_text)
     at = _position(best, sentences)
     if at is None or at + 1 >= len(sentences):
@@ -388,9 +439,59 @@ def with_next(best: Statement, question: str) -> Statement:
     elif len(after.split()) > 14:
         return best
     if not says.search(after):
-        return best
+        return told_on(best, question, past=past)
     joined = f"{best.sentence.rstrip()} {after}"
     return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
+
+
+def told_on(best: Statement, question: str, *, past: bool = False) -> Statement:
+    """A headline that names nothing of what it tells ("My son got into uni!!!", "change of
+    plan for mum and dad's anniversary") with what the user said after it, in the same message
+    or the next (``THEN``), up to the first sentence that names something ("Edinburgh, to do
+    geology."). People chat in short messages that go on with each other; the headline alone
+    answers nothing."""
+    if len(best.sentence.split()) > _HEADLINE_WORDS or _names_something(best.sentence, question):
+        return best
+    sentences = told_sentences(best.source.item.user_text)
+    at = _position(best, sentences)
+    if at is None:
+        return best
+    then = str((best.source.item.meta or {}).get(THEN, ""))
+    following = [*sentences[at + 1 :], *(told_sentences(then) if then else [])][:3]
+    if not past and CHANGE.search(best.sentence):
+        # a change's headline, for what is so now: the sentence saying the new value, past
+        # why ("I finally switched dentists. | Sato kept double booking me. | Now I go to Dr.
+        # Priya Nair")
+        following = [s for s in following if CHANGE.search(s)][:1] or following
+    joined = [best.sentence.rstrip()]
+    for sentence in following[:2]:
+        if joined[-1][-1:] not in ".!?":
+            joined[-1] += "."  # "so Rory's switched course already lol. he's doing ..."
+        joined.append(sentence if past else what_is_so(sentence, question))
+        if _names_something(sentence, question):
+            said = clipped(" ".join(joined))
+            return replace(best, sentence=said, told_on=True)
+    return best
+
+
+def _names_something(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` names a value the question does not: a number, a day or month, a
+    name (also first: "Edinburgh, to do geology."; none in a sentence typed in capitals)."""
+    if re.search(r"\d", sentence) or DAY_OR_MONTH.search(sentence):
+        return True
+    if sentence.isupper():
+        return False  # "WE GOT A PUPPY"
+    asked = stems(question)
+    names = _NAMED_VALUE.findall(sentence)
+    first = _FIRST_NAME.match(sentence)
+    if first is not None and first.group(0).casefold() not in STOPWORDS:
+        names.append(first.group(0))
+    return any(not stems(name) <= asked for name in names)
+
+
+_FIRST_NAME: Final = re.compile(r"(?!I\b|I['’])[A-ZÀ-Ý][a-zà-ÿ]+(?=[\s,.!])")
+# A capitalised word after the first (not "I"): a name, which may be a value.
+_NAMED_VALUE: Final = re.compile(r"(?<=[\s,(])(?!I\b|I['’])[A-ZÀ-Ý][\w'’-]*")
 
 
 _LIGHT_VERBS: Final = frozenset("make do have get go take give put say see come keep".split())

@@ -1,0 +1,68 @@
+"""Told next: the user's message after a recalled one, in the same conversation, for a quote
+that a headline alone cannot give.
+
+People chat in short messages that go on with each other: "My brother just got a new job." |
+"He's a paramedic in Bristol now." Recall finds the headline (it says "job"); what it told is
+in the next message. Each recalled episode whose last sentence is short enough to hold a
+headline carries that next message (meta ``THEN``) for ``statements.told_on`` to join.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Final
+
+from desktop_agent.core.current_words import current
+from desktop_agent.core.memory_model import MemoryItem
+from desktop_agent.core.memory_service import MemoryService, Recollection
+from desktop_agent.core.questions import question_only
+from desktop_agent.core.statements import THEN
+from desktop_agent.core.user_sentences import told_sentences
+
+# A message goes on with the one before when it comes soon after (later, it is new news).
+FOLLOWS_WITHIN: Final = timedelta(minutes=30)
+# (a headline may end a longer sentence: "Tomasz's trip has changed, the club decided Iceland
+# was too pricey", quoted without why)
+_LAST_WORDS: Final = 14
+
+
+def with_what_followed(
+    memory: MemoryService, episodes: Sequence[Recollection], *, now: bool = True
+) -> list[Recollection]:
+    """``episodes``, each ending in a headline with the user's next message in its
+    conversation as meta ``THEN`` (when one follows soon, and tells rather than asks); ``now``:
+    as it may still be true (``current_words``), for a question about the present."""
+    conversations: dict[str, list[MemoryItem]] = {}
+    found = []
+    for recollection in episodes:
+        item = recollection.item
+        sentences = told_sentences(item.user_text)
+        if not item.conversation_id or not sentences:
+            found.append(recollection)
+            continue
+        if len(sentences[-1].split()) > _LAST_WORDS:
+            found.append(recollection)
+            continue
+        if item.conversation_id not in conversations:
+            conversations[item.conversation_id] = memory.episodes(item.conversation_id)
+        after = _next(conversations[item.conversation_id], item)
+        if after is None:
+            found.append(recollection)
+            continue
+        if now:  # "it's Tavira now, not Lagos": only what is still so
+            after = current(memory, [dataclasses.replace(recollection, item=after)])[0].item
+        meta = {**(item.meta or {}), THEN: after.user_text}
+        found.append(dataclasses.replace(recollection, item=dataclasses.replace(item, meta=meta)))
+    return found
+
+
+def _next(episodes: Sequence[MemoryItem], item: MemoryItem) -> MemoryItem | None:
+    later = [e for e in episodes if e.created_at > item.created_at]
+    if not later:
+        return None
+    after = min(later, key=lambda e: e.created_at)
+    if after.created_at - item.created_at > FOLLOWS_WITHIN or question_only(after):
+        return None
+    return after
