@@ -77,7 +77,8 @@ def changed_later(
         # (one who cares for the user is changed by another: "switched physios ... Now I see
         # Amy Reid"; a pet or a relative only by a new name)
         named = fact.subject_key.startswith("name_of:")
-        renamed = named and fact.subject_key.partition(":")[2].casefold() not in CARERS
+        role = fact.subject_key.partition(":")[2].casefold()
+        renamed = named and role not in CARERS
         values = _values_of(fact.text) - (set() if named else people) - asked - _FRAME
         # of a fact naming several, the one asked: "how much is my Spotify?" is not changed by
         # "killed Disney+" ("User is paying for Spotify (11.99), Disney+ (8.99) and iCloud")
@@ -96,6 +97,8 @@ def changed_later(
                 continue
             if named_asked and not stems(item.user_text) & named_asked:
                 continue
+            if named and not renamed and role not in stems(item.user_text):
+                continue  # a new physio is told of the physio, not of a race ("Hiroshi and I")
             said = _so_now(item.user_text, values, renamed=renamed)
             then = str((item.meta or {}).get(THEN, ""))
             if said is None and then:

@@ -315,8 +315,10 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
         if question_only(recollection.item):
             continue
         message = recollection.item.user_text
-        parts: list[Statement] = []
+        parts: list[tuple[Statement, set[str]]] = []
         in_message: set[str] = set()
+        hit: list[Statement] = []
+        hit_words: set[str] = set()
         for sentence, span in located(message):
             said = _said_in(sentence)
             if _PERSON_PRONOUN.search(sentence) and said & (wanted - whom):
@@ -329,12 +331,19 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
                 shared = max(shared, needed)
             if shared >= needed:
                 clause, where = _clauses_saying(message, span, wanted)
-                found.append(Statement(clipped(clause or sentence), recollection, shared, where))
+                hit.append(Statement(clipped(clause or sentence), recollection, shared, where))
+                hit_words |= words
             elif words:
-                parts.append(Statement(clipped(sentence), recollection, shared, span))
+                parts.append((Statement(clipped(sentence), recollection, shared, span), words))
                 in_message |= words
-        if len(in_message) >= needed and len(parts) > 1:
-            across += [replace(part, shared=len(in_message)) for part in parts]
+        if hit:
+            # and the sentences of the same message saying the rest of it: "due in March."
+            # beside "she told me she's pregnant!!" for "Hana being pregnant and the due date"
+            most_here = max(h.shared for h in hit)
+            found += hit
+            found += [replace(p, shared=most_here) for p, words in parts if words - hit_words]
+        elif len(in_message) >= needed and len(parts) > 1:
+            across += [replace(part, shared=len(in_message)) for part, _ in parts]
     found = found or across
     # "forget the credit score" is "my credit score is 712", not "Refinanced through my
     # credit union" too: sentences saying more of it leave out those saying one word

@@ -5,7 +5,6 @@ the slots it names, and the people or animals it is about with their kin ("my pe
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Final
 
 from desktop_agent.core.extraction_words import PETS, verb_of
@@ -129,6 +128,7 @@ _SYNONYM_GROUPS: Final = (
     ("wake", "alarm", "waking"),
     ("preparing", "training", "prepare", "train"),
     ("uni", "university"),
+    ("cafe", "café"),  # (no folding of accents in stems: names like "Róisín" stay apart)
     ("masters", "master", "master's", "msc", "mba", "mres", "postgrad"),
     ("shut", "closed", "close"),
     ("endocrinologist", "endo"),
@@ -260,10 +260,6 @@ _BREEDS: Final = {
 
 def _stem(word: str) -> str:
     word = re.sub(r"['’]s?$", "", word.casefold())  # "my sister's", "my brothers' names"
-    if not word.isascii():  # "café" is "cafe", "Inês" is "Ines"
-        word = "".join(
-            c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)
-        )
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     # "my tomatoes" is "my tomato plants"; "boxes", "watches", "classes" (not "shoes")

@@ -20,6 +20,7 @@ from desktop_agent.core.extraction_grammar import KNOWN_PEOPLE
 from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import people_by_name
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 
 
 class Extractor(Protocol):
@@ -152,6 +153,8 @@ _LEANS_ON: Final = re.compile(
     r"\s*(?:(?:oh|and|so|but|well|yeah|now)[,\s]+)?(?:he|she|they|his|her|their)(?:['’]s|['’]re)?\b",
     re.IGNORECASE,
 )
+# A number, a day or month, or a name after the first word.
+_NAMES_A_VALUE: Final = re.compile(rf"\d|(?i:{DAY_OR_MONTH.pattern})|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
 # A message goes on with the one before when it comes soon after.
 _GOES_ON_WITHIN: Final = timedelta(minutes=30)
 
@@ -172,7 +175,14 @@ def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) 
     return [
         dataclasses.replace(fact, span=(fact.span[0] - at, fact.span[1] - at))
         for fact in extract(lead + text)
+        # (a remark read as said of them names something, "swimming lessons every Saturday at
+        # 9am at Toa Payoh"; "User's sister has been so happy lately" would answer what is
+        # asked of her in place of her job)
         if fact.span[0] >= at
+        and (
+            ":said:" not in f":{fact.subject_key}"
+            or _NAMES_A_VALUE.search((lead + text)[fact.span[0] : fact.span[1]])
+        )
     ]
 
 

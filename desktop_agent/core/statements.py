@@ -235,6 +235,12 @@ def changed_since(
     members = members if says_a_member(members, best.sentence) else frozenset()
     # the one asked about, by name: their name alone is no subject a change shares
     whom = set(known_as) & stems(best.sentence)
+    on_topic = substance(best.sentence) | {
+        word
+        for sentence in told_sentences(told.user_text)
+        if stems(sentence) & set(asked)
+        for word in substance(sentence)
+    }
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
@@ -306,7 +312,10 @@ def changed_since(
                 most = weight
             elif (
                 (newest or more)
-                and shared
+                # (the words of what it told on what is asked, or a headline's news: not
+                # "Finnair cancelled our outbound leg" for the hotel in Kyoto told beside the
+                # flight; "the airbnb host cancelled" for "staying in an airbnb in Alfama")
+                and (best.told_on or shared & on_topic)
                 and ENDED.search(sentence)
                 and n + 1 < len(sentences)
                 and CHANGE.search(sentences[n + 1])

@@ -88,7 +88,9 @@ def test_a_breed_asked_by_its_kind_over_later_news(assistant: Assistant) -> None
     assert "whippet" in reply, reply
 
 
-def test_forgetting_news_said_of_her_keeps_what_else_was_said(assistant: Assistant) -> None:
+def test_forgetting_news_said_of_her_keeps_what_else_was_said(
+    assistant: Assistant, by_meaning: MemoryService
+) -> None:
     said_in_turn(
         assistant,
         [
@@ -101,6 +103,8 @@ def test_forgetting_news_said_of_her_keeps_what_else_was_said(assistant: Assista
         ],
         "hi",
     )
+    kept = " ".join(item.text for item in by_meaning.items("episodic"))
+    assert "engaged" not in kept and "June" not in kept, kept  # both sentences of the news
     assert "June" not in said_in_turn(assistant, [], "When is Lena's wedding?")
     assert "dentist" in said_in_turn(assistant, [], "What does Lena do for work?")
 
