@@ -337,11 +337,14 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
                 parts.append((Statement(clipped(sentence), recollection, shared, span), words))
                 in_message |= words
         if hit:
-            # and the sentences of the same message saying the rest of it: "due in March."
-            # beside "she told me she's pregnant!!" for "Hana being pregnant and the due date"
+            # and, of a topic of two things, the sentences of the same message saying the
+            # other: "due in March." beside "she told me she's pregnant!!" for "Hana being
+            # pregnant and the due date" (not "new router set up." beside "the admin PIN I
+            # picked is 4471" for "router admin PIN": what follows it leans on it)
             most_here = max(h.shared for h in hit)
             found += hit
-            found += [replace(p, shared=most_here) for p, words in parts if words - hit_words]
+            if _TWO_THINGS.search(topic):
+                found += [replace(p, shared=most_here) for p, words in parts if words - hit_words]
         elif len(in_message) >= needed and len(parts) > 1:
             across += [replace(part, shared=len(in_message)) for part, _ in parts]
     found = found or across
@@ -351,6 +354,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     return [s for s in found if s.shared == most] if most >= 2 else found
 
 
+_TWO_THINGS: Final = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
 _CAPITALISED: Final = re.compile(r"\b(?!I\b)[A-ZÀ-Ý][\w'’-]+")
 _PERSON_PRONOUN: Final = re.compile(r"\b(?:she|he|her|him|his)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
