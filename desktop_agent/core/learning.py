@@ -21,6 +21,7 @@ from desktop_agent.core.memory_model import MemoryItem, Provenance
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.timeparse import DAY_OR_MONTH
+from desktop_agent.core.told_next import FOLLOWS_WITHIN
 
 
 class Extractor(Protocol):
@@ -155,12 +156,10 @@ _LEANS_ON: Final = re.compile(
 )
 # A number, a day or month, or a name after the first word.
 _NAMES_A_VALUE: Final = re.compile(rf"\d|(?i:{DAY_OR_MONTH.pattern})|(?<=\s)(?!I\b|I['’])[A-ZÀ-Ý]")
-# A message goes on with the one before when it comes soon after.
-_GOES_ON_WITHIN: Final = timedelta(minutes=30)
 
 
 def _soon(previous: MemoryItem, episode: MemoryItem) -> bool:
-    return timedelta(0) <= episode.created_at - previous.created_at <= _GOES_ON_WITHIN
+    return timedelta(0) <= episode.created_at - previous.created_at <= FOLLOWS_WITHIN
 
 
 def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) -> list[Any]:
