@@ -70,6 +70,7 @@ def changed_later(
     people = {w for name in people_by_name(memory) for w in stems(name)}
     asked = stems(question)
     found: LaterChange | None = None
+    read: dict[str, list[MemoryItem]] = {}  # the conversations read, for every fact
     for recollection in facts:
         fact = recollection.item
         # a person's name is no value of what is said of them, unless the name is asked
@@ -89,7 +90,7 @@ def changed_later(
         query = f"{question} {' '.join(sorted(values))}"
         episodes = memory.search(query, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
         about = {w for w in stems(fact.text) if len(w) > 3 and w not in STOPWORDS} - values
-        for episode in with_what_followed(memory, episodes):
+        for episode in with_what_followed(memory, episodes, read=read):
             item = episode.item
             if item.created_at <= fact.created_at or item.id in taught or question_only(item):
                 continue

@@ -29,33 +29,43 @@ _LAST_WORDS: Final = 14
 
 
 def with_what_followed(
-    memory: MemoryService, episodes: Sequence[Recollection], *, now: bool = True
+    memory: MemoryService,
+    episodes: Sequence[Recollection],
+    *,
+    now: bool = True,
+    read: dict[str, list[MemoryItem]] | None = None,
 ) -> list[Recollection]:
     """``episodes``, each ending in a headline with the user's next message in its
     conversation as meta ``THEN`` (when one follows soon, and tells rather than asks); ``now``:
-    as it may still be true (``current_words``), for a question about the present."""
-    conversations: dict[str, list[MemoryItem]] = {}
-    found = []
-    for recollection in episodes:
+    as it may still be true (``current_words``), for a question about the present. ``read``:
+    the conversations already read for this question (each is decrypted whole, so a caller
+    asking again, fact after fact, reads each once)."""
+    conversations = read if read is not None else {}
+    followed: dict[int, Recollection] = {}
+    for n, recollection in enumerate(episodes):
         item = recollection.item
         sentences = told_sentences(item.user_text)
-        if not item.conversation_id or not sentences:
-            found.append(recollection)
-            continue
-        if len(sentences[-1].split()) > _LAST_WORDS:
-            found.append(recollection)
+        if not item.conversation_id or not sentences or len(sentences[-1].split()) > _LAST_WORDS:
             continue
         if item.conversation_id not in conversations:
             conversations[item.conversation_id] = memory.episodes(item.conversation_id)
         after = _next(conversations[item.conversation_id], item)
-        if after is None:
-            found.append(recollection)
-            continue
-        if now:  # "it's Tavira now, not Lagos": only what is still so
-            after = current(memory, [dataclasses.replace(recollection, item=after)])[0].item
-        meta = {**(item.meta or {}), THEN: after.user_text}
-        found.append(dataclasses.replace(recollection, item=dataclasses.replace(item, meta=meta)))
-    return found
+        if after is not None:
+            followed[n] = dataclasses.replace(recollection, item=after)
+    if not followed:
+        return list(episodes)
+    # "it's Tavira now, not Lagos": only what is still so (one pass: blanking may decode every
+    # fact)
+    afters = current(memory, list(followed.values())) if now else list(followed.values())
+    then = dict(zip(followed, (a.item.user_text for a in afters), strict=True))
+    return [
+        dataclasses.replace(
+            r, item=dataclasses.replace(r.item, meta={**(r.item.meta or {}), THEN: then[n]})
+        )
+        if n in then
+        else r
+        for n, r in enumerate(episodes)
+    ]
 
 
 def _next(episodes: Sequence[MemoryItem], item: MemoryItem) -> MemoryItem | None:
