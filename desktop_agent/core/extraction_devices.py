@@ -27,8 +27,9 @@ _ADJECTIVES: Final = (
 )
 _MY_DEVICE = re.compile(
     # ("phone is a Pixel 6, had it since 2021": the user's, said first without "my")
-    rf"^(?i:(?:my\s+)?(?P<new>new\s+)?){_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})\s+"
-    rf"(?i:is|'s|’s)\s+(?i:an?\s+|the\s+)?(?i:{_ADJECTIVES}){_NAME}"
+    # ("my phone's a Pixel 7")
+    rf"^(?i:(?:my\s+)?(?P<new>new\s+)?){_DEVICES.replace('(?P<thing>', '(?P<thing>(?i:')})"
+    rf"(?:\s+(?i:is)|\s*['’]s)\s+(?i:an?\s+|the\s+)?(?i:{_ADJECTIVES}){_NAME}"
 )
 _REPLACED = re.compile(
     rf"(?i:\b(?:replaced|upgraded|swapped|changed|got\s+a\s+new|bought\s+a\s+new)\s+(?:my\s+)?)"

@@ -80,6 +80,14 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             f"User's {who.said or relation} is named {attr.text}", confidence=0.8, correction=True,
         )  # fmt: skip
         return
+    if lemma == "be" and attr is not None and relation in _SPECIES and not negated:
+        amount = next((c for c in attr.children if c.like_num), None)
+        if attr.lower_ in _WEIGHT_UNITS and amount is not None:
+            # "the vet says he's 7.4 kg": a weight, which the next one weighed replaces
+            weight = f"{amount.text} {attr.text}"
+            yield _make(who, tokens, "fact", f"{slot}:weight", weight,
+                        f"User's {person_words(who)} weighs {weight}", correction=True)  # fmt: skip
+            return
     if lemma == "be" and attr is not None:
         breed_like = attr.pos_ in ("NOUN", "PROPN") and attr.lemma_.casefold() not in _NOT_BREEDS
         if relation in _SPECIES and breed_like and not _is_job(attr) and not negated:
@@ -261,9 +269,11 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
 
 _SPECIES = frozenset(words.PETS.values())
 # What a pet "is" without being its breed: "my dog is a good boy", "she's a menace".
+_WEIGHT_UNITS = frozenset("kg kgs kilo kilos lb lbs pounds stone".split())
 _NOT_BREEDS = frozenset(
     "boy girl baby dog cat pet angel menace nightmare sweetheart darling rescue year month "
-    "week lot bit star monster character".split()
+    "week lot bit star monster character kg kgs kilo kilos lb lbs pound pounds stone gram "
+    "grams cm inch inches".split()  # ("he's 7.4 kg": a weight)
 )
 # Words that make "she's in Rome now" a visit, not where she lives.
 _VISITING = frozenset("for on until till visiting holiday vacation trip week weekend".split())

@@ -21,7 +21,7 @@ from desktop_agent.core.extraction_relations import _NOT_NAMES
 
 def name(clause: str) -> Iterator[Match]:
     lead = re.match(
-        r"(?i:my name is|my name's|my name’s|i'm called|i am called|"
+        r"(?i:my (?:full |legal |real )?name(?: is|'s|’s)|i'm called|i am called|"
         r"(?:you can )?call me|people call me|i go by)\s+",
         clause,
     )

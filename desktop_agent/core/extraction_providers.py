@@ -139,7 +139,10 @@ _ON_OR_WITH: Final = re.compile(
     r"\b(?i:(?:i'm|im|i\s+am|we're|we\s+are|i've\s+been|we've\s+been)\s+(?:now\s+|still\s+|"
     r"currently\s+)?(?:on|with)|went\s+(?:back\s+to|with|for)|gone\s+(?:back\s+to|with|for)|"
     r"going\s+(?:back\s+to|with)|back\s+(?:to|with)|signed\s+up\s+(?:with|to)|moved\s+(?:over\s+)?to|"
-    r"switched\s+(?:over\s+)?to|joined|kept\s+(?:the|my|our))\s+"
+    r"switched\s+(?:over\s+)?to|joined|kept\s+(?:the|my|our)|"
+    # "my phone's a Pixel 7, on Telstra" (not ", on Monday")
+    r"(?<=,\s)on(?=\s+(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
+    r"february|march|april|may|june|july|august|september|october|november|december)\b)))\s+"
     rf"{_NAME}"
 )
 # "Hyperoptic gets installed tomorrow", "Octopus takes over on the 1st": a new provider coming

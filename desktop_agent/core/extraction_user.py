@@ -263,7 +263,13 @@ def _user_is(head: Token, who: Who, tokens: list[Token], negated: bool) -> Itera
                     _phrase(into), f"User {verb} {_phrase(into)}", negated=negated)  # fmt: skip
         return
     named = next((c for c in children if c.dep_ in ("attr", "acomp") and _a_name(c)), None)
-    if named is not None and not negated and named.pos_ == "PROPN":
+    subject = next((c for c in children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    # (said by "I": "his teacher there is Mr Fogarty" names the teacher, whatever the parse)
+    by_me = (subject is None or subject.lower_ in ("i", "me")) and not any(
+        c.dep_ == "expl"
+        for c in children  # ("there is Mr Fogarty")
+    )
+    if named is not None and not negated and named.pos_ == "PROPN" and by_me:
         # "I'm Sara, 27, and I live in Cork"; "I'm Dana Whitfield": the whole name
         first = min((c.i for c in named.children if c.dep_ == "compound" and c.pos_ == "PROPN"),
                     default=named.i)  # fmt: skip

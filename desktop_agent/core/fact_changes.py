@@ -98,8 +98,18 @@ def changed_later(
                 continue
             if named_asked and not stems(item.user_text) & named_asked:
                 continue
-            if named and not renamed and role not in stems(item.user_text):
-                continue  # a new physio is told of the physio, not of a race ("Hiroshi and I")
+            ended = values & stems(item.user_text) and ENDED.search(item.user_text)
+            if named and not renamed and role not in stems(item.user_text) and not ended:
+                # a new physio is told of the physio, not of a race ("Hiroshi and I"), or
+                # after the old one ended ("Abernathy retired ... first lesson with Rafael")
+                continue
+            if (
+                named
+                and not renamed
+                and values & stems(item.user_text)
+                and not ENDED.search(item.user_text)
+            ):
+                continue  # "Dr Okafor says ... so we switched him to Royal Canin": still hers
             said = _so_now(item.user_text, values, renamed=renamed)
             then = str((item.meta or {}).get(THEN, ""))
             if said is None and then:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
+from desktop_agent.core.extraction_words import RELATIONS
 from desktop_agent.core.grounding import content_words, kin_asked, slot_keys, stems
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import SEMANTIC
@@ -165,7 +166,15 @@ def derived(words: set[str]) -> set[str]:
 
 
 # noun ending -> verb ending: proposal/propose, payment/pay, relocation/relocate, marriage/marry
-_DERIVED: Final = (("ation", "ate"), ("ment", ""), ("sal", "se"), ("val", "ve"), ("iage", "y"))
+# diagnosis/diagnose
+_DERIVED: Final = (
+    ("ation", "ate"),
+    ("ment", ""),
+    ("sal", "se"),
+    ("val", "ve"),
+    ("iage", "y"),
+    ("osi", "ose"),  # (the stem of "diagnosis")
+)
 
 
 def _wanted(topic: str) -> set[str]:
@@ -282,8 +291,39 @@ _MONEY: Final = "#money"  # what a sentence saying an amount earned counts as sa
 
 
 def _said_in(text: str) -> set[str]:
-    """The stems of ``text``, with ``_MONEY`` when it says an amount earned."""
-    return stems(text) | ({_MONEY} if _EARNED.search(text) else set())
+    """The stems of ``text``, with ``_MONEY`` when it says an amount earned, ``_SUM_SAID``
+    when it says any amount, ``_NAME_SAID`` when it names something."""
+    said = stems(text) | ({_MONEY} if _EARNED.search(text) else set())
+    if _AN_AMOUNT.search(text):
+        said.add(_SUM_SAID)
+    if any(not _NOT_A_NAME.match(n) for n in _NAME_IN.findall(text)):
+        said.add(_NAME_SAID)
+    return said
+
+
+# "forget how much the wedding costs": a sentence saying an amount says it ("they're spending
+# like 90 million pesos on it"), more than one that only says the wedding
+_AMOUNT_TOPIC: Final = re.compile(
+    r"\b(?:how\s+much|costs?|price|budget|bill|fees?|spend\w*|spent|rent|owe\w*|debt)\b",
+    re.IGNORECASE,
+)
+_AN_AMOUNT: Final = re.compile(
+    rf"{_SUM}|\b\d[\d,.]*\s*(?:million|thousand|grand|quid|bucks|dollars|euros|pounds|pesos|"
+    r"rupees|kr|yen|rand)\b",
+    re.IGNORECASE,
+)
+_SUM_SAID: Final = "#sum"
+# "forget the name of Leo's school": a sentence naming something says the name ("he's at
+# Greenfield Primary"), not one that only says the school ("football after school")
+_NAME_TOPIC: Final = re.compile(r"\bnames?\b", re.IGNORECASE)
+_NAME_IN: Final = re.compile(r"(?<=[\w,;] )[A-ZÀ-Ý][\w'’-]+")
+_NOT_A_NAME: Final = re.compile(
+    r"(?:I|I'm|I've|I'd|I'll|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
+    r"January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"s?\b"
+)
+_NAME_SAID: Final = "#name"
+_PEOPLE: Final = frozenset(stems(" ".join(RELATIONS)))
 
 
 def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[Statement]:
@@ -299,14 +339,21 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     money = bool(_EARNINGS_TOPIC.search(topic))
     if money:
         wanted.add(_MONEY)
+    if _AMOUNT_TOPIC.search(topic):
+        wanted.add(_SUM_SAID)
+    if _NAME_TOPIC.search(topic):
+        wanted.add(_NAME_SAID)
     # each word of the topic counts once, however many of its forms or synonyms a sentence
     # says: "Rafael's phone number" is not said by "phone is a Pixel 7 and I'm on Mint Mobile"
     root: dict[str, str] = {}
     for word in sorted(content_words(topic) & stems(topic)):
         for form in {word} | inflected({word}) | derived({word}) | content_words(word):
             root.setdefault(form, word)
-    # (the names the topic says, first word too: "Lena getting engaged")
+    root[_NAME_SAID] = "name"  # (a name said and the word "named" say the name once)
+    # (the names the topic says, first word too: "Lena getting engaged"; and whom it names
+    # by relation: "my father's diagnosis" is "he was just diagnosed with ...")
     whom = {w for name in _CAPITALISED.findall(topic) for w in stems(name)} & wanted
+    kin = kin_asked(topic) & wanted
     found = []
     # a message saying it across its sentences: "she told me she's pregnant!! | due in
     # February." for "Amara being pregnant and the due date"
@@ -325,6 +372,8 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
                 # "she's pregnant" says Amara's news, for "Amara being pregnant" (a "her" alone
                 # is anyone's: "her name's Pixel" is the cat, not "everything about Lena")
                 said |= whom
+                if not _NAME_IN.search(sentence) and not (stems(sentence) & _PEOPLE) - kin:
+                    said |= kin  # ... and "she" by relation, when it can mean no one else
             words = {root.get(word, word) for word in wanted & said}
             shared = len(words)
             if money and _MONEY in said:
@@ -348,6 +397,10 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
         elif len(in_message) >= needed and len(parts) > 1:
             across += [replace(part, shared=len(in_message)) for part, _ in parts]
     found = found or across
+    if _SUM_SAID in wanted and any(_AN_AMOUNT.search(s.sentence) for s in found):
+        # "how much the bakery cost" is the sentence saying the sum ("he's sunk about 80
+        # thousand euros into it"), not the news of the bakery beside it
+        found = [s for s in found if _AN_AMOUNT.search(s.sentence)]
     # "forget the credit score" is "my credit score is 712", not "Refinanced through my
     # credit union" too: sentences saying more of it leave out those saying one word
     most = max((s.shared for s in found), default=0)

@@ -47,7 +47,7 @@ from desktop_agent.core.grounding_words import (
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SLOT_WORDS, AboutUser
-from desktop_agent.core.statement_wording import what_is_so
+from desktop_agent.core.statement_wording import WHEN_SAID, kind_asked, what_is_so
 from desktop_agent.search.tokenize import STOPWORDS
 
 # Above this cosine a fact answers a question even with no slot or word in common.
@@ -102,6 +102,11 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     # name it ("User's favourite food is ramen") does not answer it.
     unnamed = bool(words - slot_words - _relation_words(relation))
     kin = _KIN.get(relation, {relation}) if relation else set()
+    # What else is said of them may answer "where does my dad live?", but not "is my friend
+    # pregnant?" (what no slot names, asked yes or no) nor "when is my friend due?" (a time
+    # no fact of hers says): her job and her city do not.
+    asks_beyond = unnamed and not strong and bool(_YES_NO.match(asked))
+    when_asked = kind_asked(asked) is WHEN_SAID
     # Best first: the slot and a word in common, the slot alone, a word alone, close meaning.
     tiers: list[list[Recollection]] = [[], [], [], []]
     kinds = kinds_named(words)  # "what sport ...?": a fact naming a sport says one
@@ -132,7 +137,9 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
             tiers[0 if shared else 1].append(recollection)
         elif shared or names_one_of(kinds, said):
             tiers[2].append(recollection)
-        elif relation or recollection.hit.vector_score >= _CLOSE:
+        elif (
+            relation and not asks_beyond and not (when_asked and not WHEN_SAID.search(item.text))
+        ) or recollection.hit.vector_score >= _CLOSE:
             tiers[3].append(recollection)
     if unnamed and not question.past:
         # Only a qualified slot needs its qualifier named: "favorite:food" does not answer
@@ -174,6 +181,7 @@ def _theirs(relation: str, asked: str) -> str:
 
 
 _HOW_MANY: Final = re.compile(r"\bhow\s+many\b")
+_YES_NO: Final = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|had)\b")
 _NAMING: Final = frozenset({"name", "full", "called", "named", "nickname"})
 _PEOPLE: Final = frozenset(_stem(r) for r in RELATIONS)
 # A fact that only names someone: "User's dad is named Hiroshi".

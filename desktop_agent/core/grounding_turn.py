@@ -51,6 +51,7 @@ from desktop_agent.core.named_people import (
     named_in_words,
     of_them,
     people_by_name,
+    pets_vet_as_ours,
     says_what_is_asked,
 )
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, leaning_on, resolved
@@ -66,7 +67,7 @@ from desktop_agent.core.questions import (
 )
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
-from desktop_agent.core.statement_wording import WHEN_SAID, kind_asked
+from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.core.told_next import with_what_followed
@@ -93,7 +94,7 @@ def ground(
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
     user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
     the ones before that (oldest first), what "it" in the question before meant."""
-    text = plain_question(text)  # "whos my gp" as "who's my gp"
+    text = pets_vet_as_ours(memory, plain_question(text))  # "whos my gp" as "who's my gp"
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
@@ -122,7 +123,10 @@ def ground(
         if renamed is not None and (asked := about_user(renamed)) is not None:
             question, text = asked, renamed
         elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
-            question = AboutUser(text, everything=False, past=False, named=text)
+            # ("which dentist retired?" asks the one before; "what was the band's name
+            # before we changed it?" is answered by the user's words, as of the present)
+            past = asks_the_past(text) and bool(_ended_asked(text))
+            question = AboutUser(text, everything=False, past=past, named=text)
         elif question is None and (name := named_in_memory(memory, text)) and asks_only(text):
             # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
             question = AboutUser(text, everything=False, past=False, named=name)
@@ -220,11 +224,14 @@ def ground(
     if not past and not question.everything and not _answers(facts, text):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
-        beyond = unnamed_words(text) if facts else None  # what the facts miss must be said
+        # what the facts miss must be said
+        beyond = unnamed_words(text) | _ended_asked(text) if facts else None
         statement = _said(memory, text, excluded, saying=beyond)
         if statement is not None and (
             not facts
-            or stems(statement.sentence) & unnamed_words(text)
+            # (in other words too: "University of Lagos" for the "uni" asked)
+            or (stems(statement.sentence) | content_words(statement.sentence))
+            & (unnamed_words(text) | _ended_asked(text))
             # only who they are is known ("User's granddaughter is named Anya"), and the words
             # closest to what is asked of them say it ("... flying in from Singapore")
             or _says_of_them(statement, facts, text)
@@ -258,10 +265,13 @@ _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 _OURS: Final = re.compile(
     r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
-    r"due\s+date|christening|anniversary|"
+    r"due\s+date|christening|anniversary|(?:[\w'’-]+\s+)?(?:trip|holiday|vacation|honeymoon)|"
     # what the user runs or keeps: "which day is the shop shut?", "how big is the herd?"
     r"shop|salon|business|store|caf[eé]|bakery|restaurant|farm|herd|flock|boat|truck|van|car|"
-    r"flat|apartment|landlord|rent|lease|band|allotment|" + PET_WORDS + r")\b",
+    r"flat|apartment|landlord|rent|lease|band|allotment|" + PET_WORDS + r")\b|"
+    # "which dentist retired?": who treats the user, asked by which one
+    r"\b(?:which|what)\s+(?:dentist|doctor|gp|vet|physio|therapist|optician|hairdresser|"
+    r"barber)\b",
     # "when is the pup going in to get looked at?": an animal of the household by its kind
     re.IGNORECASE,
 )
@@ -303,10 +313,19 @@ def _keys(found: list[Recollection]) -> set[str]:
     return {r.item.subject_key for r in found}
 
 
+def _ended_asked(question: str) -> set[str]:
+    """The words of what ended that ``question`` asks about: {"retired"} in "which dentist
+    retired?"."""
+    ended = ENDED.search(question)
+    return stems(ended.group(0)) if ended is not None else set()
+
+
 def _answers(facts: list[Recollection], question: str) -> bool:
     """Whether ``facts`` say what ``question`` asks: something of each word asked beyond the
     slot, and more than a name unless a name is asked ("which university is my grandson going
     to?" is not answered by "User's grandson is named Cian")."""
+    if (ended := _ended_asked(question)) and not any(ended & stems(f.item.text) for f in facts):
+        return False  # "which dentist retired?" is not answered by who the dentist is now
     named = {f.item.subject_key.partition("name_of:")[2] for f in facts}
     if facts and "" not in named and _WHO_IS_MY.match(question):
         # "who's my Portuguese tutor?": the tutor's name answers, whatever the tutor teaches

@@ -134,6 +134,10 @@ _SYNONYM_GROUPS: Final = (
     ("endocrinologist", "endo"),
     ("physio", "physiotherapist", "physiotherapy"),
     ("vet", "vets", "veterinarian"),
+    ("weight", "weigh", "kg", "kgs", "kilos", "lbs"),
+    ("dose", "dosage"),
+    ("surgery", "operation"),
+    ("school", "primary", "academy"),  # "he's at Greenfield Primary"
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

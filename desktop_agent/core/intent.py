@@ -61,15 +61,22 @@ _FORGET = re.compile(
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
     r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|"
-    r"(?=(?:where|what|who|when|how\s+old)\s+(?:i|i'm|my|we)\b)|"
+    r"(?=(?:where|what|who|when|how\s+old|how\s+much|how\s+many)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
     rf"(?:all\s+)?(?:the|that)\s+(?=[\w'’ -]{{2,60}}?\s+{_I_TOLD.pattern})))"
     # "forget the hotel booking", "forget the therapist thing?": a thing named, then the end
     # (only "forget": "delete the second paragraph" edits a text)
-    r"|forget\s+(?:the|this)\s+(?!(?:past|rest|whole|above|last|previous|first|second|third|"
+    # ("forget the whole car park incident", not "forget the whole thing": never mind)
+    r"|forget\s+(?:the|this)\s+(?:whole\s+(?=[\w'’-]+\s+\w))?(?!(?:past|rest|whole|above|last|previous|first|second|third|"
     r"next|question|answer|reply|email|paragraph|sentence|line)\b)"
     r"(?=[\w'’ -]{2,40}?(?:\s+(?:thing|stuff|bit|part|info))?(?:[\s,]+please)?(?:[.!?,;]|$))"
-    r"|(?:don't|do not|stop)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
+    # "scrap the bit about my salary", "drop what I said about the vet bill" (not "drop my
+    # son at football": these verbs forget only what is named as told)
+    r"|(?:scrap|scratch|drop|ditch|bin|lose|clear|get\s+rid\s+of)\s+(?:(?:the|that|all\s+"
+    r"(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+(?:about|on|re|"
+    r"regarding)|what\s+i\s+(?:said|told\s+you|mentioned)\s+about)"
+    # "can you not remember Tom's surgery?"
+    r"|(?:don't|do not|stop|not)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
     r"(?=\S))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
     re.IGNORECASE | re.DOTALL,
@@ -90,12 +97,22 @@ _WHY = re.compile(
 
 
 def _forget_argument(forget: re.Match[str]) -> str:
-    argument = _WHY.split(forget.group(1), maxsplit=1)[0]
+    argument, *why = _WHY.split(forget.group(1), maxsplit=1)
+    if why and (also := _ALSO.match(why[0])) is not None:
+        # "my weight from your memory? and the target too"
+        argument = f"{_FROM_MEMORY.sub('', argument)} and {also['thing']}"
     argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
     argument = _FROM_MEMORY.sub("", argument)
     argument = _THING.sub("", argument.strip(" .!?,"))
     return argument.strip(" .!,")
 
+
+# "... and the target too": one more thing to forget, said after the request
+_ALSO: Final = re.compile(
+    r"^(?:and|also|plus)\s+(?P<thing>(?:the|my|our|his|her|their)\s+[\w'’ -]{2,30}?)\s+"
+    r"(?:too|as\s+well)\b",
+    re.IGNORECASE,
+)
 
 # "... from your memory": where it is, not what it is
 _FROM_MEMORY: Final = re.compile(
@@ -117,8 +134,23 @@ _FORGET_BACK: Final = re.compile(
 )
 
 
+# "I told you about my father's diagnosis earlier. Please remove that": what was told, named
+# first in the user's words, then the request pointing back at it
+_TOLD_BACK: Final = re.compile(
+    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey)[\s,!]+)*"
+    r"(?:(?:you\s+know\s+)?(?:what|the\s+(?:thing|stuff|bit)\s+)?)?i\s+(?:(?:told\s+you|"
+    r"said\s+something)\s+(?:about|regarding|on)|mentioned(?:\s+(?:about|regarding|on))?)\s+"
+    r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,60}?)"
+    r"(?:\s+(?:earlier|before|last\s+time|yesterday|the\s+other\s+day))?"
+    r"\s*(?:[.!?,;:]+|\s[-–—])\s*(?:(?:can|could|would|will)\s+you\s+)?"
+    r"(?:please\s+|pls\s+|plz\s+|just\s+)*(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    r"(?:that|it|them|this)\b",
+    re.IGNORECASE,
+)
+
+
 def _forget_back(text: str) -> Intent | None:
-    asked = _FORGET_BACK.match(text)
+    asked = _FORGET_BACK.match(text) or _TOLD_BACK.match(text)
     if asked is None:
         return None
     topic = asked["topic"].strip()

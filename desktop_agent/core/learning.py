@@ -162,10 +162,34 @@ def _soon(previous: MemoryItem, episode: MemoryItem) -> bool:
     return timedelta(0) <= episode.created_at - previous.created_at <= FOLLOWS_WITHIN
 
 
+_SWITCH_TOLD: Final = re.compile(
+    r"\b(?:switch|switched|switching|change|changed|changing|swap|swapped)\s+"
+    r"(?P<role>dentist|doctor|gp|vet|physio|therapist|hairdresser|barber|optician)s?\b",
+    re.IGNORECASE,
+)
+_NOW_WITH: Final = re.compile(
+    r"^\s*(?:(?:so|and|ok|okay|anyway|now)[\s,]+)*(?:i['’]m|i\s+am|we['’]re)\s+(?:now\s+)?"
+    r"(?:with|seeing|registered\s+with)\s",
+    re.IGNORECASE,
+)
+_CARER_KEY: Final = {"gp": "doctor"}
+
+
 def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) -> list[Any]:
     """The facts of ``text``; when it opens with a pronoun, read after ``before`` (the message
     it goes on from), which says whom the pronoun means, keeping only what ``text`` says
     (spans shifted back into ``text``)."""
+    if before and (switched := _SWITCH_TOLD.search(before)) and _NOW_WITH.match(text):
+        # "had to switch dentists." | "I'm with Dr Osei now": the new one, of the kind switched
+        lead = f"I switched {switched['role'].casefold()}s, "
+        at = len(lead)
+        return [
+            dataclasses.replace(fact, span=(max(0, fact.span[0] - at), fact.span[1] - at))
+            for fact in extract(lead + text)
+            if fact.span[1] > at
+            and fact.subject_key
+            == f"name_of:{_CARER_KEY.get(switched['role'].casefold(), switched['role'].casefold())}"
+        ]
     if not before or not before.strip() or not _LEANS_ON.match(text):
         return extract(text)
     lead = before.strip()

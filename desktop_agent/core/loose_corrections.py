@@ -236,7 +236,11 @@ def _correction(
     whole = bool(opening and _CHANGE.search(opening.group(0)))
     changing = [_salient(c) for c in _clauses(sentence) if whole or _CHANGE.search(c)]
     for fact in facts:
-        if _of_someone_not_named(sentence, fact) or _same_workplace(sentence, fact):
+        if (
+            _of_someone_not_named(sentence, fact)
+            or _same_workplace(sentence, fact)
+            or _still_named(sentence, fact)
+        ):
             continue
         shared = said & _salient(fact.text) - set(people)
         # ... in a clause that says the change: "the Leeds race got moved", not "I'll need
@@ -277,6 +281,25 @@ def _same_workplace(sentence: str, fact: MemoryItem) -> bool:
 
 
 _NAMES_IN: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]+")
+
+
+def _still_named(sentence: str, fact: MemoryItem) -> bool:
+    """Whether ``sentence`` names the one ``fact`` names as still so: "Dr Nguyen halved his
+    carprofen" is news of the vet, not a new vet."""
+    if not fact.subject_key.startswith("name_of:"):
+        return False
+    names = set(_NAMES_IN.findall(fact.text)) - _NO_NAMES
+    return any(
+        re.search(rf"\b{re.escape(n)}\b", sentence) for n in names
+    ) and not _TAKEN_BACK.search(sentence)
+
+
+_NO_NAMES: Final = frozenset({"User", "User's", "Dr", "Mr", "Mrs", "Ms", "Mx", "Prof"})
+_TAKEN_BACK: Final = re.compile(
+    r"\b(?:not|wrong|instead|retired|retiring|left|leaving|no\s+longer|any\s*more|replaced|"
+    r"mistake|meant|typo|misspelt|misspelled|spelt|spelled|actually)\b",
+    re.IGNORECASE,
+)
 _USER_OPENS: Final = re.compile(r"(?:i|i['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve))\b", re.IGNORECASE)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.current_words import current
-from desktop_agent.core.extraction_words import KIDS, RELATIONS
+from desktop_agent.core.extraction_words import KIDS, PET_WORDS, RELATIONS
 from desktop_agent.core.grounding_kinds import members_asked, says_a_member
 from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
@@ -181,7 +181,31 @@ def by_relation(memory: MemoryService, text: str) -> str | None:
         ),
         text,
     )
+    changed = pets_vet_as_ours(memory, changed)
     return changed if changed != text else None
+
+
+def pets_vet_as_ours(memory: MemoryService, text: str) -> str:
+    """ "who's my dog's vet?" as "who's my vet?" when the memory knows the vet by name: a
+    pet's vet is the household's, kept as the user's ("Our vet is Dr. Ramírez"). (Not "when is
+    my dog's vet appointment?", which the dog's news answers.)"""
+    if not _WHO_OR_NAME.match(text) or not any(
+        item.subject_key == "name_of:vet" for item in memory.active_facts()
+    ):
+        return text
+    return _PETS_VET.sub(r"\g<our> \g<vet>", text)
+
+
+_WHO_OR_NAME: Final = re.compile(
+    r"\s*(?:who|what(?:['’]s|\s+is)\s+(?:the\s+)?name)\b(?!.*\b(?:appointment|visit|check-?up)\b)",
+    re.IGNORECASE,
+)
+
+
+_PETS_VET: Final = re.compile(
+    rf"\b(?P<our>my|our)\s+(?:{PET_WORDS}|pet)['’]s\s+(?P<vet>vets?|veterinarian)\b",
+    re.IGNORECASE,
+)
 
 
 def of_them(

@@ -134,6 +134,13 @@ _PAST = re.compile(
     r"(?:did|have|had)\s+(?:i|we|they)\s+(?:ditch|drop|dump|quit|leave|sell|cancel|give\s+up|stop)|"
     r"(?:picked|chose|chosen|planned|wanted|booked|picking|choosing)\s+(?:at\s+)?first|"
     r"first\s+(?:picked|chose|chosen|planned|wanted|booked)|"
+    # "what's my maiden name?": the name before marrying
+    r"maiden\s+name|"
+    # "which dentist retired?": the one before, who ended
+    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+)?(?:retired|quit|closed|shut\s+down|moved\s+away)\b|"
+    # "what did the physio first think it was?": what was thought before it turned out else
+    r"(?:did|had)\s+(?:\w+\s+){1,3}first\s+(?:think|thought|say|said|suspect|diagnose|call|"
+    r"name)\b|"
     r"(?:was|were)\s+(?:the|my|our|her|his|their)\s+(?:starting|initial|original|first)\b|"
     r"(?:which|what) (?:company|job|firm|employer|school|gym|club|team|city|town|place|flat|house) "
     r"did (?:i|we) (?:leave|quit|move out of|sell|give up|drop))\b",
@@ -148,7 +155,9 @@ _CHILDHOOD = re.compile(
 # questions about the user.
 _NOT_ABOUT_ME = re.compile(
     r"^\s*(?:can|could|would|will)\s+you\s+(?!remind|tell me (?:my|what my|where i|who my))|"
-    r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|should i|"
+    # ("what surname should I put on forms?" asks what the user's surname is)
+    r"\b(?:help me|give me|show me|write|explain|translate|recommend|suggest|"
+    r"should i(?!\s+(?:put|write|use|give)\b)|"
     r"how (?:do|can|should) i(?! (?:take|like|have) my\b| (?:usually )?(?:get|travel|go) to (?:work|the office|school|uni)\b| (?:usually )?commute\b)|what should i|what can i|could i|can i|do i need|"
     r"i (?:could|can|should|might|would|need|want)|"
     # "any quick lunch ideas for him?", "ideas for our weekend away?", "plan me a workout"
@@ -396,6 +405,9 @@ _ROLE_ASKED: Final = re.compile(
     r"mentor)\w*\s+me\b(?:\s+(?P<what>(?!(?:these|this|now|nowadays|lately|again|at|on|in|for|"
     r"right|today)\b)[a-z]+)\b)?|\bwho\s+(?:do|did)\s+i\s+(?P<live>live|share\s+a\s+(?:flat|house))"
     r"\s+with\b|\bwho(?:'s|’s|\s+is)?\s+(?P<team>leading|running|managing|heading)\s+(?:my|our)\s+team\b|"
+    # "who teaches my pottery class?": the pottery teacher
+    r"\bwho\s+(?P<class_verb>teach|coach|run|take)\w*\s+(?:my|our)\s+(?P<subject>[a-z]+)\s+"
+    r"(?:class|classes|lessons?|group|course|sessions?)\b|"
     r"\bwho\s+(?P<aux>do|did|am|will|was|used\s+to)\s+i\s+(?:used\s+to\s+)?"
     r"(?P<report>report|reporting)\s+(?:to|into)\b",
     re.IGNORECASE,
@@ -418,7 +430,10 @@ def by_role(question: str) -> str:
     found = _ROLE_ASKED.search(question)
     if found is None:
         return question
-    if found.group("team"):
+    if found.group("class_verb"):
+        verb = found.group("class_verb").casefold()
+        role = f"{found.group('subject')} {'coach' if verb == 'coach' else 'teacher'}"
+    elif found.group("team"):
         role = "team lead"  # "who's leading my team now?"
     elif found.group("live"):
         role = "roommate"

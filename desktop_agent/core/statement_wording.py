@@ -23,7 +23,9 @@ _REASON: Final = re.compile(
     r"[,;]?\s+(?:bc|b/c|because|cos|coz|cuz|'cause|since(?=\s+(?:(?:it|its|it's|we|they|he|"
     r"she|there)\b|(?:the|my|our|his|her|their|that)\s+(?:[\w'’-]+\s+){0,3}?(?:was|were|is|are|"
     r"wasn'?t|weren'?t|isn'?t|aren'?t|had|has|did|didn'?t|does|doesn'?t|kept|keeps)\b)))\s+.*?"
-    r"(?=[,;]\s*(?:it|its|it's|i|i'm|im|we|we're|they|they're|so|and|but|now)\b|$)",
+    r"(?=[,;]\s*(?:it|its|it's|i|i'm|im|we|we're|they|they're|so|and|but|now)\b|"
+    # ("sent me for an MRI | because it wasn't settling| and it's actually a stress fracture")
+    r"\s+(?:and|but)\s+(?:it's|it’s|it\s+is|it\s+was|turns\s+out|now)\b|$)",
     re.IGNORECASE,
 )
 
@@ -32,9 +34,10 @@ _REASON: Final = re.compile(
 # "the Ljubljana venue fell through, | so they moved it to Lake Bled",
 # "Traded the Civic in on the weekend, | I'm driving a Subaru now", "I said Durham before |
 # but my MA is at Newcastle".
-# (not what is left: "the only date they had left was 20 September")
+# (not what is left: "the only date they had left was 20 September"; nor a side: "my left
+# knee", "on the left")
 ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"
     r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"

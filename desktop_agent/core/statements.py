@@ -21,6 +21,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from desktop_agent.core.extraction_words import CARERS, RELATIONS
 from desktop_agent.core.grounding import content_words, kin_asked, stems
 from desktop_agent.core.grounding_kinds import members_asked, says_a_member
 from desktop_agent.core.grounding_words import the_thing
@@ -106,6 +107,10 @@ def best_statement(
                 # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"
                 named = stems(" ".join(_NAMED.findall(sentences[n - 1])))
                 said |= (wanted | set(known_as)) & named
+                if _OPENS_WITH_THEM.match(sentence):
+                    # and who they are, said just before: "Saw a physio today, Thandi. | She
+                    # thinks it's shin splints" for "what did the physio think it was?"
+                    said |= (wanted | kin) & stems(sentences[n - 1]) & _ROLES
             if kin and not kin & said and not said & set(known_as):
                 continue
             shared = len(wanted & said) + (1 if kin else 0)
@@ -165,6 +170,8 @@ _SAID_AS: Final = {
     "live": frozenset("flat house bungalow apartment cottage condo".split()),
     "work": frozenset("job".split()),
 }
+_OPENS_WITH_THEM: Final = re.compile(r"\s*(?:he|she)(?:['’]s)?\b", re.IGNORECASE)
+_ROLES: Final = frozenset(stems(" ".join(CARERS | RELATIONS.keys())))
 _THEIR: Final = re.compile(r"\b(?:he|she|his|her|he's|she's|him)\b", re.IGNORECASE)
 _NAMED: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*")
 _NOW_ASKED: Final = re.compile(

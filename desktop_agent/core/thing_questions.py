@@ -30,7 +30,13 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     if any(w[:1].isupper() for w in re.findall(r"[\w'’-]+", text)[1:]):
         return None
     # "when's the dentist?": one thing named with "the", asked when or where it is
-    if len(asked) < 2 and not (_WHEN_OR_WHERE.match(text) and asked and asked <= the_thing(text)):
+    # ... or said bare ("when is pottery now?"), answered only by a sentence saying when
+    bare = len(asked) == 1 and _WHEN_OR_WHERE.match(text) is not None
+    if (
+        len(asked) < 2
+        and not bare
+        and not (_WHEN_OR_WHERE.match(text) and asked and asked <= the_thing(text))
+    ):
         return None
     hidden = {*excluded, *memory.outdated_episodes()}
     episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
@@ -43,6 +49,8 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     # the second wednesday")
     says = kind_asked(text)
     of_kind = found.shared >= 2 and says is not None and bool(says.search(found.sentence))
+    if bare and not the_thing(text) and not (says is not None and says.search(found.sentence)):
+        return None
     if found.shared < len(asked) and not the_thing(text) & stems(found.sentence) and not of_kind:
         return None
     if not asks_the_past(text):
