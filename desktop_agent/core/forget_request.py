@@ -304,12 +304,13 @@ def _said_in(text: str) -> set[str]:
 # "forget how much the wedding costs": a sentence saying an amount says it ("they're spending
 # like 90 million pesos on it"), more than one that only says the wedding
 _AMOUNT_TOPIC: Final = re.compile(
-    r"\b(?:how\s+much|costs?|price|budget|bill|fees?|spend\w*|spent|rent|owe\w*|debt)\b",
+    r"\b(?:how\s+much|costs?|price|budget|bill|fees?|spend\w*|spent|rent|owe\w*|debt|dose|"
+    r"dosage)\b",
     re.IGNORECASE,
 )
 _AN_AMOUNT: Final = re.compile(
     rf"{_SUM}|\b\d[\d,.]*\s*(?:million|thousand|grand|quid|bucks|dollars|euros|pounds|pesos|"
-    r"rupees|kr|yen|rand)\b",
+    r"rupees|kr|yen|rand|mg|mcg|µg|ml|units?|iu)\b",
     re.IGNORECASE,
 )
 _SUM_SAID: Final = "#sum"
