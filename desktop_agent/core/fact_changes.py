@@ -108,8 +108,15 @@ def changed_later(
                 and not renamed
                 and values & stems(item.user_text)
                 and not ENDED.search(item.user_text)
+                and not re.search(
+                    rf"\b(?:switch|chang|swap|new)\w*\s+(?:\w+\s+)?{re.escape(role)}",
+                    item.user_text,
+                    re.IGNORECASE,
+                )
             ):
-                continue  # "Dr Okafor says ... so we switched him to Royal Canin": still hers
+                # "Dr Okafor says ... so we switched him to Royal Canin": still hers (not
+                # "switched physios. Kowal kept cancelling on me")
+                continue
             said = _so_now(item.user_text, values, renamed=renamed)
             then = str((item.meta or {}).get(THEN, ""))
             if said is None and then:
