@@ -392,7 +392,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
             # pregnant and the due date" (not "new router set up." beside "the admin PIN I
             # picked is 4471" for "router admin PIN": what follows it leans on it)
             most_here = max(h.shared for h in hit)
-            found += hit
+            found += hit + _fragments_after(hit, message, most_here)
             if _TWO_THINGS.search(topic):
                 found += [replace(p, shared=most_here) for p, words in parts if words - hit_words]
         elif len(in_message) >= needed and len(parts) > 1:
@@ -406,6 +406,40 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     # credit union" too: sentences saying more of it leave out those saying one word
     most = max((s.shared for s in found), default=0)
     return [s for s in found if s.shared == most] if most >= 2 else found
+
+
+def _fragments_after(hit: list[Statement], message: str, shared: int) -> list[Statement]:
+    """The short sentence with no subject of its own right after a sentence to forget, which
+    goes on saying it: "due in June." after "she's expecting!!" (not "it lives in the hallway
+    cupboard" after "the admin PIN I picked is 4471": that says something else of it)."""
+    sentences = located(message)
+    taken = {h.span for h in hit}
+    found = []
+    for statement in hit:
+        at = next(
+            (n for n, (_, span) in enumerate(sentences) if span[0] <= statement.span[0] < span[1]),
+            None,
+        )
+        if at is None or at + 1 >= len(sentences):
+            continue
+        after, span = sentences[at + 1]
+        words = re.findall(r"[\w'’]+", after.casefold())
+        if span in taken or not words or len(words) > 5 or words[0] in _SUBJECTS:
+            continue
+        if set(words) & _FINITE:
+            continue  # "Tom is 5." says something of its own
+        found.append(Statement(clipped(after), statement.source, shared, span))
+        taken.add(span)
+    return found
+
+
+_SUBJECTS: Final = frozenset(
+    "i i'm i've my we we're our he he's she she's they they're it it's its the this that these "
+    "those his her their there you your and but so also btw oh anyway ok okay".split()
+)
+_FINITE: Final = frozenset(
+    "is are was were am has have had does do did will can could would should 's".split()
+)
 
 
 _TWO_THINGS: Final = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)

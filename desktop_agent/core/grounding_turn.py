@@ -125,8 +125,8 @@ def ground(
         elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
             # ("which dentist retired?" asks the one before; "what was the band's name
             # before we changed it?" is answered by the user's words, as of the present)
-            past = asks_the_past(text) and bool(_ended_asked(text))
-            question = AboutUser(text, everything=False, past=past, named=text)
+            before_it = asks_the_past(text) and bool(_ended_asked(text))
+            question = AboutUser(text, everything=False, past=before_it, named=text)
         elif question is None and (name := named_in_memory(memory, text)) and asks_only(text):
             # "How old is Ellie?" after "two kids: Ellie who's 9 and Sam who's 6"
             question = AboutUser(text, everything=False, past=False, named=name)

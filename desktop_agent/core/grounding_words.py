@@ -138,6 +138,7 @@ _SYNONYM_GROUPS: Final = (
     ("dose", "dosage"),
     ("surgery", "operation"),
     ("school", "primary", "academy"),  # "he's at Greenfield Primary"
+    ("pregnant", "pregnancy", "expecting"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

@@ -243,3 +243,19 @@ def test_a_phone_and_its_network_in_one_breath(assistant: Assistant) -> None:
     said_in_turn(assistant, [["my phone's a Galaxy S21, on Vodafone. battery is dying tho"]], "hi")
     assert "Galaxy" in said_in_turn(assistant, [], "what phone do I have?")
     assert "Vodafone" in said_in_turn(assistant, [], "which network am I on?")
+
+
+def test_forgetting_news_said_in_other_words_takes_its_fragment_too(
+    assistant: Assistant, by_meaning: MemoryService
+) -> None:
+    said_in_turn(
+        assistant,
+        [
+            ["my flatmate Josie is a paramedic in Hull. she's expecting!! Due in August."],
+            ["could you not remember Josie being pregnant? it's early days", "yes"],
+        ],
+        "hi",
+    )
+    kept = " ".join(item.text for item in by_meaning.items("episodic"))
+    assert "expecting" not in kept and "August" not in kept, kept
+    assert "paramedic" in said_in_turn(assistant, [], "what does Josie do?")
