@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from desktop_agent.core.extraction_words import RELATIONS
 from desktop_agent.core.grounding import content_words, kin_asked, slot_keys, stems
+from desktop_agent.core.grounding_words import _KIN
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import SEMANTIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
@@ -392,7 +393,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
             # pregnant and the due date" (not "new router set up." beside "the admin PIN I
             # picked is 4471" for "router admin PIN": what follows it leans on it)
             most_here = max(h.shared for h in hit)
-            found += hit + _fragments_after(hit, message, most_here)
+            found += hit + _fragments_after(hit, message, most_here, _associated(wanted))
             if _TWO_THINGS.search(topic):
                 found += [replace(p, shared=most_here) for p, words in parts if words - hit_words]
         elif len(in_message) >= needed and len(parts) > 1:
@@ -408,10 +409,18 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     return [s for s in found if s.shared == most] if most >= 2 else found
 
 
-def _fragments_after(hit: list[Statement], message: str, shared: int) -> list[Statement]:
+def _associated(wanted: set[str]) -> set[str]:
+    """The words that go with what is wanted: "due" with "pregnant"."""
+    return {w for group in _KIN.values() if wanted & group for w in group}
+
+
+def _fragments_after(
+    hit: list[Statement], message: str, shared: int, associated: set[str]
+) -> list[Statement]:
     """The short sentence with no subject of its own right after a sentence to forget, which
-    goes on saying it: "due in June." after "she's expecting!!" (not "it lives in the hallway
-    cupboard" after "the admin PIN I picked is 4471": that says something else of it)."""
+    goes on saying it in a word that goes with it: "due in June." after "she's expecting!!"
+    (not "three days in the office" after "... on 61k" for "the salary figure", nor "it lives
+    in the hallway cupboard" after "the admin PIN I picked is 4471")."""
     sentences = located(message)
     taken = {h.span for h in hit}
     found = []
@@ -426,7 +435,7 @@ def _fragments_after(hit: list[Statement], message: str, shared: int) -> list[St
         words = re.findall(r"[\w'’]+", after.casefold())
         if span in taken or not words or len(words) > 5 or words[0] in _SUBJECTS:
             continue
-        if set(words) & _FINITE:
+        if set(words) & _FINITE or not stems(after) & associated:
             continue  # "Tom is 5." says something of its own
         found.append(Statement(clipped(after), statement.source, shared, span))
         taken.add(span)
