@@ -166,15 +166,15 @@ def derived(words: set[str]) -> set[str]:
     return found - words
 
 
-# noun ending -> verb ending: proposal/propose, payment/pay, relocation/relocate, marriage/marry
-# diagnosis/diagnose
+# noun ending -> verb ending: proposal/propose, payment/pay, relocation/relocate, marriage/marry,
+# diagnosis/diagnose (by its stem "diagnosi")
 _DERIVED: Final = (
     ("ation", "ate"),
     ("ment", ""),
     ("sal", "se"),
     ("val", "ve"),
     ("iage", "y"),
-    ("osi", "ose"),  # (the stem of "diagnosis")
+    ("osi", "ose"),
 )
 
 

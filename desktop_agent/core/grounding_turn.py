@@ -94,7 +94,8 @@ def ground(
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
     user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
     the ones before that (oldest first), what "it" in the question before meant."""
-    text = pets_vet_as_ours(memory, plain_question(text))  # "whos my gp" as "who's my gp"
+    # "whos my gp" as "who's my gp"; "who's my dog's vet?" as "who's my vet?"
+    text = pets_vet_as_ours(memory, plain_question(text))
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
@@ -268,11 +269,11 @@ _OURS: Final = re.compile(
     r"due\s+date|christening|anniversary|(?:[\w'’-]+\s+)?(?:trip|holiday|vacation|honeymoon)|"
     # what the user runs or keeps: "which day is the shop shut?", "how big is the herd?"
     r"shop|salon|business|store|caf[eé]|bakery|restaurant|farm|herd|flock|boat|truck|van|car|"
+    # ("when is the pup going in to get looked at?": an animal of the household by its kind)
     r"flat|apartment|landlord|rent|lease|band|allotment|" + PET_WORDS + r")\b|"
     # "which dentist retired?": who treats the user, asked by which one
     r"\b(?:which|what)\s+(?:dentist|doctor|gp|vet|physio|therapist|optician|hairdresser|"
     r"barber)\b",
-    # "when is the pup going in to get looked at?": an animal of the household by its kind
     re.IGNORECASE,
 )
 

@@ -181,14 +181,14 @@ def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) 
     (spans shifted back into ``text``)."""
     if before and (switched := _SWITCH_TOLD.search(before)) and _NOW_WITH.match(text):
         # "had to switch dentists." | "I'm with Dr Osei now": the new one, of the kind switched
-        lead = f"I switched {switched['role'].casefold()}s, "
+        role = switched["role"].casefold()
+        lead = f"I switched {role}s, "
         at = len(lead)
+        key = f"name_of:{_CARER_KEY.get(role, role)}"
         return [
             dataclasses.replace(fact, span=(max(0, fact.span[0] - at), fact.span[1] - at))
             for fact in extract(lead + text)
-            if fact.span[1] > at
-            and fact.subject_key
-            == f"name_of:{_CARER_KEY.get(switched['role'].casefold(), switched['role'].casefold())}"
+            if fact.span[1] > at and fact.subject_key == key
         ]
     if not before or not before.strip() or not _LEANS_ON.match(text):
         return extract(text)

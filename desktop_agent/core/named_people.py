@@ -189,10 +189,10 @@ def pets_vet_as_ours(memory: MemoryService, text: str) -> str:
     """ "who's my dog's vet?" as "who's my vet?" when the memory knows the vet by name: a
     pet's vet is the household's, kept as the user's ("Our vet is Dr. Ramírez"). (Not "when is
     my dog's vet appointment?", which the dog's news answers.)"""
-    if not _WHO_OR_NAME.match(text) or not any(
+    if not (_PETS_VET.search(text) and _WHO_OR_NAME.match(text)) or not any(
         item.subject_key == "name_of:vet" for item in memory.active_facts()
     ):
-        return text
+        return text  # (the facts read only for a question of a pet's vet)
     return _PETS_VET.sub(r"\g<our> \g<vet>", text)
 
 
