@@ -97,6 +97,16 @@ def chat(assistant: Assistant, conversation, text: str):  # noqa: ANN001, ANN201
     return turn.finish()
 
 
+def said_in_turn(assistant: Assistant, conversations: Sequence[Sequence[str]], asked: str) -> str:
+    """The reply to ``asked`` in a new conversation, after each of ``conversations`` (its
+    messages said in turn in one conversation)."""
+    for messages in conversations:
+        conversation = assistant.start_conversation()
+        for message in messages:
+            chat(assistant, conversation, message)
+    return str(chat(assistant, assistant.start_conversation(), asked).text)
+
+
 def told_then_asked(assistant: Assistant, told: str, asked: str) -> str:
     """The reply to ``asked`` after each of ``told`` ("|" between messages) was said in a
     conversation of its own, as across sessions."""

@@ -6,8 +6,6 @@ person by name while the message said "she", a change said in other words than t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from desktop_agent.core.assistant import Assistant
@@ -16,23 +14,13 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.statement_wording import what_is_so
 from desktop_agent.llm import GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
-from tests.core.conftest import chat, facts
+from tests.core.conftest import facts, said_in_turn
 
 
 @pytest.fixture
 def assistant(meaning: Assistant) -> Assistant:
     """With the app's real embedder: which sentence is quoted leans on nearness in meaning."""
     return meaning
-
-
-def said_in_turn(assistant: Assistant, conversations: Sequence[Sequence[str]], asked: str) -> str:
-    """The reply to ``asked`` in a new conversation, after each of ``conversations`` (its
-    messages said in turn in one conversation)."""
-    for messages in conversations:
-        conversation = assistant.start_conversation()
-        for message in messages:
-            chat(assistant, conversation, message)
-    return str(chat(assistant, assistant.start_conversation(), asked).text)
 
 
 def test_a_headline_is_told_by_the_next_message(assistant: Assistant) -> None:

@@ -8,8 +8,6 @@ teacher; a thing asked by its bare name."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from desktop_agent.core.assistant import Assistant
@@ -17,23 +15,13 @@ from desktop_agent.core.intent import perceive
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import asks_the_past
 from desktop_agent.core.statement_wording import what_is_so
-from tests.core.conftest import chat
+from tests.core.conftest import said_in_turn
 
 
 @pytest.fixture
 def assistant(meaning: Assistant) -> Assistant:
     """With the app's real embedder: which sentence is quoted leans on nearness in meaning."""
     return meaning
-
-
-def said_in_turn(assistant: Assistant, conversations: Sequence[Sequence[str]], asked: str) -> str:
-    """The reply to ``asked`` in a new conversation, after each of ``conversations`` (its
-    messages said in turn in one conversation)."""
-    for messages in conversations:
-        conversation = assistant.start_conversation()
-        for message in messages:
-            chat(assistant, conversation, message)
-    return str(chat(assistant, assistant.start_conversation(), asked).text)
 
 
 def test_a_forgotten_detail_asked_is_not_known(assistant: Assistant) -> None:
