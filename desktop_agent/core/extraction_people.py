@@ -103,6 +103,9 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             if aged is not None and years is not None:
                 # "a 5 year old border collie": the age, and the breed after it
                 breed = " ".join(t.text for t in attr.subtree if t.i > aged.i)
+                if not breed:  # "a collie, 5 years old": the age after the breed
+                    lefts = [t.text for t in attr.lefts if t.dep_ == "compound"]
+                    breed = " ".join([*lefts, attr.text])
                 yield _make(who, tokens, "fact", f"{slot}:age", years.text,
                             f"User's {person} is {years.text} years old")  # fmt: skip
             yield _make(who, tokens, "fact", f"{slot}:breed", breed,

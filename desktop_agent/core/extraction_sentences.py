@@ -80,6 +80,22 @@ def pet_named_later(sentence: str) -> Iterator[Match]:
         yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
 
 
+# "Biscuit (our beagle) chewed through the charger", "Biscuit (my beagle, he's 4) has his
+# shots": the user's animal, named with its kind in brackets
+_PET_IN_BRACKETS = re.compile(
+    rf"(?<![\w'’])(?P<name>{_NAME})\s*\((?i:our|my)\s+(?i:(?:new|little|old|rescue|"
+    r"\w+-year-old)\s+)?(?P<pet>[a-z]+)\b"
+)
+
+
+@_rule
+def pet_in_brackets(sentence: str) -> Iterator[Match]:
+    found = _PET_IN_BRACKETS.search(sentence)
+    if found and found.group("pet").casefold() in PETS:
+        said, name = found.group("pet").casefold(), found.group("name")
+        yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
+
+
 # "my dog rides with me in the cabin, a beagle called Kielbasa", "my dog is a beagle called
 # Rolo": the user's own animal, named later in the sentence by its breed or kind.
 _MY_PET_NAMED_LATER = re.compile(
@@ -515,6 +531,83 @@ def switched_carer(sentence: str) -> Iterator[Match]:
             0.85,
             correction=True,
         )
+
+
+# "Gemma moved to Spain, so her colleague Rhys is training me now", "Dr Lowe does my fillings
+# now": someone doing for the user, now, what a role does; the role as the user named it
+# before ("personal trainer"), if they did.
+_DOING_NOW = re.compile(
+    rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+)?{_NAME}(?:\s+{_NAME})?)\s+"
+    r"(?i:(?:is|['’]s)\s+(?:now\s+)?(?P<ing>training|coaching|teaching|tutoring|walking|"
+    r"cutting|doing|cleaning)|(?:now\s+)?(?P<does>trains|coaches|teaches|tutors|walks|cuts|"
+    r"does|cleans))\s+(?P<what>me|us|[\w'’]+(?:\s+[\w'’]+)?)\b(?P<rest>[^.!?]*)"
+)
+_ROLE_OF_DOING: Final = (
+    (re.compile(r"^train"), r"me|us", "trainer"),
+    (re.compile(r"^coach"), r"me|us|\w+", "coach"),
+    (re.compile(r"^teach"), r"me|us", "teacher"),
+    (re.compile(r"^tutor"), r"me|us|\w+", "tutor"),
+    (re.compile(r"^walk"), r"the\s+dogs?|\w+", "dog walker"),
+    (re.compile(r"^(?:cut|do)"), r"my\s+hair", "hairdresser"),
+    (re.compile(r"^do"), r"my\s+(?:teeth|fillings|crown)", "dentist"),
+    (re.compile(r"^do"), r"my\s+(?:books|accounts|taxes|tax\s+return)", "accountant"),
+    (re.compile(r"^clean"), r"for\s+(?:us|me)|the\s+house", "cleaner"),
+)
+
+
+@_rule
+def doing_now(sentence: str) -> Iterator[Match]:
+    found = _DOING_NOW.search(sentence)
+    if found is None or not re.search(
+        r"(?i:\b(?:now|instead|these\s+days|took\s+over)\b)", sentence
+    ):
+        return
+    verb = (found.group("ing") or found.group("does")).casefold()
+    what = found.group("what") + found.group("rest")
+    role = next(
+        (r for v, obj, r in _ROLE_OF_DOING if v.match(verb) and re.match(rf"(?i:{obj})\b", what)),
+        None,
+    )
+    name = found.group("name").replace(".", "")
+    if role is None or name.split()[0].casefold() in {"he", "she", "it", "they", "i"}:
+        return
+    head = role.split()[-1]
+    # the role's words as the user named it: "my personal trainer is Gemma"
+    known = {r for r in KNOWN_PEOPLE.get().values() if r.split()[-1] == head}
+    relation = min(known, key=len) if known else role
+    if any(KNOWN_PEOPLE.get().get(w.casefold()) == relation for w in name.split()):
+        return  # told of them before as that one: no change
+    yield Match(
+        "fact", f"name_of:{relation}", name, f"User's {relation} is {name}", 0.8, correction=True
+    )
+
+
+# "we moved house so Pepper is registered with Dr. Ito at Hillview Animal Hospital now": a new
+# vet for a pet, a new GP for the user
+_REGISTERED_WITH = re.compile(
+    rf"(?i:\b(?:(?P<me>i['’]m|i\s+am|we['’]re|we\s+are)|(?P<pet>{_NAME})\s+is|(?:he|she)['’]s|"
+    r"(?:he|she)\s+is)\s+(?:now\s+)?(?:registered|signed\s+up)\s+(?:with|at)\s+)"
+    rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?{_NAME}(?:\s+{_NAME})?)"
+)
+
+
+@_rule
+def registered_with(sentence: str) -> Iterator[Match]:
+    found = _REGISTERED_WITH.search(sentence)
+    if found is None or not re.search(r"(?i:\b(?:now|new|moved|switched|changed)\b)", sentence):
+        return
+    pet = found.group("pet")
+    animal = re.search(r"(?i:\b(?:vets?|veterinary|animal)\b)", sentence) or (
+        pet and KNOWN_PEOPLE.get().get(pet.casefold(), "") in PETS.values()
+    )
+    if not found.group("me") and not animal:
+        return  # someone else registered with their doctor: not the user's
+    role = "vet" if animal else "doctor"
+    name = found.group("name").replace(".", "")
+    if not name.startswith(("Dr", "Mr", "Mrs", "Ms")) and len(name.split()) > 1 and not animal:
+        return
+    said = "vet" if animal else "GP"
+    yield Match("fact", f"name_of:{role}", name, f"User's {said} is {name}", 0.8, correction=True)
 
 
 # "Piotr quit the bakery, he drives a tram now": a known person's new work.

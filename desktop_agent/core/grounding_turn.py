@@ -54,6 +54,7 @@ from desktop_agent.core.named_people import (
     pets_vet_as_ours,
     says_what_is_asked,
 )
+from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, leaning_on, resolved
 from desktop_agent.core.questions import (
     SENTENCE,
@@ -141,7 +142,7 @@ def ground(
                 return Grounding(compose(question, [], []), (), ())
             return grounded_of_them
         elif question is None and asks_only(text) and (it := said_of_it(memory, text, excluded)):
-            return _quoting(it.sentence, it.source)  # "what night is pottery on now?"
+            return _quoting(it.sentence, it.source, memory, text)  # "what night is pottery on now?"
         elif question is None:
             return None
     if question.everything:
@@ -237,7 +238,8 @@ def ground(
             # closest to what is asked of them say it ("... flying in from Singapore")
             or _says_of_them(statement, facts, text)
         ):
-            return _quoting(statement.sentence, statement.source)
+            now = "" if question.past else text
+            return _quoting(statement.sentence, statement.source, memory, now)
     if ours and not facts:
         return None  # nothing remembered of "the nursery": the model answers
     # "Tomasz finally quit Hillcrest! he starts monday at ... Renalcare": told since, no rule
@@ -248,7 +250,7 @@ def ground(
         and not question.everything
         and (later := changed_later(memory, facts, text, excluded)) is not None
     ):
-        return _quoting(later.sentence, later.source)
+        return _quoting(later.sentence, later.source, memory, text)
     answer = compose(question, facts, [r.item for r in past])
     return Grounding(answer, tuple(facts), tuple(past))
 
@@ -264,7 +266,7 @@ _NAMES: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]*")
 # A household's own things, asked about with "the": "when is the baby due?", "what colour is
 # the nursery?". Only answered from memory when a fact says so.
 _OURS: Final = re.compile(
-    r"\bthe\s+(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
+    r"\bthe\s+(?:new\s+)?(?:baby|babies|bump|nursery|wedding|kids|children|twins|dog|puppy|cat|kitten|"
     r"garden|allotment|extension|renovation|house\s+move|move|mortgage|operation|surgery|"
     r"due\s+date|christening|anniversary|(?:[\w'’-]+\s+)?(?:trip|holiday|vacation|honeymoon)|"
     # what the user runs or keeps: "which day is the shop shut?", "how big is the herd?"
@@ -411,7 +413,7 @@ def _told_of(
             or (asks_the_past(text) and changed_after(memory, statement, name, beyond, excluded))
         )
     ):
-        return _quoting(statement.sentence, statement.source)
+        return _quoting(statement.sentence, statement.source, memory, text)
     return None
 
 
@@ -440,12 +442,21 @@ def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recoll
     ]
 
 
-def _quoting(sentence: str, source: Recollection) -> Grounding:
+def _quoting(
+    sentence: str, source: Recollection, memory: MemoryService | None = None, asked: str = ""
+) -> Grounding:
     """The answer that quotes the user's ``sentence``; the memory it shows is that sentence of
     the episode (same id, so the lens links to it), not the whole exchange: the rest of the
     message, and the reply, may say what the answer leaves out ("bc CoreFit put their prices
-    up")."""
+    up"). With what is ``asked`` now, a change is quoted without the value it replaced, as
+    the user's earlier messages on it name that value (``said_as_now``)."""
     item = source.item
+    if memory is not None and asked:
+        episodes = memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))
+        earlier = " ".join(
+            r.item.user_text for r in episodes if r.item.created_at < item.created_at
+        )
+        sentence = said_as_now(sentence, earlier, asked)
     if item.kind == EPISODIC:
         said = f"User: {sentence}"
         meta = {**(item.meta or {}), "user_end": len(said)}

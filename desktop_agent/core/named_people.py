@@ -14,7 +14,7 @@ from desktop_agent.core.grounding_words import slot_keys, stems
 from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statement_wording import kind_asked
+from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked
 from desktop_agent.core.statements import CHANGE
 from desktop_agent.search.tokenize import STOPWORDS
 
@@ -67,6 +67,10 @@ def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: 
         return True
     if says_a_member(members_asked(question), sentence):
         return True  # "he's a beagle" for "what breed is Biscuit?"
+    if _NAME_ASKED.search(question) and any(
+        stems(name) - stems(question) for name in NAMES_SOMEONE.findall(sentence)
+    ):
+        return True  # "Kofi stays at Little Acorns" for "what's the name of Kofi's nursery?"
     if slot_keys(question) & slot_keys(sentence) & _SLOTS_SAID_OF_PEOPLE:
         return True
     if CHANGE.search(message) and {w for w in stems(message) & beyond if not w.endswith("ing")}:
@@ -76,6 +80,7 @@ def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: 
     return bool(_NOW_ASKED.search(question) and CHANGE.search(sentence))
 
 
+_NAME_ASKED: Final = re.compile(r"\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+name\s+of\b", re.I)
 _SLOTS_SAID_OF_PEOPLE: Final = frozenset({"home_city", "job", "employer"})
 _NOW_ASKED: Final = re.compile(
     r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now|rn)\b", re.I

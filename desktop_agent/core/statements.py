@@ -231,6 +231,14 @@ def changed_since(
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
     subject = substance(told.user_text) - aside
+    # the names of the message's sentences on other things are theirs: "Sam's teacher is Mrs.
+    # Doyle. | Ruby goes to Tiny Steps daycare" is not changed by "Mrs. Doyle left"
+    subject -= {
+        word
+        for sentence in told_sentences(told.user_text)
+        if not stems(sentence) & set(asked)
+        for word in stems(" ".join(_NAMED.findall(sentence)))
+    } - stems(best.sentence)
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")

@@ -1,0 +1,114 @@
+"""A quoted change said as what is so now: the words of the value it replaced left out.
+
+Asked "who's my broadband with now?", the user's own "switched from Sky to Vodafone" answers it,
+but quoted whole it names Sky too, and a reader (or the bundled model, or a check for stale
+values) takes the old value as said again. What the change replaced is known by the words the
+user said before it ("broadband is Sky"): a "from Sky" part, or a clause that says such a word
+and none of the question's ("Gemma moved to Spain" in "Gemma moved to Spain, so Rhys trains me
+now"), is cut. A question about the past wants those words and gets the sentence whole.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from desktop_agent.core.grounding import content_words, stems
+from desktop_agent.core.questions import asks_the_past
+from desktop_agent.core.statement_wording import ENDED
+from desktop_agent.core.statements import CHANGE
+from desktop_agent.search.tokenize import STOPWORDS
+
+
+def said_as_now(sentence: str, earlier: str, asked: str) -> str:
+    """``sentence`` without the value the change it tells replaced: the words of it said in
+    ``earlier`` (the user's messages before it) that ``asked`` does not ask about."""
+    if asks_the_past(asked) or not _A_CHANGE.search(sentence):
+        return sentence
+    wanted = content_words(asked)
+    old = (_words(sentence) & _words(earlier)) - wanted - _CHANGE_WORDS
+    if not old:
+        return sentence
+    # "switched from Sky to Vodafone" -> "switched to Vodafone"
+    cut = _FROM.sub(lambda m: "" if stems(m.group("old")) & old else m.group(0), sentence)
+    pieces = _CLAUSE_BREAK.split(cut)  # clause, break, clause, ...
+    clauses = pieces[::2]
+    said_before = _words(earlier)
+    kept = [
+        n
+        for n, clause in enumerate(clauses)
+        if not (
+            _words(clause) & old
+            and not stems(clause) & wanted
+            # a clause that names a new value ("they're at Oakfield now", "it's 18.99 now")
+            # is the news, unless it tells how the old one ended ("Gemma moved to Spain")
+            and (
+                ENDED.search(clause)
+                or _ENDING.search(clause)
+                or not _new_value(clause, said_before)
+            )
+        )
+    ]
+    if not kept or len(kept) == len(clauses):
+        return cut.strip()
+    said = clauses[kept[0]]
+    for n in kept[1:]:
+        said += pieces[2 * n - 1] + clauses[n]
+    return said.strip(" ,;:-–")
+
+
+def _words(text: str) -> set[str]:
+    """The words that can carry a value: names of any length ("Sky", "EE"), else longer
+    words that are neither function words ("they're") nor measures of time ("month")."""
+    return {
+        stem
+        for word in _WORD.findall(text)
+        for stem in stems(word)
+        if stem not in STOPWORDS
+        and stem not in _NO_VALUE
+        and not re.search(r"['’]", stem)
+        and (len(stem) > 3 or word[:1].isupper() or word.isdigit())
+    }
+
+
+def _new_value(clause: str, said_before: set[str]) -> bool:
+    """Whether ``clause`` names something, or an amount, not said before ("Oakfield")."""
+    for n, word in enumerate(_WORD.findall(clause)):
+        named = word[:1].isupper() and (n > 0 or word.casefold() not in STOPWORDS)
+        if (word[:1].isdigit() or named) and not stems(word) & said_before:
+            return True
+    return False
+
+
+_WORD: Final = re.compile(r"[^\W_][\w'’-]*")
+# A sentence telling a change: "switched", "now", "instead", "retired", "repainted".
+_A_CHANGE: Final = re.compile(
+    rf"{CHANGE.pattern}|{ENDED.pattern}|\bre(?:paint|do|did|done|plac|arrang|fitt|tiled)\w*",
+    re.IGNORECASE,
+)
+_NO_VALUE: Final = frozenset(
+    "month week year time today tonight tomorrow yesterday thing stuff really again also still "
+    "anyway though".split()
+)
+# How the one before stopped being it: "Gemma moved to Spain", "Cody took a job on a boat".
+_ENDING: Final = re.compile(
+    r"\b(?:moved\s+(?:to|away|abroad|back)|took\s+a\s+(?:job|post|role)|went\s+on\s+"
+    r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated)\b",
+    re.IGNORECASE,
+)
+# The words of the change itself, which are no value.
+_CHANGE_WORDS: Final = frozenset(
+    {"moved", "move", "switched", "swapped", "changed", "changing", "instead", "anymore"}
+)
+# "from Sky", "out of Monzo", "instead of the Tuesday class", up to where the new one starts.
+_FROM: Final = re.compile(
+    r"\s+(?:(?:away\s+)?from|out\s+of|instead\s+of|rather\s+than)\s+"
+    r"(?P<old>[^,;.!?]+?)(?=\s+(?:to|into|onto|for|and|so|but|with)\b|\s*[,;.!?]|\s*$)",
+    re.IGNORECASE,
+)
+# Where one clause ends and the next begins: a comma, a dash, "so", "but", "because", "and".
+_CLAUSE_BREAK: Final = re.compile(
+    r"(\s*(?:[,;:]|\s[-–]\s)\s*(?:(?:and\s+)?so\s+|but\s+|because\s+|bc\s+)?"
+    r"|\s+(?:so|but|because|bc|and)\s+)",
+    re.IGNORECASE,
+)

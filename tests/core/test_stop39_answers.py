@@ -1,0 +1,165 @@
+"""Shapes seen in stop 39, worded apart from the tuning and blind scenarios: a quoted change
+says only what is so now, not the value it replaced ("switched from X to Y", "X left, so Y
+...", "the blue looked cold"); a named thing's colour or name asked; someone replaced said as
+"Y is training me now" or "registered with Dr Y now"; a change to another person of the same
+message is no change to the one asked about."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.quote_now import said_as_now
+from tests.core.conftest import facts, said_in_turn
+
+
+@pytest.fixture
+def assistant(meaning: Assistant) -> Assistant:
+    """With the app's real embedder: which sentence is quoted leans on nearness in meaning."""
+    return meaning
+
+
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "asked", "now", "old"),
+    [
+        (
+            "we repainted the hallway white, the blue looked cold in there",
+            "we painted the hallway duck-egg blue last weekend",
+            "what colour is the hallway now?",
+            "white",
+            "blue",
+        ),
+        (
+            "Sandra retired at Easter, so her partner Dr Lowe does my fillings now",
+            "my dentist is Sandra Quinn, she's very gentle",
+            "who does my fillings these days?",
+            "Lowe",
+            "Sandra",
+        ),
+        (
+            "moved the savings out of Monzo into a Chase account, better rate",
+            "my savings are in Monzo, about 4k",
+            "where are my savings now?",
+            "Chase",
+            "Monzo",
+        ),
+        (
+            "swapped from the Tuesday group to the Thursday one",
+            "I do the Tuesday group at the climbing wall",
+            "which group do I climb with?",
+            "Thursday",
+            "Tuesday",
+        ),
+    ],
+)
+def test_a_quoted_change_says_what_is_so_now(
+    sentence: str, earlier: str, asked: str, now: str, old: str
+) -> None:
+    said = said_as_now(sentence, earlier, asked)
+    assert now in said and old not in said, said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "asked"),
+    [
+        # no change said: nothing is cut
+        ("Ben is at Hill Top Primary and loves it", "Ben started school", "where does Ben go?"),
+        # the old value is what is asked
+        (
+            "switched from Sky to Virgin, way cheaper",
+            "broadband is Sky",
+            "who was my broadband with before?",
+        ),
+        # the words said before are the ones asked about
+        (
+            "the new teacher is Mr Holt, Ava likes him",
+            "Ava's teacher is Mrs Day",
+            "who is Ava's teacher now?",
+        ),
+    ],
+)
+def test_a_quote_without_a_replaced_value_is_kept_whole(
+    sentence: str, earlier: str, asked: str
+) -> None:
+    assert said_as_now(sentence, earlier, asked) == sentence
+
+
+def test_the_answer_to_a_change_in_place_leaves_out_the_old_colour(assistant: Assistant) -> None:
+    reply = said_in_turn(
+        assistant,
+        [
+            ["we painted the hallway duck-egg blue last weekend, took ages"],
+            ["we repainted the hallway white, the blue looked cold in there"],
+        ],
+        "what colour is the hallway now?",
+    )
+    assert "white" in reply and "blue" not in reply, reply
+
+
+def test_a_replacement_named_as_doing_the_work_now(assistant: Assistant) -> None:
+    told = [
+        ["my personal trainer is Gemma, she's brutal but fair"],
+        ["Gemma moved to Spain, so her colleague Rhys is training me now"],
+    ]
+    reply = said_in_turn(assistant, told, "who trains me these days?")
+    assert "Rhys" in reply and "Gemma" not in reply, reply
+
+
+def test_a_pet_registered_with_a_new_vet(assistant: Assistant) -> None:
+    told = [
+        ["our dog Pepper is a collie, 5 years old. our vet is Dr. Shah at Parkside Vets"],
+        ["we moved house so Pepper is registered with Dr. Ito at Hillview Animal Hospital now"],
+    ]
+    reply = said_in_turn(assistant, told, "who's Pepper's vet now?")
+    assert "Ito" in reply and "Shah" not in reply, reply
+
+
+def test_the_colour_of_a_car_named_or_new(assistant: Assistant) -> None:
+    told = [["finally sold the old Polo. picked up a red 2018 Mazda 3 on friday, lovely to drive"]]
+    assert "red" in said_in_turn(assistant, told, "what colour is the new car?")
+    assert "red" in said_in_turn(assistant, [], "what colour is the Mazda?")
+
+
+def test_the_name_of_someones_nursery_said_without_the_word_name(assistant: Assistant) -> None:
+    told = [
+        ["Mia's in reception at St Anne's now and Jude started nursery in september"],
+        ["Jude stays at Bumblebees for now, mornings only"],
+    ]
+    reply = said_in_turn(assistant, told, "what's the name of Jude's nursery?")
+    assert "Bumblebees" in reply, reply
+
+
+def test_a_change_to_someone_else_in_the_message_is_no_change_to_them(
+    assistant: Assistant,
+) -> None:
+    told = [
+        [
+            "school run report: Sam is 8 and his teacher is Mrs. Doyle. Ruby is 2 and goes to "
+            "Tiny Steps daycare two days a week"
+        ],
+        ["Mrs. Doyle left, her husband got a job in Cork, so Sam has Mr. Byrne now. Ruby is fine"],
+    ]
+    reply = said_in_turn(assistant, told, "which daycare does Ruby go to?")
+    assert "Tiny Steps" in reply, reply
+
+
+def test_a_pets_breed_said_before_its_age() -> None:
+    learned = facts("our dog Pepper is a collie, 5 years old.")
+    assert learned["person:dog:breed"] == "User's dog Pepper is a collie"
+    assert learned["person:dog:age"] == "User's dog Pepper is 5 years old"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "name"),
+    [
+        ("also Rolo (our beagle) ate a sock again, he is a menace", "name_of:dog", "Rolo"),
+        ("Tilly (my rescue cat) finally let me stroke her", "name_of:cat", "Tilly"),
+    ],
+)
+def test_a_pet_named_with_its_kind_in_brackets(message: str, key: str, name: str) -> None:
+    learned = facts(message)
+    assert key in learned and name in learned[key], learned
+
+
+def test_no_pet_in_brackets_of_a_person() -> None:
+    assert "name_of:dog" not in facts("Priya (my neighbour) walked the dogs")
