@@ -54,7 +54,6 @@ from desktop_agent.core.named_people import (
     pets_vet_as_ours,
     says_what_is_asked,
 )
-from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.core.question_pronouns import PRONOUN, following_up, leaning_on, resolved
 from desktop_agent.core.questions import (
     SENTENCE,
@@ -66,6 +65,7 @@ from desktop_agent.core.questions import (
     of_me,
     plain_question,
 )
+from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
