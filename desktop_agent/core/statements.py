@@ -453,8 +453,12 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
         return told_on(best, question, past=past) if says is None else best
     sentences = told_sentences(best.source.item.user_text)
     at = _position(best, sentences)
-    if at is None or at + 1 >= len(sentences):
+    if at is None:
         return best
+    if at + 1 >= len(sentences):
+        # the last of its message: what is asked may be in the next ("had to switch my gym
+        # days" | "so it's tuesdays and thursdays now")
+        return told_on(best, question, past=past)
     after = sentences[at + 1]
     if len(best.sentence.split()) <= 3:
         # a heading ("wedding drama.") is told by what follows: the first of the next few

@@ -163,3 +163,14 @@ def test_a_pet_named_with_its_kind_in_brackets(message: str, key: str, name: str
 
 def test_no_pet_in_brackets_of_a_person() -> None:
     assert "name_of:dog" not in facts("Priya (my neighbour) walked the dogs")
+
+
+def test_a_change_told_as_a_headline_then_its_value_in_the_next_message(
+    assistant: Assistant,
+) -> None:
+    told = [
+        ["I do swimming on mondays at 7, at the leisure centre"],
+        ["had to move my swimming days, they cancelled the monday sessions", "so it's fridays now"],
+    ]
+    reply = said_in_turn(assistant, told, "which days do I go swimming now?")
+    assert "fridays" in reply, reply
