@@ -173,6 +173,21 @@ def _died(text: str) -> list[Change]:
     ]
 
 
+# What "we broke up" ends: whoever the user's partner was (``revisions.naming`` knows the words).
+PARTNER: Final = "partner"
+# "Zoe and I broke up last month", "me and Dan split up": the parser reads the name as the
+# head of the sentence and misses the verb's subject
+_PARTED = re.compile(
+    r"\b(?:[A-ZÀ-Ý][\w'’-]+\s+and\s+I|me\s+and\s+[A-ZÀ-Ý][\w'’-]+)\s+(?:have\s+|had\s+)?"
+    r"(?:broke|broken|split)\s+up\b(?!\s+(?:the|a|our)\b)|\b[A-ZÀ-Ý][\w'’-]+\s+and\s+I\s+"
+    r"(?:have\s+|had\s+)?(?:separated|got\s+divorced)\b"
+)
+
+
+def _parted(text: str) -> list[Change]:
+    return [Change("end", PARTNER, "", (m.start(), m.end())) for m in _PARTED.finditer(text)]
+
+
 _A_THE = r"(?:an?\s+|the\s+)?"
 _PHRASE = r"[\w'’-]+(?:\s+[\w'’-]+){0,2}?"
 # "Biscuit is actually a guinea pig, not a hamster": the thing said again, as it really is.
@@ -287,7 +302,17 @@ def phrased(text: str) -> list[Change]:
         *_by_slot(text),
         *_stopped(text),
         *_died(text),
+        *_parted(text),
     ]
 
 
-__all__ = ["COMMUTE", "MEDICATION", "SURNAME", "VAGUE", "Change", "ChangeKind", "phrased"]
+__all__ = [
+    "COMMUTE",
+    "MEDICATION",
+    "PARTNER",
+    "SURNAME",
+    "VAGUE",
+    "Change",
+    "ChangeKind",
+    "phrased",
+]

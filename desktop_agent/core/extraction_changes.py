@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from desktop_agent.core.extraction_change_phrases import VAGUE, Change, phrased
+from desktop_agent.core.extraction_change_phrases import PARTNER, VAGUE, Change, phrased
 from desktop_agent.core.extraction_grammar import (
     _find_subject,
     _is_statement,
@@ -140,8 +140,6 @@ def _in_sentence(sentence: Any) -> list[Change]:
     return found
 
 
-# What "we broke up" ends: whoever the user's partner was (``revisions.naming`` knows the words).
-PARTNER: Final = "partner"
 
 
 def _broke_up(verb: Any, lemma: str) -> bool:

@@ -174,3 +174,13 @@ def test_a_change_told_as_a_headline_then_its_value_in_the_next_message(
     ]
     reply = said_in_turn(assistant, told, "which days do I go swimming now?")
     assert "fridays" in reply, reply
+
+
+def test_a_breakup_told_with_the_partners_name_ends_them(assistant: Assistant) -> None:
+    told = [
+        ["My boyfriend Tariq and I have been together four years."],
+        ["Tariq and I broke up in the summer. I'm seeing someone new, her name is Ines."],
+    ]
+    reply = said_in_turn(assistant, told, "Who am I going out with?")
+    assert "Ines" in reply and "Tariq" not in reply, reply
+    assert "Tariq" in said_in_turn(assistant, [], "Who was my ex?")
