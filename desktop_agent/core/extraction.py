@@ -241,6 +241,7 @@ def extract(message: str) -> list[ExtractedFact]:
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
     found = [_carer_changed(f, text) if f.subject_key == "name_of:doctor" else f for f in found]
+    found = [_a_team(f, text) if f.subject_key == "employer" else f for f in found]
     # "I've got a tutor on italki called Beatriz, twice a week": the tutor's name is the name
     # slot's, which a successor replaces; a routine that names her too would outlive that
     named = {f.value for f in found if f.subject_key.startswith("name_of:")}
@@ -277,6 +278,29 @@ def _carer_changed(fact: ExtractedFact, text: str) -> ExtractedFact:
     if not role or role == "doctor":
         return fact
     return replace(fact, subject_key=f"name_of:{role}", text=fact.text.replace("doctor", role, 1))
+
+
+def _a_team(fact: ExtractedFact, text: str) -> ExtractedFact:
+    """ "joined Vallila Vipers, they play Wednesdays": a team the user plays for, not an
+    employer (told by how the sentence goes on about it)."""
+    at = text.find(fact.value)
+    after = text[at + len(fact.value) : at + len(fact.value) + 60] if at >= 0 else ""
+    if at < 0 or not re.search(r"\bjoin(?:ed|ing)?\b", text[:at], re.IGNORECASE):
+        return fact
+    if not _TEAM_SAID.search(after) and not _TEAM_NAMED.search(fact.value):
+        return fact
+    return replace(
+        fact, subject_key="name_of:team", text=f"User plays for {fact.value}", is_correction=True
+    )
+
+
+# how a sentence goes on about a team ("they play Wednesdays", "training is on tuesdays")
+_TEAM_SAID: Final = re.compile(
+    r"^[^.!?]{0,30}?\b(?:(?:they|we)\s+(?:play|train|practi[cs]e)|league|squad|"
+    r"matches|fixtures|training\s+is)\b",
+    re.IGNORECASE,
+)
+_TEAM_NAMED: Final = re.compile(r"\b(?:FC|AFC|RFC|United|Rovers|Wanderers|Athletic|Harriers)$")
 
 
 def _with_city(fact: ExtractedFact, text: str) -> ExtractedFact:

@@ -184,3 +184,14 @@ def test_a_breakup_told_with_the_partners_name_ends_them(assistant: Assistant) -
     reply = said_in_turn(assistant, told, "Who am I going out with?")
     assert "Ines" in reply and "Tariq" not in reply, reply
     assert "Tariq" in said_in_turn(assistant, [], "Who was my ex?")
+
+
+@pytest.mark.parametrize(
+    ("message", "team"),
+    [
+        ("joined Kallio Hornets last month, they play sundays", "name_of:team"),
+        ("I joined Shopify, the team there is great", "employer"),
+    ],
+)
+def test_a_team_joined_is_no_employer(message: str, team: str) -> None:
+    assert team in facts(message), facts(message)
