@@ -140,8 +140,6 @@ def _in_sentence(sentence: Any) -> list[Change]:
     return found
 
 
-
-
 def _broke_up(verb: Any, lemma: str) -> bool:
     """ "We broke up", "we split up", "we separated", "we got divorced": no object, so the
     partnership itself ended."""
