@@ -69,7 +69,7 @@ from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
-from desktop_agent.core.statements import Statement, best_statement
+from desktop_agent.core.statements import Statement, best_statement, with_whom
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.memory.model import MemoryNotFound
@@ -515,7 +515,7 @@ def _said(
         # names them ("physio says no running ..." is no answer to "what marathon is my friend
         # doing?" after "my friend Maya is doing Chicago")
         return None
-    return found
+    return found if found is None else with_whom(found, text)  # "He's doing the crown"
 
 
 def _not_now(memory: MemoryService, past: list[Recollection]) -> list[Recollection]:

@@ -448,6 +448,7 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
     """``best`` and the short sentence after it in the same message that says what
     ``question`` asks (a time, a name) when ``best`` does not; or, when ``best`` is a headline,
     what the user told next (``told_on``)."""
+    best = with_whom(best, question)
     says = kind_asked(question)
     if says is None or says.search(best.sentence):
         return told_on(best, question, past=past) if says is None else best
@@ -470,6 +471,25 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
         return told_on(best, question, past=past)
     joined = f"{best.sentence.rstrip()} {after}"
     return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
+
+
+def with_whom(best: Statement, question: str) -> Statement:
+    """Asked who, a sentence that says "he" or "she" for them with the one before it that
+    names them: "I'm with Dr Osei now. | He's doing the crown" for "who's doing my crown?"."""
+    if not _WHO.match(question) or not _OPENS_WITH_THEM.match(best.sentence):
+        return best
+    if NAMES_SOMEONE.search(best.sentence):
+        return best
+    sentences = told_sentences(best.source.item.user_text)
+    at = _position(best, sentences)
+    if not at or not NAMES_SOMEONE.search(sentences[at - 1]):
+        return best
+    before = sentences[at - 1].rstrip()
+    joined = f"{before}{'' if before[-1:] in '.!?' else '.'} {best.sentence}"
+    return replace(best, sentence=clipped(joined))
+
+
+_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?who(?:['’]s|\s+is|\s+will)?\b", re.IGNORECASE)
 
 
 def told_on(best: Statement, question: str, *, past: bool = False) -> Statement:

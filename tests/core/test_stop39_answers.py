@@ -195,3 +195,12 @@ def test_a_breakup_told_with_the_partners_name_ends_them(assistant: Assistant) -
 )
 def test_a_team_joined_is_no_employer(message: str, team: str) -> None:
     assert team in facts(message), facts(message)
+
+
+def test_who_said_as_he_is_named_by_the_sentence_before(assistant: Assistant) -> None:
+    told = [
+        ["my physio is Joanna, she's working on my shoulder"],
+        ["Joanna went on maternity leave. I'm seeing Mr Adeyemi now. He's doing my rehab plan"],
+    ]
+    reply = said_in_turn(assistant, told, "who's doing my rehab plan?")
+    assert "Adeyemi" in reply, reply
