@@ -118,12 +118,13 @@ def ground(
         if grounded is not None and grounded.facts:
             return grounded
     question = about_user(text)
+    renamed_from = ""  # the question as asked, when it named one of the user's people
     ours = question is None and asks_only(text) and bool(_OURS.search(text) or of_me(text))
     if question is None or question.named:
         # "How old is Amara?": the user's daughter, by the name they told
         renamed = by_relation(memory, text)
         if renamed is not None and (asked := about_user(renamed)) is not None:
-            question, text = asked, renamed
+            question, text, renamed_from = asked, renamed, text
         elif ours:  # "when is the baby due?": answered if the memory knows, else the model's
             # ("which dentist retired?" asks the one before; "what was the band's name
             # before we changed it?" is answered by the user's words, as of the present)
@@ -159,6 +160,15 @@ def ground(
         ]
     found = _with_about(memory, found)
     facts = select_facts(replace(question, named="") if ours else question, found)
+    if not _NAMING_ASKED.search(renamed_from or text):
+        # "who's looking after Pepper?": that the dog is named Pepper answers nothing asked
+        named = stems(" ".join(_NAMES.findall(renamed_from or text)))
+        facts = [
+            r
+            for r in facts
+            if not r.item.subject_key.startswith("name_of:")
+            or not stems(" ".join(_NAMES.findall(r.item.text))) - {"user"} <= named
+        ]
     # (or in its other words: "the wedding" is "User's sister is getting married ...")
     for thing in (
         sorted(the_thing(text) | _other_words(the_thing(text))) if ours and not facts else ()
@@ -282,6 +292,12 @@ _OURS: Final = re.compile(
 
 # What only the user can have told of someone they know: asked of them and not told, it is
 # not known (the model would make one up).
+# A question that asks for a name, or who someone is ("who is Pepper?"): a fact naming them
+# answers it
+_NAMING_ASKED: Final = re.compile(
+    r"(?i:\b(?:name|named|called|call)\b)|^\s*(?i:who(?:['’]s|\s+is|\s+was))\s+"
+    r"[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*)?\s*\??\s*$"
+)
 _PERSONAL: Final = re.compile(
     r"\b(?:phone|number|mobile|address|email|e-mail|birthday|postcode|zip\s+code)\b",
     re.IGNORECASE,

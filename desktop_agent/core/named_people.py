@@ -67,6 +67,8 @@ def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: 
         return True
     if says_a_member(members_asked(question), sentence):
         return True  # "he's a beagle" for "what breed is Biscuit?"
+    if _WORK_ASKED.search(question) and _WORK_SAID.search(sentence):
+        return True  # "Kwame - he's a carpenter" for "what does Kwame do for a living?"
     if _NAME_ASKED.search(question) and any(
         stems(name) - stems(question) for name in NAMES_SOMEONE.findall(sentence)
     ):
@@ -80,6 +82,16 @@ def says_what_is_asked(question: str, sentence: str, beyond: set[str], message: 
     return bool(_NOW_ASKED.search(question) and CHANGE.search(sentence))
 
 
+_WORK_ASKED: Final = re.compile(
+    r"\bwhat\s+(?:does|did)\s+[\w'’ ]+?\s+do(?:\s+(?:for\s+(?:work|a\s+living|a\s+job)|now|"
+    r"these\s+days))?\s*[?.!]*$|\b(?:job|work|occupation|profession)\b",
+    re.IGNORECASE,
+)
+_WORK_SAID: Final = re.compile(
+    r"\b(?:(?:he|she|they)(?:['’]s|\s+is|\s+are|['’]re)\s+(?:now\s+)?an?\s+[a-z]|"
+    r"works?\s+(?:as|at|in)\b)",
+    re.IGNORECASE,
+)
 _NAME_ASKED: Final = re.compile(r"\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+name\s+of\b", re.I)
 _SLOTS_SAID_OF_PEOPLE: Final = frozenset({"home_city", "job", "employer"})
 _NOW_ASKED: Final = re.compile(

@@ -17,6 +17,7 @@ from desktop_agent.core.grounding import content_words, stems
 from desktop_agent.core.questions import asks_the_past
 from desktop_agent.core.statement_wording import ENDED
 from desktop_agent.core.statements import CHANGE
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 
@@ -30,31 +31,43 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     if not old:
         return sentence
     # "switched from Sky to Vodafone" -> "switched to Vodafone"
-    cut = _FROM.sub(lambda m: "" if stems(m.group("old")) & old else m.group(0), sentence)
+    cut = _FROM.sub(
+        lambda m: "" if _was(m.group("old"), old, m.string[m.end() :]) else m.group(0), sentence
+    )
     pieces = _CLAUSE_BREAK.split(cut)  # clause, break, clause, ...
     clauses = pieces[::2]
     said_before = _words(earlier)
-    kept = [
+    # only a clause that tells how the old one ended ("Gemma moved to Spain", "Ms Kowalski went
+    # on maternity leave", "the blue looked cold"), naming it and nothing asked
+    gone = [
         n
         for n, clause in enumerate(clauses)
-        if not (
-            _words(clause) & old
-            and not stems(clause) & wanted
-            # a clause that names a new value ("they're at Oakfield now", "it's 18.99 now")
-            # is the news, unless it tells how the old one ended ("Gemma moved to Spain")
-            and (
-                ENDED.search(clause)
-                or _ENDING.search(clause)
-                or not _new_value(clause, said_before)
-            )
-        )
+        if _words(clause) & old
+        and not stems(clause) & wanted
+        and (ENDED.search(clause) or _ENDING.search(clause))
+        and not _NEW_ONE.search(clause)
     ]
-    if not kept or len(kept) == len(clauses):
+    kept = [n for n in range(len(clauses)) if n not in gone]
+    # and only when what is left says something new: "Jace is sternin for me now"
+    left = " ".join(clauses[n] for n in kept)
+    if not gone or not kept or not _words(left) - said_before - wanted:
         return cut.strip()
     said = clauses[kept[0]]
     for n in kept[1:]:
         said += pieces[2 * n - 1] + clauses[n]
     return said.strip(" ,;:-–")
+
+
+def _was(said: str, old: set[str], then: str) -> bool:
+    """Whether ``said`` after "from" names the old value, not a time ("from next month"):
+    "from Tuesdays to Thursdays" is a change of day."""
+    to = re.match(r"\s+(?:to|into|onto)\b", then, re.IGNORECASE)
+    if not to and (DAY_OR_MONTH.search(said) or _WHEN.match(said)):
+        return False
+    return bool(stems(said) & old)
+
+
+_WHEN: Final = re.compile(r"(?:next|this|last|now|then|today|tomorrow|\d)", re.IGNORECASE)
 
 
 def _words(text: str) -> set[str]:
@@ -90,10 +103,17 @@ _NO_VALUE: Final = frozenset(
     "month week year time today tonight tomorrow yesterday thing stuff really again also still "
     "anyway though".split()
 )
-# How the one before stopped being it: "Gemma moved to Spain", "Cody took a job on a boat".
+# How the one before stopped being it: "Gemma moved to Spain", "Cody took a job on a boat",
+# "the blue looked cold in there".
 _ENDING: Final = re.compile(
     r"\b(?:moved\s+(?:to|away|abroad|back)|took\s+a\s+(?:job|post|role)|went\s+on\s+"
-    r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated)\b",
+    r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
+    r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
+    re.IGNORECASE,
+)
+# A clause that says the new one: never cut ("we ended up going with the Skoda").
+_NEW_ONE: Final = re.compile(
+    r"\b(?:ended\s+up|going\s+with|gone\s+with|went\s+with|switched\s+to|now|instead|new)\b",
     re.IGNORECASE,
 )
 # The words of the change itself, which are no value.
@@ -108,7 +128,7 @@ _FROM: Final = re.compile(
 )
 # Where one clause ends and the next begins: a comma, a dash, "so", "but", "because", "and".
 _CLAUSE_BREAK: Final = re.compile(
-    r"(\s*(?:[,;:]|\s[-–]\s)\s*(?:(?:and\s+)?so\s+|but\s+|because\s+|bc\s+)?"
+    r"(\s*(?:(?<!\d)[,;:]|[,;:](?!\d)|\s[-–]\s)\s*(?:(?:and\s+)?so\s+|but\s+|because\s+|bc\s+)?"
     r"|\s+(?:so|but|because|bc|and)\s+)",
     re.IGNORECASE,
 )

@@ -174,6 +174,7 @@ _OPENS_WITH_THEM: Final = re.compile(r"\s*(?:he|she)(?:['’]s)?\b", re.IGNORECA
 _ROLES: Final = frozenset(stems(" ".join(CARERS | RELATIONS.keys())))
 _THEIR: Final = re.compile(r"\b(?:he|she|his|her|he's|she's|him)\b", re.IGNORECASE)
 _NAMED: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*")
+_TITLED_NAME: Final = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([A-ZÀ-Ý][\w'’-]*)")
 _NOW_ASKED: Final = re.compile(
     r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now|anymore|still)\b",
     re.IGNORECASE,
@@ -231,13 +232,14 @@ def changed_since(
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
     subject = substance(told.user_text) - aside
-    # the names of the message's sentences on other things are theirs: "Sam's teacher is Mrs.
-    # Doyle. | Ruby goes to Tiny Steps daycare" is not changed by "Mrs. Doyle left"
+    # the people the message's sentences on other things name are theirs: "Sam's teacher is
+    # Mrs. Doyle. | Ruby goes to Tiny Steps daycare" is not changed by "Mrs. Doyle left" (by
+    # title only: a place or a thing named there may be what the quote is about too)
     subject -= {
         word
         for sentence in told_sentences(told.user_text)
         if not stems(sentence) & set(asked)
-        for word in stems(" ".join(_NAMED.findall(sentence)))
+        for word in stems(" ".join(_TITLED_NAME.findall(sentence)))
     } - stems(best.sentence)
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by

@@ -70,6 +70,24 @@ def test_a_quoted_change_says_what_is_so_now(
             "broadband is Sky",
             "who was my broadband with before?",
         ),
+        # what is new was named before as an option: "ended up going with the Skoda"
+        (
+            "we ended up going with the Skoda after all, picked it up saturday.",
+            "down to a Skoda or a Corolla",
+            "which car did we end up buying?",
+        ),
+        # an amount or a time is one clause ("£35,000", "13:40")
+        (
+            "we've bumped the target up to £35,000, it's scary",
+            "deposit target is £30,000",
+            "what's our deposit target now?",
+        ),
+        # a reason is no ending: the dentist off sick is still the dentist
+        (
+            "Dr Haddad is off sick that day so they moved me to Thursday",
+            "crown with Dr Haddad on Tuesday",
+            "what's the name of the dentist doing my crown?",
+        ),
         # the words said before are the ones asked about
         (
             "the new teacher is Mr Holt, Ava likes him",
@@ -204,3 +222,18 @@ def test_who_said_as_he_is_named_by_the_sentence_before(assistant: Assistant) ->
     ]
     reply = said_in_turn(assistant, told, "who's doing my rehab plan?")
     assert "Adeyemi" in reply, reply
+
+
+def test_what_someone_named_does_said_as_he_is_a(assistant: Assistant) -> None:
+    told = [["met someone lovely, Idris - he's a paramedic, works nights mostly"]]
+    assert "paramedic" in said_in_turn(assistant, told, "what does Idris do for a living?")
+
+
+def test_a_fact_that_only_names_the_one_asked_about_answers_nothing(assistant: Assistant) -> None:
+    told = [
+        ["off to Lisbon in May! Rolo (my beagle) is going to Happy Tails kennels"],
+        ["change of plan: Rolo is staying with my brother Tomas instead, he's thrilled"],
+    ]
+    reply = said_in_turn(assistant, told, "who's looking after Rolo while I'm away?")
+    assert "Tomas" in reply, reply
+    assert "Rolo" in said_in_turn(assistant, [], "what's my dog called?")
