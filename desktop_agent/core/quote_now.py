@@ -106,7 +106,7 @@ _NO_VALUE: Final = frozenset(
 # How the one before stopped being it: "Gemma moved to Spain", "Cody took a job on a boat",
 # "the blue looked cold in there".
 _ENDING: Final = re.compile(
-    r"\b(?:moved\s+(?:to|away|abroad|back)|took\s+a\s+(?:job|post|role)|went\s+on\s+"
+    r"\b(?:(?<!been\s)(?<!got\s)(?<!was\s)(?<!were\s)moved\s+(?:to|away|abroad|back)|took\s+a\s+(?:job|post|role)|went\s+on\s+"
     r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
     r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
     re.IGNORECASE,

@@ -88,6 +88,12 @@ def test_a_quoted_change_says_what_is_so_now(
             "crown with Dr Haddad on Tuesday",
             "what's the name of the dentist doing my crown?",
         ),
+        # moved there is the news, not how the old one ended
+        (
+            "they shuffled the classes and Theo's been moved to Mr. Brennan's class",
+            "Theo's teacher is Mrs Alvarez",
+            "who's my boy's teacher?",
+        ),
         # the words said before are the ones asked about
         (
             "the new teacher is Mr Holt, Ava likes him",
