@@ -31,6 +31,7 @@ from desktop_agent.core.grounding import (
     stems,
     unnamed_words,
 )
+from desktop_agent.core.grounding_kinds import members_asked, says_a_member
 from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
@@ -162,12 +163,18 @@ def ground(
     facts = select_facts(replace(question, named="") if ours else question, found)
     if not _NAMING_ASKED.search(renamed_from or text):
         # "who's looking after Pepper?": that the dog is named Pepper answers nothing asked
+        # (unless it says what else is asked: "User's guinea pig is named Biscuit" for "what
+        # kind of pet is Biscuit?")
         named = stems(" ".join(_NAMES.findall(renamed_from or text)))
+        beyond = content_words(text) - named
+        members = members_asked(text)
         facts = [
             r
             for r in facts
             if not r.item.subject_key.startswith("name_of:")
             or not stems(" ".join(_NAMES.findall(r.item.text))) - {"user"} <= named
+            or stems(r.item.text) & beyond
+            or says_a_member(members, r.item.text)
         ]
     # (or in its other words: "the wedding" is "User's sister is getting married ...")
     for thing in (
