@@ -18,6 +18,8 @@ from desktop_agent.core.background_consolidation import BackgroundConsolidation
 from desktop_agent.core.chat_commands import ChatCommands
 from desktop_agent.core.checked_replies import answer_about_user, risk_checked, with_risks
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.grounding import DONT_KNOW
+from desktop_agent.core.guarded import without_made_up_quote
 from desktop_agent.core.null_memory import NullMemoryService
 from desktop_agent.core.open_conversations import OpenConversations, restore
 from desktop_agent.core.turn import Reply, Turn, canned_generation
@@ -227,6 +229,7 @@ class Assistant:
                 )
             else:
                 generation = self.engine.chat(messages, self.generation_settings)
+            generation = without_made_up_quote(generation, DONT_KNOW)
 
         def on_finish(result: GenerationResult) -> Reply:
             from desktop_agent.core.reasoning import split_thinking

@@ -52,6 +52,8 @@ from desktop_agent.search.tokenize import STOPWORDS
 
 # Above this cosine a fact answers a question even with no slot or word in common.
 _CLOSE: Final = 0.55
+# What is said when nothing remembered answers a question about the user.
+DONT_KNOW: Final = "I don't know that yet: you haven't told me."
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +257,7 @@ def compose(
                 "I don't know anything about you yet. Tell me about yourself and I'll remember it."
             )
         else:
-            text = "I don't know that yet: you haven't told me."
+            text = DONT_KNOW
         return GroundedAnswer(text, (), (), (), stale)
     if question.everything:
         text = f"Here's what I know about you: {_lower_first(_joined(current))}."

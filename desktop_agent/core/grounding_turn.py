@@ -166,14 +166,14 @@ def ground(
         # (unless it says what else is asked: "User's guinea pig is named Biscuit" for "what
         # kind of pet is Biscuit?")
         named = stems(" ".join(_NAMES.findall(renamed_from or text)))
-        beyond = content_words(text) - named
+        else_asked = content_words(text) - named
         members = members_asked(text)
         facts = [
             r
             for r in facts
             if not r.item.subject_key.startswith("name_of:")
             or not stems(" ".join(_NAMES.findall(r.item.text))) - {"user"} <= named
-            or stems(r.item.text) & beyond
+            or stems(r.item.text) & else_asked
             or says_a_member(members, r.item.text)
         ]
     # (or in its other words: "the wedding" is "User's sister is getting married ...")

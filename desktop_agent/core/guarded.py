@@ -38,3 +38,51 @@ def guarded_generation(produce: Producer) -> Generation:
 
     threading.Thread(target=run, name="checked-reply", daemon=True).start()
     return outer
+
+
+# How the core opens a quote of the user's own words; the model never has one to give.
+_QUOTE_OPENING = "You told me"
+
+
+def without_made_up_quote(inner: Generation, instead: str) -> Generation:
+    """``inner`` streamed as it comes, unless it opens the way the core quotes the user ("You
+    told me: “...”"): the model copies that from the answers earlier in the chat, and what it
+    puts in the quotes is made up (asked of a forgotten hallway's colour, "the hallway is now
+    in the shape of a rainbow"). Such a reply is replaced by ``instead``. Only the opening is
+    held back, until it cannot be that one."""
+    outer = Generation()
+
+    def run() -> None:
+        held, decided, made_up = "", False, False
+        try:
+            for piece in inner:
+                if outer.cancelled:
+                    inner.cancel()
+                if decided:
+                    if not made_up:
+                        outer._emit(piece)
+                    continue
+                held += piece
+                opening = held.lstrip()
+                if len(opening) >= len(_QUOTE_OPENING) or not _QUOTE_OPENING.startswith(opening):
+                    decided, made_up = True, opening.startswith(_QUOTE_OPENING)
+                    if not made_up:
+                        outer._emit(held)
+            result = inner.result()
+        except BaseException as error:  # the reader gets it from result()
+            outer._finish(None, error)
+            return
+        if not decided and held:
+            made_up = held.lstrip().startswith(_QUOTE_OPENING)
+            if not made_up:
+                outer._emit(held)
+        if made_up:
+            logger.info("a quote the model made up was replaced")
+            outer._emit(instead)
+        text = instead if made_up else result.text
+        outer._finish(
+            dataclasses.replace(result, text=text, cancelled=result.cancelled or outer.cancelled)
+        )
+
+    threading.Thread(target=run, name="quote-guard", daemon=True).start()
+    return outer

@@ -9,8 +9,13 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.grounding import DONT_KNOW
+from desktop_agent.core.guarded import without_made_up_quote
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.quote_now import said_as_now
-from tests.core.conftest import facts, said_in_turn
+from desktop_agent.llm import ChatMessage, GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
+from tests.core.conftest import chat, facts, said_in_turn
 
 
 @pytest.fixture
@@ -243,3 +248,33 @@ def test_a_fact_that_only_names_the_one_asked_about_answers_nothing(assistant: A
     reply = said_in_turn(assistant, told, "who's looking after Rolo while I'm away?")
     assert "Tomas" in reply, reply
     assert "Rolo" in said_in_turn(assistant, [], "what's my dog called?")
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        # the core's way of quoting, copied by the model from earlier answers: made up
+        ("You told me: “the hallway is in the shape of a rainbow”", DONT_KNOW),
+        ("  You told me the hallway is green", DONT_KNOW),
+        # anything else streams as it is, short or long
+        ("You", "You"),
+        ("Yours truly, the hallway", "Yours truly, the hallway"),
+        ("Sure! Hallways look good in white.", "Sure! Hallways look good in white."),
+    ],
+)
+def test_a_quote_the_model_makes_up_is_not_shown(said: str, shown: str) -> None:
+    engine = ScriptedEngine(lambda messages: said)
+    generation = without_made_up_quote(
+        engine.chat([ChatMessage("user", "what colour is the hallway?")], GenerationSettings()),
+        DONT_KNOW,
+    )
+    streamed = "".join(generation)
+    assert streamed.strip() == shown.strip()
+    assert generation.result().text.strip() == shown.strip()
+
+
+def test_the_assistant_replaces_a_made_up_quote(memory: MemoryService) -> None:
+    engine = ScriptedEngine(lambda messages: "You told me: “your cat is called Zeus”")
+    assistant = Assistant(engine, GenerationSettings(max_tokens=32), memory=memory)
+    reply = chat(assistant, assistant.start_conversation(), "tell me a story about a cat")
+    assert reply.text == DONT_KNOW
