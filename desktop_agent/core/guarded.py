@@ -51,13 +51,12 @@ def without_made_up_quote(inner: Generation, instead: str) -> Generation:
     in the shape of a rainbow"). Such a reply is replaced by ``instead``. Only the opening is
     held back, until it cannot be that one."""
     outer = Generation()
+    outer.cancel_event = inner.cancel_event  # a Stop reaches the model at once
 
     def run() -> None:
         held, decided, made_up = "", False, False
         try:
             for piece in inner:
-                if outer.cancelled:
-                    inner.cancel()
                 if decided:
                     if not made_up:
                         outer._emit(piece)
