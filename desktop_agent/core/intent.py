@@ -9,6 +9,7 @@ embedder, a classifier also reads the short messages the rules leave alone as fe
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -124,12 +125,16 @@ _FROM_MEMORY: Final = re.compile(
 # sentence (what follows is why, and is not learned)
 _FORGET_BACK: Final = re.compile(
     r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey)[\s,!]+)*"
-    r"(?:the|that|all\s+the)\s+(?:(?:thing|stuff|bit|part|info)\s+(?:about|on|re|regarding)\s+)?"
+    r"(?:ugh\s+)?(?:the|that|all\s+the)\s+(?:(?:thing|stuff|bit|part|info)\s+"
+    r"(?:i\s+(?:typed|said|wrote|mentioned|told\s+you)\s+)?(?:about|on|re|regarding)\s+)?"
     r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,40}?)"
     r"\s*(?:[,:;]|\s[-–—])\s*(?:(?:can|could|would|will)\s+you\s+)?"
-    r"(?:please\s+|pls\s+|plz\s+|just\s+)*(?:forget|delete|erase|remove|wipe|scrub)\s+"
-    r"(?:that|it|them|this)\b(?:\s+(?:please|for\s+me|from\s+(?:your\s+)?memory))*"
-    r"\s*(?:[.!?]+(?:\s|$)|$)",
+    r"(?:please\s+|pls\s+|plz\s+|just\s+)*(?:(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    # "can you just forget I mentioned it?"
+    r"(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said|told\s+you)\s+)?(?:that|it|them|this)|"
+    r"take\s+(?:that|it|them|this)\s+out\s+of\s+(?:your\s+)?(?:memory|notes|records?))\b"
+    r"(?:\s+(?:please|for\s+me|from\s+(?:your\s+)?memory))*"
+    r"\s*(?:[.!?]+(?:\s|$)|,\s+(?=i\b|i['’]|it|that|because|cos|since)|$)",
     re.IGNORECASE,
 )
 
@@ -166,15 +171,33 @@ def _forget_inside(text: str) -> Intent | None:
     salary"). What the message says after the request is left unlearned: it often says more
     of what is to be forgotten ("the sertraline and the dose and all that")."""
     for start in _PART_START.finditer(text):
+        told = _TRAILING_LEAD.sub("", text[: start.start()])
+        back = _forget_back(text[start.end() :])
+        if back is not None and len(told.split()) >= 3:
+            # "... still 10am. also ugh that thing I typed about my mum's maiden name, take it
+            # out of your memory please"
+            return dataclasses.replace(back, told=told)
         forget = _FORGET.match(text[start.end() :])
         # (not "I love my job, | don't keep asking": only forgetting, asked for by name)
         if forget is None or not _FORGETTING.search(forget.group(0)[: forget.start(1)]):
             continue
-        told = _TRAILING_LEAD.sub("", text[: start.start()])
         argument = _whose(_forget_argument(forget), told)
+        if argument.casefold() in _POINTING and (said := _TOLD_OF.search(told)) is not None:
+            # "I feel bad I told you about Liam's gambling, ... can you delete that please"
+            argument = said["topic"].strip()
         if argument.casefold() not in _NO_TOPIC and len(told.split()) >= 3:
             return Intent("command", command="forget", argument=argument, told=told)
     return None
+
+
+# What a request points back with: "delete that please", "forget it"
+_POINTING: Final = frozenset({"please", "it", "that", "this", "them", "that please", "it please"})
+# What the user says they told: "I told you about Liam's gambling"
+_TOLD_OF: Final = re.compile(
+    r"\bi\s+(?:told\s+you|mentioned|said\s+something)\s+(?:about\s+)?"
+    r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,40}?)(?=\s*[,.;!?]|$)",
+    re.IGNORECASE,
+)
 
 
 def _whose(argument: str, told: str) -> str:
@@ -198,7 +221,7 @@ _NOT_NAMES: Final = frozenset(
 _FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe|scrub)\b", re.IGNORECASE)
 # (and "Kai bailed on the airport thing | so please forget his number": a plea joined by "so")
 _PART_START: Final = re.compile(
-    r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+|\s(?=(?:so|and|but)\s+(?:please|pls|plz|can\s+you|"
+    r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+|\s[^\w\s.,;:!?'’\"()&/-]+\s+|\s(?=(?:so|and|but)\s+(?:please|pls|plz|can\s+you|"
     r"could\s+you)\s+(?:forget|delete|erase|wipe|scrub)\b)",
     re.IGNORECASE,
 )

@@ -11,6 +11,7 @@ import pytest
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.grounding import DONT_KNOW
 from desktop_agent.core.guarded import without_made_up_quote
+from desktop_agent.core.intent import perceive
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.llm import ChatMessage, GenerationSettings
@@ -278,3 +279,33 @@ def test_the_assistant_replaces_a_made_up_quote(memory: MemoryService) -> None:
     assistant = Assistant(engine, GenerationSettings(max_tokens=32), memory=memory)
     reply = chat(assistant, assistant.start_conversation(), "tell me a story about a cat")
     assert reply.text == DONT_KNOW
+
+
+@pytest.mark.parametrize(
+    ("message", "topic"),
+    [
+        (
+            "the plumber came at last, all fixed. oh and that bit I wrote about my dad's "
+            "overdraft, take it out of your memory please, I shouldn't have shared it",
+            "my dad's overdraft",
+        ),
+        (
+            "my flatmate nearly read this over my shoulder 🙈 please forget everything about "
+            "the surprise party",
+            "the surprise party",
+        ),
+        (
+            "I told you about Nadia's court case, it's not my story to tell. can you delete "
+            "that please",
+            "Nadia's court case",
+        ),
+        ("oh and the tax rebate thing, can you just forget I mentioned it?", "the tax rebate"),
+    ],
+)
+def test_forgetting_asked_inside_a_longer_message(message: str, topic: str) -> None:
+    intent = perceive(message)
+    assert intent.command == "forget" and intent.argument == topic, intent
+
+
+def test_a_part_after_an_emoji_is_no_forget_without_asking() -> None:
+    assert perceive("lunch at Crumb & Co 😋 the soup was great").command is None
