@@ -3,9 +3,10 @@
 Asked "who's my broadband with now?", the user's own "switched from Sky to Vodafone" answers it,
 but quoted whole it names Sky too, and a reader (or the bundled model, or a check for stale
 values) takes the old value as said again. What the change replaced is known by the words the
-user said before it ("broadband is Sky"): a "from Sky" part, or a clause that says such a word
-and none of the question's ("Gemma moved to Spain" in "Gemma moved to Spain, so Rhys trains me
-now"), is cut. A question about the past wants those words and gets the sentence whole.
+user said before it ("broadband is Sky"): a "from Sky" part, or a clause that tells how the old
+one ended, naming such a word and none of the question's ("Gemma moved to Spain" in "Gemma moved
+to Spain, so Rhys trains me now"), is cut. A question about the past wants those words and gets
+the sentence whole.
 """
 
 from __future__ import annotations
