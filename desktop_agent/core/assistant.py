@@ -18,7 +18,6 @@ from desktop_agent.core.background_consolidation import BackgroundConsolidation
 from desktop_agent.core.chat_commands import ChatCommands
 from desktop_agent.core.checked_replies import answer_about_user, risk_checked, with_risks
 from desktop_agent.core.conversation import Conversation
-from desktop_agent.core.grounding import DONT_KNOW
 from desktop_agent.core.guarded import without_made_up_quote
 from desktop_agent.core.null_memory import NullMemoryService
 from desktop_agent.core.open_conversations import OpenConversations, restore
@@ -229,6 +228,8 @@ class Assistant:
                 )
             else:
                 generation = self.engine.chat(messages, self.generation_settings)
+            from desktop_agent.core.grounding import DONT_KNOW  # (loads the memory side)
+
             generation = without_made_up_quote(generation, DONT_KNOW)
 
         def on_finish(result: GenerationResult) -> Reply:
