@@ -72,14 +72,6 @@ _PET_NAMED_LATER = re.compile(
 )
 
 
-@_rule
-def pet_named_later(sentence: str) -> Iterator[Match]:
-    found = _PET_NAMED_LATER.search(sentence)
-    if found and found.group("pet").casefold() in PETS:
-        said, name = found.group("pet").casefold(), found.group("name")
-        yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
-
-
 # "Biscuit (our beagle) chewed through the charger", "Biscuit (my beagle, he's 4) has his
 # shots": the user's animal, named with its kind in brackets
 _PET_IN_BRACKETS = re.compile(
@@ -89,11 +81,13 @@ _PET_IN_BRACKETS = re.compile(
 
 
 @_rule
-def pet_in_brackets(sentence: str) -> Iterator[Match]:
-    found = _PET_IN_BRACKETS.search(sentence)
-    if found and found.group("pet").casefold() in PETS:
-        said, name = found.group("pet").casefold(), found.group("name")
-        yield Match("fact", f"name_of:{PETS[said]}", name, f"User's {said} is named {name}", 0.8)
+def pet_named_later(sentence: str) -> Iterator[Match]:
+    for found in (_PET_NAMED_LATER.search(sentence), _PET_IN_BRACKETS.search(sentence)):
+        if found and found.group("pet").casefold() in PETS:
+            said, name = found.group("pet").casefold(), found.group("name")
+            text = f"User's {said} is named {name}"
+            yield Match("fact", f"name_of:{PETS[said]}", name, text, 0.8)
+            return
 
 
 # "my dog rides with me in the cabin, a beagle called Kielbasa", "my dog is a beagle called

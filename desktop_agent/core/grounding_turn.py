@@ -66,7 +66,7 @@ from desktop_agent.core.questions import (
     of_me,
     plain_question,
 )
-from desktop_agent.core.quote_now import said_as_now
+from desktop_agent.core.quote_now import said_as_now, tells_a_change
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
@@ -474,7 +474,8 @@ def _quoting(
     up"). With what is ``asked`` now, a change is quoted without the value it replaced, as
     the user's earlier messages on it name that value (``said_as_now``)."""
     item = source.item
-    if memory is not None and asked:
+    if memory is not None and asked and tells_a_change(sentence):
+        # (recalled only for a change: the quote of any other sentence stays whole)
         episodes = memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))
         earlier = " ".join(
             r.item.user_text for r in episodes if r.item.created_at < item.created_at

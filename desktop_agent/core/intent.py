@@ -182,7 +182,10 @@ def _forget_inside(text: str) -> Intent | None:
         if forget is None or not _FORGETTING.search(forget.group(0)[: forget.start(1)]):
             continue
         argument = _whose(_forget_argument(forget), told)
-        if argument.casefold() in _POINTING and (said := _TOLD_OF.search(told)) is not None:
+        if (
+            argument.casefold().removesuffix(" please") in _POINTING
+            and (said := _TOLD_OF.search(told)) is not None
+        ):
             # "I feel bad I told you about Liam's gambling, ... can you delete that please"
             argument = said["topic"].strip()
         if argument.casefold() not in _NO_TOPIC and len(told.split()) >= 3:
@@ -191,7 +194,7 @@ def _forget_inside(text: str) -> Intent | None:
 
 
 # What a request points back with: "delete that please", "forget it"
-_POINTING: Final = frozenset({"please", "it", "that", "this", "them", "that please", "it please"})
+_POINTING: Final = frozenset({"please", "it", "that", "this", "them"})
 # What the user says they told: "I told you about Liam's gambling"
 _TOLD_OF: Final = re.compile(
     r"\bi\s+(?:told\s+you|mentioned|said\s+something)\s+(?:about\s+)?"

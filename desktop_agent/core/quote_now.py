@@ -22,10 +22,16 @@ from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
 
 
+def tells_a_change(sentence: str) -> bool:
+    """Whether ``sentence`` says something changed ("switched", "now", "retired"): only then
+    may it name a value it replaced."""
+    return _A_CHANGE.search(sentence) is not None
+
+
 def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     """``sentence`` without the value the change it tells replaced: the words of it said in
     ``earlier`` (the user's messages before it) that ``asked`` does not ask about."""
-    if asks_the_past(asked) or not _A_CHANGE.search(sentence):
+    if asks_the_past(asked) or not tells_a_change(sentence):
         return sentence
     wanted = content_words(asked)
     old = (_words(sentence) & _words(earlier)) - wanted - _CHANGE_WORDS
@@ -107,7 +113,9 @@ _NO_VALUE: Final = frozenset(
 # How the one before stopped being it: "Gemma moved to Spain", "Cody took a job on a boat",
 # "the blue looked cold in there".
 _ENDING: Final = re.compile(
-    r"\b(?:(?<!been\s)(?<!got\s)(?<!was\s)(?<!were\s)moved\s+(?:to|away|abroad|back)|took\s+a\s+(?:job|post|role)|went\s+on\s+"
+    # ("has been moved to Mr. Brennan's class" is the news, not an ending)
+    r"\b(?:(?<!been\s)(?<!got\s)(?<!was\s)(?<!were\s)moved\s+(?:to|away|abroad|back)|"
+    r"took\s+a\s+(?:job|post|role)|went\s+on\s+"
     r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
     r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
     re.IGNORECASE,
