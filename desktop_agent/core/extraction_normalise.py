@@ -249,6 +249,9 @@ def _fix(word: str, message: str, at: int) -> str:
         return f"{word[:-2]} is"
     if lower == "i":
         return "I"
+    # "a PT called Jake", "my PT": a personal trainer (never "work pt", part-time)
+    if word == "PT" and re.search(r"(?i:\b(?:a|my|our|the|new|old)\s+)$", message[:at]):
+        return "personal trainer"
     if lower in INFORMAL:
         return INFORMAL[lower]
     if lower.isalpha() and len(lower) >= 6 and lower not in VOCABULARY | _REAL_WORDS:

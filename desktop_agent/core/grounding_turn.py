@@ -71,6 +71,7 @@ from desktop_agent.core.said_by_meaning import before_a_change, closest_statemen
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement, with_whom
+from desktop_agent.core.successors import ROLE
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.memory.model import MemoryNotFound
@@ -291,8 +292,7 @@ _OURS: Final = re.compile(
     # ("when is the pup going in to get looked at?": an animal of the household by its kind)
     r"flat|apartment|landlord|rent|lease|band|allotment|" + PET_WORDS + r")\b|"
     # "which dentist retired?": who treats the user, asked by which one
-    r"\b(?:which|what)\s+(?:dentist|doctor|gp|vet|physio|therapist|optician|hairdresser|"
-    r"barber)\b",
+    rf"\b(?:which|what)\s+(?:{ROLE})\b",
     re.IGNORECASE,
 )
 

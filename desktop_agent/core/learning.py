@@ -104,9 +104,11 @@ def learn(
 
     changes = extraction_changes.read(text)
     learned = []
-    known = KNOWN_PEOPLE.set(people_by_name(memory))
+    people = people_by_name(memory)
+    known = KNOWN_PEOPLE.set(people)
     try:
         facts = read_on(extractor.extract if extractor is not None else extract, text, before)
+        facts += _successors(memory, text, before, people, facts)
     finally:
         KNOWN_PEOPLE.reset(known)
     for fact in facts:
@@ -207,6 +209,31 @@ def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) 
             or _NAMES_A_VALUE.search((lead + text)[fact.span[0] : fact.span[1]])
         )
     ]
+
+
+def _successors(
+    memory: MemoryService, text: str, before: str | None, people: dict[str, str], found: list[Any]
+) -> list[Any]:
+    """The one named after someone who left ("my GP retired" | "The new one is Dr Farah"), as
+    "User's GP is Dr Farah", unless ``found`` (what ``text`` says outright) has that role."""
+    from desktop_agent.core.extraction import extract
+    from desktop_agent.core.successors import roles_named, successors
+
+    if not _MAY_NAME_A_SUCCESSOR.search(text):
+        return []
+    known = {**roles_named(item.text for item in memory.active_facts()), **people}
+    said = {fact.subject_key for fact in found}
+    new = []
+    for successor in successors(text, before or "", known):
+        for fact in extract(f"My {successor.role} is {successor.name}."):
+            if fact.subject_key.startswith("name_of:") and fact.subject_key not in said:
+                span = (successor.start, successor.end)
+                new.append(dataclasses.replace(fact, span=span, is_correction=True))
+    return new
+
+
+# Cheap first look: a capitalised word after the message's first (a name).
+_MAY_NAME_A_SUCCESSOR: Final = re.compile(r"\S\s+[A-ZÀ-Ý]")
 
 
 def _extra(*, inferred: bool, past: bool) -> dict[str, bool] | None:

@@ -409,9 +409,37 @@ _ROLE_ASKED: Final = re.compile(
     r"\bwho\s+(?P<class_verb>teach|coach|run|take)\w*\s+(?:my|our)\s+(?P<subject>[a-z]+)\s+"
     r"(?:class|classes|lessons?|group|course|sessions?)\b|"
     r"\bwho\s+(?P<aux>do|did|am|will|was|used\s+to)\s+i\s+(?:used\s+to\s+)?"
-    r"(?P<report>report|reporting)\s+(?:to|into)\b",
+    r"(?P<report>report|reporting)\s+(?:to|into)\b|"
+    # "who am I seeing for therapy at the moment?": the therapist
+    r"\bwho\s+(?P<seeing_aux>am|do|did|was)\s+i\s+(?:seeing|see|going\s+to|go\s+to)\s+"
+    r"(?:for|about)\s+(?:my\s+)?(?P<care>therapy|counsell?ing|physio(?:therapy)?|teeth|hair)\b|"
+    # "who does my tax return now?": the accountant
+    r"\bwho(?:'s|’s|\s+is)?\s+(?P<work_aux>does|doing|did)\s+(?:my|our)\s+(?P<work>tax(?:es)?|"
+    r"accounts|books|hair|teeth|fillings)(?:\s+returns?)?\b|"
+    # "who coaches Leo's team now?": the coach
+    r"\bwho(?:'s|’s|\s+is)?\s+(?P<team_coach>coach|train)\w*\s+(?:my|our|his|her|their|"
+    r"[\w'’]+['’]s)\s+(?:[\w'’]+\s+)?(?:team|squad|side)\b|"
+    # "who's cleaning the house these days?": the cleaner
+    r"\bwho(?:'s|’s|\s+is|\s+was)?\s+(?P<chore>clean)\w*\s+(?:the\s+house|the\s+flat|"
+    r"(?:my|our)\s+(?:house|flat|place|home)|for\s+(?:me|us))\b",
     re.IGNORECASE,
 )
+_CARE_BY: Final = {
+    "thera": "therapist",
+    "couns": "counsellor",
+    "physi": "physio",
+    "teeth": "dentist",
+    "hair": "hairdresser",
+}
+_WORK_BY: Final = {
+    "tax": "accountant",
+    "taxe": "accountant",
+    "acco": "accountant",
+    "book": "accountant",
+    "hair": "hairdresser",
+    "teet": "dentist",
+    "fill": "dentist",
+}
 _ROLE_OF: Final = {
     "coach": "coach",
     "teach": "teacher",
@@ -439,11 +467,22 @@ def by_role(question: str) -> str:
         role = "roommate"
     elif found.group("report"):
         role = "boss"  # "who am I reporting to at the moment?"
+    elif found.group("work"):
+        role = _WORK_BY[found.group("work").casefold()[:4]]
+    elif found.group("care"):
+        role = _CARE_BY[found.group("care").casefold()[:5]]
+    elif found.group("team_coach"):
+        role = "coach"
+    elif found.group("chore"):
+        role = "cleaner"
     else:
         role = _ROLE_OF[found.group("verb").casefold()]
     if found.group("what"):
         role = f"{found.group('what')} {role}"  # "who's teaching me piano?": the piano teacher
     who = found.group(0)[:3]  # "Who" or "who", as asked
     # "who was I reporting to before the reshuffle?" asks the past
-    was = "was" if (found.group("aux") or "").casefold() in ("did", "was", "used to") else "is"
+    aux = (
+        found.group("aux") or found.group("seeing_aux") or found.group("work_aux") or ""
+    ).casefold()
+    was = "was" if aux in ("did", "was", "used to") else "is"
     return f"{question[: found.start()]}{who} {was} my {role}{question[found.end() :]}"

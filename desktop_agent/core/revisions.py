@@ -90,6 +90,11 @@ def apply(
             memory.end([t.id for t in targets if t not in moved], provenance)
             continue
         for target in targets:
+            if re.search(rf"(?i:\b{re.escape(change.new)}\b)", target.text):
+                # "... on Tuesday evenings over Zoom" | "going there on Tuesday evenings
+                # instead of zoom": the new words are there already, so they are not what
+                # replaced the old ("... on Tuesday evenings over Tuesday evenings")
+                continue
             text = substituted(target.text, change.old, change.new)
             if _is_date_words(change.old) and _is_date_words(change.new):
                 text = redated(target.text, change.new)  # the resolved date moves with it

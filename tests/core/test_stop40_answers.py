@@ -1,0 +1,152 @@
+"""Shapes seen in stop 40, worded apart from the tuning and blind scenarios: someone who does a
+job for the user leaves (retires, moves away, hands in their notice, sells up) and a successor
+is named, in the same message or the next, often without the role ("the new one is Dr Y",
+"Y has taken over", "I've been handed over to Y")."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.successors import successors
+from tests.core.conftest import said_in_turn
+
+
+@pytest.fixture
+def assistant(meaning: Assistant) -> Assistant:
+    """With the app's real embedder: which sentence is quoted leans on nearness in meaning."""
+    return meaning
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "new", "old"),
+    [
+        (
+            [
+                ["my dentist is Dr Pike, he's been doing my teeth since uni"],
+                [
+                    "so my dentist retired over the summer",
+                    "The new one is Dr Oyelaran, very gentle",
+                ],
+            ],
+            "who's my dentist?",
+            "Oyelaran",
+            "Pike",
+        ),
+        (
+            [
+                ["I'm a buyer at Ferncroft. my manager is Priti Shah"],
+                [
+                    "Priti left for a job at Ocado last month. Our new boss started Monday, Declan Hurst"
+                ],
+            ],
+            "who's my manager now?",
+            "Hurst",
+            "Priti",
+        ),
+        (
+            [
+                ["my landlord is Mr Okafor, rent is 800 a month"],
+                ["Okafor sold the flat! the new owner is a housing association, Clarion Homes"],
+            ],
+            "who's my landlord these days?",
+            "Clarion",
+            "Okafor",
+        ),
+        (
+            [
+                ["I row with the Tideway club, our coach is Ray Dunn"],
+                ["Ray's stepped down as coach after 10 years. Kemi Bello has taken over"],
+            ],
+            "who's my coach now?",
+            "Bello",
+            "Ray",
+        ),
+        (
+            [
+                ["I see a counsellor, Hana Sato, on Friday mornings"],
+                [
+                    "my counsellor is going on sick leave for a while",
+                    "I'm seeing Joel Amari while she's off",
+                ],
+            ],
+            "who's my counsellor at the moment?",
+            "Amari",
+            "Sato",
+        ),
+        (
+            [
+                ["I've got a PT called Bex at the leisure centre, we do Tuesdays"],
+                ["Bex is moving to Leeds so I've been handed over to Callum, he seems keen"],
+            ],
+            "who's my personal trainer now?",
+            "Callum",
+            "Bex",
+        ),
+    ],
+)
+def test_a_successor_named_after_the_one_who_left(
+    assistant: Assistant, told: list[list[str]], asked: str, new: str, old: str
+) -> None:
+    reply = said_in_turn(assistant, told, asked)
+    assert new in reply and old not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("message", "before", "known", "role", "name"),
+    [
+        ("The new one is Dr Oyelaran.", "my dentist retired", {}, "dentist", "Dr Oyelaran"),
+        ("Our new manager started this week, Tom Reyes.", "", {}, "manager", "Tom Reyes"),
+        ("Ana quit, so Lucia's taken over.", "", {"ana": "cleaner"}, "cleaner", "Lucia"),
+        (
+            "Gemma's moving away. We've gone with Mr Ward.",
+            "",
+            {"gemma": "tutor"},
+            "tutor",
+            "Mr Ward",
+        ),
+    ],
+)
+def test_successors_read_with_the_role_of_who_left(
+    message: str, before: str, known: dict[str, str], role: str, name: str
+) -> None:
+    found = successors(message, before, known)
+    assert [(s.role, s.name) for s in found] == [(role, name)]
+    assert message[found[0].start : found[0].end].find(name) >= 0
+
+
+@pytest.mark.parametrize(
+    ("message", "before", "known"),
+    [
+        # nobody left: a newcomer is no successor
+        ("The new receptionist is Sandra.", "my GP is Dr Abbott", {}),
+        # someone left, nobody named after them
+        ("my dentist retired and I haven't found a new one yet", "", {}),
+        # the one who left had no role the assistant knows
+        ("Tom moved to Leeds, so I've been handed over to Callum", "", {}),
+        # the user is the one who left
+        ("I left Ferncroft. The new place is great, my boss Dana is lovely", "", {}),
+    ],
+)
+def test_no_successor_without_someone_who_left_a_role(
+    message: str, before: str, known: dict[str, str]
+) -> None:
+    assert successors(message, before, known) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "expected"),
+    [
+        ([["my cleaner is Ana, she comes fridays"]], "who's cleaning the house these days?", "Ana"),
+        (
+            [["my son Kit plays for Hove Harriers, his coach is Sal Reid"]],
+            "who coaches Kit's team?",
+            "Reid",
+        ),
+    ],
+)
+def test_a_role_asked_by_what_they_do(
+    assistant: Assistant, told: list[list[str]], asked: str, expected: str
+) -> None:
+    reply = said_in_turn(assistant, told, asked)
+    assert expected in reply, reply
