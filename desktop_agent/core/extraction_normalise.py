@@ -45,7 +45,10 @@ _SUBJECTLESS = re.compile(
     r"|^(?P<was>(?:born|raised|brought\s+up)\s+in\b)",  # "born in Hargeisa, came here in 2003"
     re.IGNORECASE,
 )
-_WORD = re.compile(r"(?:[^\W_]|['’/])+")  # (letters of every alphabet: "Kraków" is one word)
+# ("1:1s", "1-2-1s": one-to-ones, one word)
+_WORD = re.compile(
+    r"\b1[:-](?:2[:-])?1s?\b|(?:[^\W_]|['’/])+"
+)  # (letters of every alphabet: "Kraków" is one word)
 _IS_AFTER = re.compile(
     r"\s+(?:from|a|an|the|called|named|in|at|not|very|so|allergic|vegan|vegetarian|married|single|"
     r"retired|\d|(?!(?:wedding|christening|meeting|evening|morning|building|thing|ring|spring|"
@@ -249,6 +252,8 @@ def _fix(word: str, message: str, at: int) -> str:
         return f"{word[:-2]} is"
     if lower == "i":
         return "I"
+    if re.fullmatch(r"1[:-](?:2[:-])?1s?", lower):
+        return "one-to-ones" if lower.endswith("s") else "one-to-one"
     # "a PT called Jake", "my PT": a personal trainer (never "work pt", part-time)
     if word == "PT" and re.search(r"(?i:\b(?:a|my|our|the|new|old)\s+)$", message[:at]):
         return "personal trainer"

@@ -580,7 +580,9 @@ def doing_now(sentence: str) -> Iterator[Match]:
 # vet for a pet, a new GP for the user
 _REGISTERED_WITH = re.compile(
     rf"(?i:\b(?:(?P<me>i['’]m|i\s+am|we['’]re|we\s+are)|(?P<pet>{_NAME})\s+is|(?:he|she)['’]s|"
-    r"(?:he|she)\s+is)\s+(?:now\s+)?(?:registered|signed\s+up)\s+(?:with|at)\s+)"
+    r"(?:he|she)\s+is)\s+(?:now\s+)?(?:(?:registered|signed\s+up)\s+(?:with|at)|"
+    # "Biscuit is with Dr. Haddad at Paws & Claws now": a pet's vet, by title
+    r"(?P<bare>with)(?=\s+dr\b))\s+)"
     rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?{_NAME}(?:\s+{_NAME})?)"
 )
 
@@ -591,6 +593,10 @@ def registered_with(sentence: str) -> Iterator[Match]:
     if found is None or not re.search(r"(?i:\b(?:now|new|moved|switched|changed)\b)", sentence):
         return
     pet = found.group("pet")
+    if found.group("bare") and not (
+        pet and KNOWN_PEOPLE.get().get(pet.casefold()) in PETS.values()
+    ):
+        return
     animal = re.search(r"(?i:\b(?:vets?|veterinary|animal)\b)", sentence) or (
         pet and KNOWN_PEOPLE.get().get(pet.casefold(), "") in PETS.values()
     )

@@ -20,6 +20,7 @@ from desktop_agent.core.extraction import extract
 from desktop_agent.core.extraction_words import CARERS, PET_WORDS
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
+    DONT_KNOW,
     GroundedAnswer,
     _values,
     compose,
@@ -97,6 +98,27 @@ def ground(
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
     user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
     the ones before that (oldest first), what "it" in the question before meant."""
+    grounded = _ground(memory, text, excluded, before, earlier)
+    if grounded is not None and grounded.answer.text == DONT_KNOW:
+        # "when do I have my one-to-ones with my manager?": nothing known of the manager's,
+        # and the one-to-ones are known
+        alone = _WITH_SOMEONE.sub("", text)
+        if alone != text and (known := _ground(memory, alone, excluded, before, earlier)):
+            return known if known.facts else grounded
+    return grounded
+
+
+# Whom something is done with, said last: "... with my manager?"
+_WITH_SOMEONE: Final = re.compile(r"\s+with\s+(?:my|our)\s+[\w'’-]+(?=\s*[?.!]*\s*$)", re.I)
+
+
+def _ground(
+    memory: MemoryService,
+    text: str,
+    excluded: Collection[str],
+    before: str | None,
+    earlier: Sequence[str],
+) -> Grounding | None:
     # "whos my gp" as "who's my gp"; "who's my dog's vet?" as "who's my vet?"
     text = pets_vet_as_ours(memory, plain_question(text))
     if before and PRONOUN.search(text):

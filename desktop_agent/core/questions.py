@@ -137,7 +137,11 @@ _PAST = re.compile(
     # "what's my maiden name?": the name before marrying
     r"maiden\s+name|"
     # "which dentist retired?": the one before, who ended
-    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+)?(?:retired|quit|closed|shut\s+down|moved\s+away)\b|"
+    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+)?(?:retired|quit|closed|shut\s+down|moved\s+away|"
+    r"left|went\s+on\s+(?:\w+\s+)?leave|stepped\s+down|handed\s+in)\b|"
+    # "the doctor I'd been seeing for twelve years": what went on until a change
+    r"\b(?:i|we)(?:['’]d|\s+had)\s+been\s+(?:seeing|going\s+to|using|with|living|working|"
+    r"renting|driving)\b|"
     # "what did the physio first think it was?": what was thought before it turned out else
     r"(?:did|had)\s+(?:\w+\s+){1,3}first\s+(?:think|thought|say|said|suspect|diagnose|call|"
     r"name)\b|"

@@ -86,18 +86,21 @@ _NEW_ONE: Final = re.compile(
     rf"(?P<name>{_NAME})"
 )
 _AFTER: Final = re.compile(
-    rf"(?P<name>{_NAME})\s+(?i:(?:has|had|is|will)\s+)?(?i:(?:taken|took|taking|take)\s+over|"
+    # ("Marcus Olsen from the platform team is taking over")
+    rf"(?P<name>{_NAME})(?:\s+(?i:from|of|at|in)\s+(?:the\s+)?[a-z][\w\s'’-]{{0,30}}?)?"
+    r"\s+(?i:(?:has|had|is|will)\s+)?(?i:(?:taken|took|taking|take)\s+over|"
     r"covering|filling\s+in|stepping\s+in|stepped\s+in|replaced|replacing)\b"
     r"|\b(?i:(?:handed|passed)\s+(?:me\s+|us\s+)?(?:over|on)|(?:handed|passed|transferred|"
     r"moved|switched|referred)\s+(?:me|us)(?:\s+over|\s+on)?)\s+(?i:to)\s+"
     rf"(?:(?i:one\s+of\s+[\w\s'’-]{{0,40}}?,\s+|(?:an?|the)\s+[\w\s'’-]{{0,30}}?,\s+))?(?P<to>{_NAME})"
     rf"|\b(?i:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ve\s+been|we['’]ve\s+been)\s+(?i:now\s+)?"
     r"(?i:seeing|with|going\s+to|booked\s+in\s+with|(?:re)?assigned\s+to|allocated\s+to|"
-    rf"under)\s+(?P<seeing>{_NAME})"
+    rf"under)\s+(?:(?i:an?)\s+)?(?P<seeing>{_NAME})"
     rf"|\b(?i:we['’]ve|i['’]ve|we|i)\s+(?i:gone|went|decided\s+to\s+go)\s+(?i:with)\s+"
     rf"(?P<chose>{_NAME})"
 )
-_SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
+# (not ended by the dot of a title: "I'm now with a Dr. Lindqvist")
+_SENTENCE: Final = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)\.|[^.!?\n])+[.!?]*")
 
 
 def successors(message: str, before: str, known: Mapping[str, str]) -> list[Successor]:

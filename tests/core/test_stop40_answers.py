@@ -9,7 +9,7 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.successors import successors
-from tests.core.conftest import said_in_turn
+from tests.core.conftest import facts, said_in_turn
 
 
 @pytest.fixture
@@ -150,3 +150,48 @@ def test_a_role_asked_by_what_they_do(
 ) -> None:
     reply = said_in_turn(assistant, told, asked)
     assert expected in reply, reply
+
+
+def test_who_left_is_asked_as_the_past(assistant: Assistant) -> None:
+    told = [
+        ["my accountant is Gwen Ashby, she does my self assessment"],
+        ["Gwen is retiring, so the firm has passed me on to one of the partners, Omar Siddiqui"],
+    ]
+    assert "Siddiqui" in said_in_turn(assistant, told, "who does my taxes now?")
+    assert "Ashby" in said_in_turn(assistant, [], "which accountant retired?")
+
+
+def test_a_successor_from_another_team_and_a_titled_name_with_a_dot() -> None:
+    found = successors(
+        "Ines handed in her notice. Raj Mehta from the data team is taking over as our lead",
+        "",
+        {"ines": "team lead"},
+    )
+    assert [(s.role, s.name) for s in found] == [("team lead", "Raj Mehta")]
+    found = successors(
+        "Dr. Hale is retiring and I'm now with a Dr. Moreno at the same practice.",
+        "",
+        {"hale": "dentist"},
+    )
+    assert [(s.role, s.name) for s in found] == [("dentist", "Dr. Moreno")]
+
+
+def test_a_pet_is_with_a_new_vet(assistant: Assistant) -> None:
+    told = [
+        ["our cat Miso is 3, her vet is Dr. Brandt at Eastside Vets"],
+        ["we changed vets, too pricey. Miso is with Dr. Oduya at Hill Lane now"],
+    ]
+    reply = said_in_turn(assistant, told, "who's Miso's vet now?")
+    assert "Oduya" in reply and "Brandt" not in reply, reply
+
+
+def test_one_to_ones_said_as_numbers() -> None:
+    assert "one-to-ones" in next(iter(facts("we do our 1:1s every friday morning").values()))
+
+
+def test_a_question_about_a_routine_with_someone_answers_the_routine(
+    assistant: Assistant,
+) -> None:
+    told = [["my manager is Lena Voss. we have our catch-ups every Tuesday at 10"]]
+    reply = said_in_turn(assistant, told, "when are my catch-ups with my manager?")
+    assert "Tuesday" in reply, reply
