@@ -139,7 +139,8 @@ _ON_OR_WITH: Final = re.compile(
     r"\b(?i:(?:i'm|im|i\s+am|we're|we\s+are|i've\s+been|we've\s+been)\s+(?:now\s+|still\s+|"
     r"currently\s+)?(?:on|with)|went\s+(?:back\s+to|with|for)|gone\s+(?:back\s+to|with|for)|"
     r"going\s+(?:back\s+to|with)|back\s+(?:to|with)|signed\s+up\s+(?:with|to)|moved\s+(?:over\s+)?to|"
-    r"switched\s+(?:over\s+)?to|joined|kept\s+(?:the|my|our)|"
+    r"switched\s+(?:over\s+)?to|joined|kept\s+(?:the|my|our)|jumped\s+ship\s+to|"
+    r"ported\s+(?:my\s+number\s+)?(?:over\s+)?to|"
     # "my phone's a Pixel 7, on Telstra" (not ", on Monday")
     r"(?<=,\s)on(?=\s+(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
     r"february|march|april|may|june|july|august|september|october|november|december)\b)))\s+"
@@ -152,7 +153,7 @@ _COMING: Final = re.compile(
     r"switched\s+on|live|fitted|booked\s+in)|takes?\s+over|kicks?\s+in)\b"
 )
 _CHANGED: Final = re.compile(
-    r"\b(?:now|switched|moved|changed|swapped|went|gone|going|left|back\s+to|ported|signed\s+up|"
+    r"\b(?:now|switched|moved|changed|swapped|went|gone|going|left|back\s+to|ported|signed\s+up|jumped|"
     r"joined|instead|new)\b",
     re.IGNORECASE,
 )

@@ -23,12 +23,13 @@ from desktop_agent.core.extraction_words import RELATIONS
 from desktop_agent.core.grounding import content_words, kin_asked, slot_keys, stems
 from desktop_agent.core.grounding_words import _KIN
 from desktop_agent.core.memory_changes import listed
-from desktop_agent.core.memory_model import SEMANTIC
+from desktop_agent.core.memory_model import SEMANTIC, MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.said_by_meaning import nearness
 from desktop_agent.core.statements import Statement, clipped, inflected
 from desktop_agent.core.user_sentences import located
+from desktop_agent.memory.model import MemoryNotFound
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
@@ -227,7 +228,7 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
         named = [r for r in found if r.hit.vector_score >= CLOSE_MEANING]
     if not named:
         return []
-    named = _most_specific(named, wanted)
+    named = _most_specific(named, wanted | derived(wanted))
     have = {r.item.id for r in named}
     # Only what a name stands for spreads: "my gym" -> its name -> the facts that say it.
     names = {
@@ -244,7 +245,45 @@ def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
             if item.id not in have and any(_says(item.text, n) for n in names):
                 named.append(listed(item))
                 have.add(item.id)
+    named += [listed(item) for item in _said_with(memory, named) if item.id not in have]
     return named[:OFFER_LIMIT]
+
+
+def _said_with(memory: MemoryService, named: Sequence[Recollection]) -> list[MemoryItem]:
+    """What the sentence that told a named statement about someone also told of them: "my
+    brother Liam has a gambling problem, he owes about 6000": forgetting the gambling forgets
+    what he owes (kept, it would still tell it)."""
+    found = []
+    for recollection in named:
+        person = _SAID_OF.match(recollection.item.subject_key)
+        if person is None:
+            continue
+        for source in recollection.item.provenance:
+            try:
+                message = memory.item(source.episode_id).user_text
+            except MemoryNotFound:
+                continue
+            start, end = _sentence_around(message, source.start, source.end)
+            found += [
+                item
+                for item in memory.active_facts()
+                if item.subject_key.startswith(person.group(0))
+                and any(
+                    p.episode_id == source.episode_id and start <= p.start and p.end <= end
+                    for p in item.provenance
+                )
+            ]
+    return found
+
+
+# A statement about one of the user's people: "person:brother:said:..."
+_SAID_OF: Final = re.compile(r"^person:[^:]+:said:")
+
+
+def _sentence_around(message: str, start: int, end: int) -> tuple[int, int]:
+    before = [m.end() for m in re.finditer(r"[.!?]+\s", message[:start])]
+    after = re.search(r"[.!?](?:\s|$)", message[end:])
+    return (before[-1] if before else 0, end + after.end() if after else len(message))
 
 
 def _most_specific(named: list[Recollection], wanted: set[str]) -> list[Recollection]:

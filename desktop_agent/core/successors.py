@@ -59,7 +59,9 @@ _LEAVES: Final = (
     r"gave\s+(?:in\s+)?(?:his|her|their\s+)?notice|stepp\w*\s+down|sold|selling|emigrat\w*|"
     r"relocat\w*|(?:moved|moving)\s+(?:away|abroad|to|into|up|down|back|out|over)\b|"
     r"(?:going|gone|went|off)\s+on\s+(?:\w+\s+)?leave|passed\s+away|died|"
-    r"(?:got|took|taking|taken|accepted)\s+(?:a|another)\s+(?:new\s+)?(?:job|post|role)\b)"
+    r"(?:got|took|taking|taken|accepted)\s+(?:a|another)\s+(?:new\s+)?(?:job|post|role)\b|"
+    r"(?:took|taken|taking)\s+(?:voluntary\s+)?redundancy|(?:made|being)\s+redundant|"
+    r"laid\s+off|let\s+go\b|(?:got\s+)?(?:sacked|fired))"
 )
 _FILLER: Final = r"(?:\s+(?:has|had|is|was|just|finally|actually|officially|now|suddenly))*"
 _ROLE_LEAVES: Final = re.compile(

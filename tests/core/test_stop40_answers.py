@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.forget_request import facts_to_forget
 from desktop_agent.core.successors import successors
-from tests.core.conftest import facts, said_in_turn
+from tests.core.conftest import chat, facts, said_in_turn
 
 
 @pytest.fixture
@@ -195,3 +197,44 @@ def test_a_question_about_a_routine_with_someone_answers_the_routine(
     told = [["my manager is Lena Voss. we have our catch-ups every Tuesday at 10"]]
     reply = said_in_turn(assistant, told, "when are my catch-ups with my manager?")
     assert "Tuesday" in reply, reply
+
+
+def test_forgetting_what_was_said_of_someone_forgets_the_rest_of_that_sentence(
+    assistant: Assistant, by_meaning: MemoryService
+) -> None:
+    told = "rough week. my uncle Ray has a gambling problem, he owes about 4000 to the bookies"
+    chat(assistant, assistant.start_conversation(), told)
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "please forget what I said about Ray's gambling")
+    chat(assistant, conversation, "yes")
+    known = " ".join(item.text for item in by_meaning.active_facts())
+    assert "4000" not in known and "gambling" not in known, known
+
+
+def test_forgetting_a_proposal_offers_the_plan_to_propose_beside_the_ring(
+    assistant: Assistant,
+    by_meaning: MemoryService,
+    embedder,  # noqa: ANN001
+) -> None:
+    """ "the proposal" is said by "propose": offered with the ring, not left out as less
+    specific than the fact that says "ring"."""
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(embedder)  # the statement classifier learns the ring (undone after the test)
+    told = [
+        "secret: I'm planning to propose to Sam in Rome.",
+        "ring's from Goldsmiths, I've set myself a budget of 2000",
+    ]
+    for message in told:
+        chat(assistant, assistant.start_conversation(), message)
+    offered = " ".join(
+        r.item.text
+        for r in facts_to_forget(by_meaning, "everything about the ring and the proposal")
+    )
+    assert "propose" in offered and "Goldsmiths" in offered, offered
+
+
+def test_a_new_network_by_jumping_ship() -> None:
+    assert facts("contract ran out so I jumped ship to Smarty, 8 quid a month")[
+        "provider:mobile"
+    ].endswith("Smarty")
