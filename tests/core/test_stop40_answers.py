@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
-from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.forget_request import facts_to_forget
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.successors import successors
 from tests.core.conftest import chat, facts, said_in_turn
 
