@@ -37,7 +37,7 @@ RELATIONS = {
     **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
     **dict.fromkeys(("colleague", "coworker"), "colleague"),
     **dict.fromkeys(("neighbour", "neighbor"), "neighbour"),
-    **dict.fromkeys(("parents",), "parents"),
+    **dict.fromkeys(("parents", "folks"), "parents"),
     **dict.fromkeys(("baby",), "baby"),
     **dict.fromkeys(("stepson",), "stepson"),
     **dict.fromkeys(("stepdaughter",), "stepdaughter"),

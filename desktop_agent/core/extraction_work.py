@@ -354,6 +354,10 @@ def course(clause: str) -> Iterator[Match]:
 
 _EMPLOYER = _compile(
     r"(?:i\s+(?P<ended>no\s+longer\s+|don't\s+|do\s+not\s+)?(?:now\s+|currently\s+)?work|"
+    # "I've been at Halvorsen Logistics for six years": where the user has been for years
+    r"i(?:'ve|’ve|\s+have)\s+(?P<been>been)(?=\s+at\s+(?-i:[A-Z])[\w&'’ .-]{1,40}?\s+"
+    r"(?:(?:for|since)\s+(?:about\s+|nearly\s+|almost\s+|over\s+)?(?:\w+\s+)?(?:years?|yrs?|"
+    r"months?)\b|since\s+(?:19|20)\d\d\b))|"
     rf"{I_AM}\s+(?:now\s+|currently\s+)?(?:working|employed|(?=at\s+\S+(?:\s+\S+){{0,2}}?\s+(?:now\s+)?as\s)))"
     r"\s*(?:at|for)\s+"
 )
@@ -364,6 +368,10 @@ def employer(clause: str) -> Iterator[Match]:
     value = lead and proper_noun(clause[lead.end() :], clause)
     if not value or lead is None:
         return
+    if lead.group("been") and re.search(
+        r"(?i:\b(?:uni|university|college|school|academy)\b)", value
+    ):
+        return  # "I've been at Leeds Uni for two years": studying there
     if lead.group("ended"):
         if "no longer" in lead.group("ended") or re.search(r"\banymore\b", clause, re.I):
             yield Match(

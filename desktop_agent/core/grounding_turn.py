@@ -108,6 +108,8 @@ def ground(
     return grounded
 
 
+# The event a past question dates by: "before I moved in with my girlfriend"
+_BEFORE_WE: Final = re.compile(r"\s+before\s+(?:i|we)\b[^?]*", re.IGNORECASE)
 # Whom something is done with, said last: "... with my manager?"
 _WITH_SOMEONE: Final = re.compile(r"\s+with\s+(?:my|our)\s+[\w'’-]+(?=\s*[?.!]*\s*$)", re.I)
 
@@ -126,6 +128,12 @@ def _ground(
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
         # "What's my dog's name again? | My memory isn't what it was!"
         return ground(memory, alone, excluded, before, earlier)
+    event = _BEFORE_WE.search(text)
+    if event and asks_the_past(text) and kin_asked(event.group(0)):
+        # "where was I living before I moved in with my girlfriend?" asks where the user
+        # lived: the girlfriend names the event, not whom it asks about
+        if not kin_asked(bare := f"{text[: event.start()]} before?"):
+            return ground(memory, bare, excluded, before, earlier)
     if before and (leaning := leaning_on(text, [*earlier, before])) is not None:
         # "when is the pup going in to get looked at?" then "and what time is that?"
         grounded = ground(memory, leaning, excluded)

@@ -14,7 +14,7 @@ from desktop_agent.search.tokenize import STOPWORDS
 
 # The people and animals a fact can be about ("User's sister is called Ana").
 RELATIONS: Final = frozenset(
-    "sister sisters brother brothers mother mum mom father dad parents wife husband partner "
+    "sister sisters brother brothers mother mum mom father dad parents folks wife husband partner "
     "boyfriend girlfriend fiance fiancee son sons daughter daughters kid kids child children "
     "baby friend friends boss colleague coworker roommate flatmate grandmother grandma "
     "grandfather grandpa aunt uncle cousin niece nephew dog dogs cat cats pet pets puppy kitten "
@@ -58,6 +58,7 @@ _KIN: Final[dict[str, set[str]]] = {
     "bird": {"bird", "parrot", "budgie", "cockatiel", "canary"},
     "daughter": {"daughter", "girl", "twin", "children", "kid"},
     "parent": {"parent", "mother", "mum", "mom", "father", "dad"},
+    "folk": {"parent", "mother", "mum", "mom", "father", "dad"},  # "my folks"
     # "who's my doctor?" after "my GP is Dr Patel"
     "doctor": {"doctor", "gp"},
     "gp": {"doctor", "gp"},

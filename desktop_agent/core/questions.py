@@ -56,9 +56,11 @@ def plain_question(message: str) -> str:
             return word  # "Dr. R", "plan B"
         return _CHAT_QUESTION_WORDS.get(lower) or INFORMAL.get(lower) or word
 
-    return _ASIDE.sub("", _CHAT_WORD.sub(plain, message))
+    return _FOR_A_LIVING.sub(r"\1 for work", _ASIDE.sub("", _CHAT_WORD.sub(plain, message)))
 
 
+# "what does Amy do for a living?" asks her work, not where she lives
+_FOR_A_LIVING: Final = re.compile(r"\b(do|does|did)\s+for\s+an?\s+living\b", re.IGNORECASE)
 # A filler after the question, no part of what is asked: "wats my cats name again, brain fog",
 # "when's the dentist, I forgot lol"
 _ASIDE: Final = re.compile(

@@ -187,6 +187,7 @@ CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
     r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
+    r"transferred|transferring|reassigned|promoted|demoted|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped(?!\s+(?:my|his|her|our|their|off|by|in|round|over)\b)|doubled|halved|"
@@ -403,7 +404,7 @@ def said_before(
             # only when it shares two words of substance with it
             if (
                 not common
-                or CHANGE.search(sentence)
+                or CHANGE.search(_HOW_LONG_NOW.sub("", sentence))
                 and (item.id == told.id or len(said & subject) < 2)
             ):
                 continue
@@ -418,6 +419,14 @@ def said_before(
                 before = Statement(clipped(sentence), recollection, change.shared, earlier=True)
                 best = (key, before)
     return None if best is None else best[1]
+
+
+# "been on the cardiology ward for about 3 years now": how long, no change
+_HOW_LONG_NOW: Final = re.compile(
+    r"\b(?:about\s+|nearly\s+|almost\s+|over\s+)?(?:\d+|a|an|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|a\s+few|a\s+couple\s+of)\s+(?:years?|yrs?|months?|weeks?)\s+now\b",
+    re.IGNORECASE,
+)
 
 
 def said_before_fact(

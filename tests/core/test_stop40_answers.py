@@ -238,3 +238,62 @@ def test_a_new_network_by_jumping_ship() -> None:
     assert facts("contract ran out so I jumped ship to Smarty, 8 quid a month")[
         "provider:mobile"
     ].endswith("Smarty")
+
+
+@pytest.mark.parametrize(
+    ("message", "employer"),
+    [
+        (
+            "I've been at Brightwater Foods for four years now, working in dispatch",
+            "Brightwater Foods",
+        ),
+        ("i have been at Ocado since 2021", "Ocado"),
+    ],
+)
+def test_where_the_user_has_been_for_years_is_their_employer(message: str, employer: str) -> None:
+    assert facts(message).get("employer") == f"User works at {employer}", facts(message)
+
+
+def test_years_at_a_university_or_a_night_at_a_hotel_are_no_employer() -> None:
+    assert "employer" not in facts("I've been at Leeds Uni for two years")
+    assert "employer" not in facts("I've been at the Hilton for 3 nights")
+
+
+def test_my_folks_are_my_parents(assistant: Assistant) -> None:
+    told = [["my parents Rita and Joe live in Galway, I see them every Christmas"]]
+    assert "Galway" in said_in_turn(assistant, told, "where are my folks based?")
+
+
+def test_for_a_living_asks_work_not_home(assistant: Assistant) -> None:
+    told = [
+        ["my boyfriend Tom lives in Derby, he's a plumber"],
+        ["we're living together in Derby now, the house is on Ash Road"],
+    ]
+    reply = said_in_turn(assistant, told, "what does Tom do for a living?")
+    assert "plumber" in reply, reply
+
+
+def test_what_was_so_before_a_transfer(
+    assistant: Assistant,
+    embedder,  # noqa: ANN001
+) -> None:
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(embedder)  # the statement classifier learns the transfer (undone after the test)
+    told = [
+        [
+            "hiya, I'm Bea. I'm a porter at Kings Mill, been on the maternity unit for about 2 years now"
+        ],
+        ["big news, I got transferred to the surgical unit, started monday"],
+    ]
+    reply = said_in_turn(assistant, told, "Before my transfer, what unit was I on?")
+    assert "maternity" in reply, reply
+
+
+def test_the_past_dated_by_an_event_with_someone(assistant: Assistant) -> None:
+    told = [
+        ["I live in Bath. my boyfriend Kai lives in Bristol, he's a chef"],
+        ["moved in with Kai at last! I'm a Bristol resident now"],
+    ]
+    reply = said_in_turn(assistant, told, "where was I living before I moved in with my boyfriend?")
+    assert "Bath" in reply, reply
