@@ -129,11 +129,11 @@ def _ground(
         # "What's my dog's name again? | My memory isn't what it was!"
         return ground(memory, alone, excluded, before, earlier)
     event = _BEFORE_WE.search(text)
-    if event and asks_the_past(text) and kin_asked(event.group(0)):
+    bare = f"{text[: event.start()]} before?" if event else text
+    if event and asks_the_past(text) and kin_asked(event.group(0)) and not kin_asked(bare):
         # "where was I living before I moved in with my girlfriend?" asks where the user
         # lived: the girlfriend names the event, not whom it asks about
-        if not kin_asked(bare := f"{text[: event.start()]} before?"):
-            return ground(memory, bare, excluded, before, earlier)
+        return ground(memory, bare, excluded, before, earlier)
     if before and (leaning := leaning_on(text, [*earlier, before])) is not None:
         # "when is the pup going in to get looked at?" then "and what time is that?"
         grounded = ground(memory, leaning, excluded)
