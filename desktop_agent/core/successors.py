@@ -67,7 +67,9 @@ _FILLER: Final = r"(?:\s+(?:has|had|is|was|just|finally|actually|officially|now|
 _ROLE_LEAVES: Final = re.compile(
     rf"\b(?:my|our|the|his|her|their|[\w'’]+['’]s)\s+(?:old\s+|usual\s+|regular\s+)?"
     rf"(?P<role>{ROLE})(?:['’]s)?{_FILLER}\s+{_LEAVES}"
-    rf"|\bstepp\w*\s+down\s+as\s+(?:(?:the|his|her|our|my)\s+)?(?P<as>{ROLE})\b",
+    rf"|\bstepp\w*\s+down\s+as\s+(?:(?:the|his|her|our|my)\s+)?(?P<as>{ROLE})\b"
+    # "I finally switched dentists": the one before is left
+    rf"|\b(?:switch|switched|switching|changed|changing|swapped)\s+(?P<switched>{ROLE})s\b",
     re.IGNORECASE,
 )
 _NAME_LEAVES: Final = re.compile(
@@ -79,7 +81,7 @@ _NAME_LEAVES: Final = re.compile(
 # handed over to Siobhan", "I'm seeing Gareth Lloyd while she's off", "we've gone with Mr
 # Lindqvist".
 _NEW_ONE: Final = re.compile(
-    rf"\b(?i:the|my|our|a|his|her)\s+(?i:new)\s+(?P<role>(?i:one|owner|person|guy|lady|woman|"
+    rf"\b(?P<det>(?i:the|my|our|a|his|her|their))\s+(?i:new)\s+(?P<role>(?i:one|owner|person|guy|lady|woman|"
     rf"man|bloke|{ROLE}))"
     r"(?:(?:\s+(?i:is|was|will\s+be)|['’]s)\s+(?i:called\s+|named\s+)?"
     r"(?:(?i:an?)\s+[a-z][\w\s-]{0,30}?,\s+(?i:called\s+|named\s+)?)?"
@@ -95,8 +97,9 @@ _AFTER: Final = re.compile(
     r"|\b(?i:(?:handed|passed)\s+(?:me\s+|us\s+)?(?:over|on)|(?:handed|passed|transferred|"
     r"moved|switched|referred)\s+(?:me|us)(?:\s+over|\s+on)?)\s+(?i:to)\s+"
     rf"(?:(?i:one\s+of\s+[\w\s'’-]{{0,40}}?,\s+|(?:an?|the)\s+[\w\s'’-]{{0,30}}?,\s+))?(?P<to>{_NAME})"
-    rf"|\b(?i:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ve\s+been|we['’]ve\s+been)\s+(?i:now\s+)?"
-    r"(?i:seeing|with|going\s+to|booked\s+in\s+with|(?:re)?assigned\s+to|allocated\s+to|"
+    rf"|\b(?i:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ve\s+been|we['’]ve\s+been|(?:now\s+)?(?:i|we)\s+"
+    r"(?=(?:go\s+to|see)\s))\s*(?i:now\s+)?"
+    r"(?i:seeing|see|with|go\s+to|going\s+to|booked\s+in\s+with|(?:re)?assigned\s+to|allocated\s+to|"
     rf"under)\s+(?:(?i:an?)\s+)?(?P<seeing>{_NAME})"
     rf"|\b(?i:we['’]ve|i['’]ve|we|i)\s+(?i:gone|went|decided\s+to\s+go)\s+(?i:with)\s+"
     rf"(?P<chose>{_NAME})"
@@ -140,7 +143,7 @@ def _departures(text: str, known: Mapping[str, str]) -> list[tuple[str, str]]:
     """(role, name or "") of each one ``text`` says left, in order."""
     found = []
     for match in _ROLE_LEAVES.finditer(text):
-        found.append((match.start(), _said(match["role"] or match["as"]), ""))
+        found.append((match.start(), _said(match["role"] or match["as"] or match["switched"]), ""))
     for match in _NAME_LEAVES.finditer(text):
         name = _bare(match["name"])
         role = _role_of(name, known)
@@ -175,10 +178,15 @@ def _role_of(name: str, known: Mapping[str, str]) -> str:
 
 def _successor(sentence: str, left: list[str]) -> tuple[str, str] | None:
     new = _NEW_ONE.search(sentence)
-    if new is not None and _named(new["name"]):
+    # "her new coach is ...": someone else's; "the new teacher is ..." without anyone who left
+    # may be anyone's (the child's teacher in a new class), "my new dentist is ..." the user's
+    det = new["det"].casefold() if new is not None else ""
+    if new is not None and _named(new["name"]) and det not in ("his", "her", "their"):
         said = new["role"].casefold()
-        if re.fullmatch(ROLE, said, re.IGNORECASE):
-            return _said(said), _named(new["name"])
+        if re.fullmatch(ROLE, said, re.IGNORECASE) and (left or det in ("my", "our")):
+            return (left[-1] if left and det not in ("my", "our") else _said(said)), _named(
+                new["name"]
+            )
         if left:
             return left[-1], _named(new["name"])
     after = _AFTER.search(sentence)

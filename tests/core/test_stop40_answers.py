@@ -100,6 +100,7 @@ def test_a_successor_named_after_the_one_who_left(
         ("The new one is Dr Oyelaran.", "my dentist retired", {}, "dentist", "Dr Oyelaran"),
         ("Our new manager started this week, Tom Reyes.", "", {}, "manager", "Tom Reyes"),
         ("Ana quit, so Lucia's taken over.", "", {"ana": "cleaner"}, "cleaner", "Lucia"),
+        ("switched physios. Now I go to Dr. Lena Moss in town.", "", {}, "physio", "Dr. Lena Moss"),
         (
             "Gemma's moving away. We've gone with Mr Ward.",
             "",
@@ -128,6 +129,10 @@ def test_successors_read_with_the_role_of_who_left(
         ("Tom moved to Leeds, so I've been handed over to Callum", "", {}),
         # the user is the one who left
         ("I left Ferncroft. The new place is great, my boss Dana is lovely", "", {}),
+        # whose the new teacher is, nobody said: the child's, in a new class, perhaps
+        ("Mrs. Ito left. the new teacher is Mr. Dahl and Ben loves him", "", {}),
+        # someone else's
+        ("her new coach is Sam Hill", "", {}),
     ],
 )
 def test_no_successor_without_someone_who_left_a_role(
