@@ -99,13 +99,22 @@ def ground(
     user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
     the ones before that (oldest first), what "it" in the question before meant."""
     grounded = _ground(memory, text, excluded, before, earlier)
-    if grounded is not None and grounded.answer.text == DONT_KNOW:
-        # "when do I have my one-to-ones with my manager?": nothing known of the manager's,
-        # and the one-to-ones are known
-        alone = _WITH_SOMEONE.sub("", text)
-        if alone != text and (known := _ground(memory, alone, excluded, before, earlier)):
-            return known if known.facts else grounded
+    alone = _WITH_SOMEONE.sub("", text)
+    if grounded is not None and alone != text and not _says_asked(grounded, text):
+        # "when do I have my one-to-ones with my manager?": nothing known of the manager's
+        # (or only who the manager is), and the one-to-ones are known
+        known = _ground(memory, alone, excluded, before, earlier)
+        if known is not None and known.answer.text != DONT_KNOW and _says_asked(known, text):
+            return known
     return grounded
+
+
+def _says_asked(grounded: Grounding, question: str) -> bool:
+    """Whether ``grounded`` says something, and the kind of thing ``question`` asks (a time
+    for "when ...?") if it asks one."""
+    said = grounded.answer.text
+    kind = kind_asked(question)
+    return said != DONT_KNOW and (kind is None or bool(kind.search(said)))
 
 
 # The event a past question dates by: "before I moved in with my girlfriend"

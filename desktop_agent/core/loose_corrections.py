@@ -365,6 +365,7 @@ def _clauses(sentence: str, at: re.Pattern[str] = _CLAUSE) -> list[str]:
 
 
 _DIGIT: Final = re.compile(r"\d")
+_ONE_TO_ONES: Final = re.compile(r"\b1[:-](?:2[:-])?1s\b")
 _NAMED: Final = re.compile(r"(?<!^)\b[A-Z][\w'’-]+|\d")
 _DENIAL: Final = re.compile(r"^(?:not|no|never|instead|rather|from|than|of)$", re.IGNORECASE)
 
@@ -383,7 +384,7 @@ def _only_denied(clause: str, values: set[str]) -> bool:
 
 def _salient(text: str) -> set[str]:
     """The stems that say what ``text`` is about: no stop words, no change words."""
-    words = stems(text)
+    words = stems(_ONE_TO_ONES.sub("one-to-ones", text))  # as extraction writes "1:1s"
     return {
         w
         for w in words

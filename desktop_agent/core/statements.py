@@ -197,6 +197,10 @@ CHANGE: Final = re.compile(
 )
 
 
+# A name said mid-sentence: "... and Nora goes to Little Acorns"
+_NAMED_ONE: Final = re.compile(r"(?<=\s)(?!I\b)[A-ZÀ-Ý][a-zà-ÿ]+")
+
+
 def changed_since(
     best: Statement,
     episodes: Sequence[Recollection],
@@ -242,6 +246,16 @@ def changed_since(
         if not stems(sentence) & set(asked)
         for word in stems(" ".join(_TITLED_NAME.findall(sentence)))
     } - stems(best.sentence)
+    # ... and so are the words of a sentence on something else when the quoted one names
+    # someone by name: "Eli is in second grade, his teacher is Mrs. Patel. | Nora goes to
+    # Little Acorns daycare" is not changed by "the new teacher is Mr. Lindqvist"
+    if _NAMED_ONE.search(best.sentence):
+        subject -= {
+            word
+            for sentence in told_sentences(told.user_text)
+            if not stems(sentence) & set(asked)
+            for word in substance(sentence)
+        } - substance(best.sentence)
     # what the question asks for (an amount, a day), when the quote says one: a change that
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
