@@ -302,3 +302,17 @@ def test_the_past_dated_by_an_event_with_someone(assistant: Assistant) -> None:
     ]
     reply = said_in_turn(assistant, told, "where was I living before I moved in with my boyfriend?")
     assert "Bath" in reply, reply
+
+
+def test_a_change_to_one_child_leaves_the_others_sentence(assistant: Assistant) -> None:
+    told = [
+        [
+            "morning! Kit is 6 and in year 1 at Ashby Primary, his teacher is Mrs. Lowe. Ivy is "
+            "2 and goes to Bluebell nursery on Mondays"
+        ],
+        [
+            "Mrs. Lowe left at half term. the new teacher is Mr. Grant, Kit likes him. Ivy has a cold"
+        ],
+    ]
+    reply = said_in_turn(assistant, told, "which nursery does Ivy go to?")
+    assert "Bluebell" in reply, reply
