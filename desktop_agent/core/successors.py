@@ -2,8 +2,11 @@
 "The new one is Dr Farah"; "Dave's stepped down as coach. Femi Adebayo has taken over"; "Jake's
 moving to Dubai so I've been handed over to Siobhan". The successor's sentence rarely says the
 role; the departure does, or the one who left is known by it ("my manager is Karen Doyle").
-A successor is read only with a departure before it (in the message or the one before), so a
-newcomer beside an old hand ("the new receptionist is Sandra") replaces nobody.
+A successor is read only with a departure before it (in the message or the one before), or
+when the user says whose they are ("my new dentist is ..."), so a newcomer beside an old hand
+("the new receptionist is Sandra") replaces nobody; and only in a role someone does for the
+user (a dentist, a landlord, a manager), never a relation ("my mum passed away" makes nobody
+else the mother).
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ _ROLE_WORDS: Final = tuple(
         | set(
             "manager boss supervisor landlord landlady cleaner nanny childminder babysitter pt "
             "instructor accountant solicitor lawyer mechanic gardener dogwalker".split()
-        ),
+        )
+        | {"team lead", "team leader"},
         key=len,
         reverse=True,
     )
@@ -147,6 +151,8 @@ def _departures(text: str, known: Mapping[str, str]) -> list[tuple[str, str]]:
     for match in _NAME_LEAVES.finditer(text):
         name = _bare(match["name"])
         role = _role_of(name, known)
+        if not re.fullmatch(ROLE, role, re.IGNORECASE):
+            continue  # a friend, a sister: no one takes their place
         if role and not any(start <= match.start() < start + 80 for start, _, _ in found):
             found.append((match.start(), role, name))
     return [(role, name) for _, role, name in sorted(found)]

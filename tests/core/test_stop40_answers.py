@@ -133,6 +133,8 @@ def test_successors_read_with_the_role_of_who_left(
         ("Mrs. Ito left. the new teacher is Mr. Dahl and Ben loves him", "", {}),
         # someone else's
         ("her new coach is Sam Hill", "", {}),
+        # a friend who moved away is no role someone else takes
+        ("Tom moved to Leeds, so I'm seeing Ana more", "", {"tom": "friend"}),
     ],
 )
 def test_no_successor_without_someone_who_left_a_role(
