@@ -86,7 +86,11 @@ def _who(subject: Token, context: _Context) -> Who | None:
             who = Who("attribute", subject, _relation_of(holder), said=_relation_words(holder))
         context.last = Who("person", holder, who.relation, said=who.said)
         return who
-    bare = not any(c.dep_ == "det" for c in noun.children) and noun.i == noun.sent.start
+    # ("big family news: mom and dad sold the house": a sentence of its own after the colon,
+    # which may be blanked before the parse)
+    before = noun.doc[noun.i - 1] if noun.i > noun.sent.start else None
+    opens = before is None or before.is_space or before.text in (":", "-", "–", "—")
+    bare = not any(c.dep_ == "det" for c in noun.children) and opens
     if relation and (owned or (bare and noun.lower_ in words.RELATIONS)):
         if not name:
             appos = next((c for c in noun.children if c.dep_ == "appos"), None)

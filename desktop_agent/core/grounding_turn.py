@@ -33,7 +33,7 @@ from desktop_agent.core.grounding import (
     unnamed_words,
 )
 from desktop_agent.core.grounding_kinds import members_asked, says_a_member
-from desktop_agent.core.grounding_words import the_thing
+from desktop_agent.core.grounding_words import RELATIONS, the_thing
 from desktop_agent.core.memory_changes import listed
 from desktop_agent.core.memory_model import (
     EPISODIC,
@@ -119,6 +119,9 @@ def _says_asked(grounded: Grounding, question: str) -> bool:
 
 # The event a past question dates by: "before I moved in with my girlfriend"
 _BEFORE_WE: Final = re.compile(r"\s+before\s+(?:i|we)\b[^?]*", re.IGNORECASE)
+_WITH_THEM: Final = re.compile(
+    rf"\bwith\s+(?:my|our)\s+(?:{'|'.join(sorted(RELATIONS - {'manager', 'boss'}))})\b", re.I
+)
 # Whom something is done with, said last: "... with my manager?"
 _WITH_SOMEONE: Final = re.compile(r"\s+with\s+(?:my|our)\s+[\w'’-]+(?=\s*[?.!]*\s*$)", re.I)
 
@@ -139,7 +142,7 @@ def _ground(
         return ground(memory, alone, excluded, before, earlier)
     event = _BEFORE_WE.search(text)
     bare = f"{text[: event.start()]} before?" if event else text
-    if event and asks_the_past(text) and kin_asked(event.group(0)) and not kin_asked(bare):
+    if event and asks_the_past(text) and _WITH_THEM.search(event.group(0)) and not kin_asked(bare):
         # "where was I living before I moved in with my girlfriend?" asks where the user
         # lived: the girlfriend names the event, not whom it asks about
         return ground(memory, bare, excluded, before, earlier)
