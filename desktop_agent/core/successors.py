@@ -59,9 +59,15 @@ _SAID: Final = {"pt": "personal trainer", "gp": "GP"}
 # Leaving the role: "retired", "handed in her notice", "is moving to Dubai", "sold the flat",
 # "is going on maternity leave", "stepped down as coach".
 _LEAVES: Final = (
-    r"(?:retir\w*|left\b|leaving|quit\w*|resign\w*|handed\s+in\s+(?:his|her|their)\s+notice|"
+    # (not "left early", "left me a voicemail", "is leaving at 5": the day, not the role)
+    r"(?:retir\w*|(?:left|leaving)\b(?!\s+(?:early|late|work|the\s+office|for\s+the\s+day|home|"
+    r"town|at\s|by\s|soon|now|today|tonight|a\s+(?:message|note|voicemail)|it|me|us|them|him|"
+    r"her|you)\b)|quit\w*|resign\w*|handed\s+in\s+(?:his|her|their)\s+notice|"
     r"gave\s+(?:in\s+)?(?:his|her|their\s+)?notice|stepp\w*\s+down|sold|selling|emigrat\w*|"
-    r"relocat\w*|(?:moved|moving)\s+(?:away|abroad|to|into|up|down|back|out|over)\b|"
+    r"relocat\w*|(?:moved|moving)\s+(?:away|abroad|to|into|up|down|back|out|over)\b"
+    # (not "moved to a new building": the practice moved, with them)
+    r"(?!\s+(?:a|the)\s+(?:new|bigger|smaller)\s+(?:building|office|premises|practice|clinic|"
+    r"surgery|site|room|unit)\b)|"
     r"(?:going|gone|went|off)\s+on\s+(?:\w+\s+)?leave|passed\s+away|died|"
     r"(?:got|took|taking|taken|accepted)\s+(?:a|another)\s+(?:new\s+)?(?:job|post|role)\b|"
     r"(?:took|taken|taking)\s+(?:voluntary\s+)?redundancy|(?:made|being)\s+redundant|"

@@ -135,6 +135,9 @@ def test_successors_read_with_the_role_of_who_left(
         ("her new coach is Sam Hill", "", {}),
         # a friend who moved away is no role someone else takes
         ("Tom moved to Leeds, so I'm seeing Ana more", "", {"tom": "friend"}),
+        # leaving for the day, moving premises: no one left the role
+        ("I'm with Sarah Lowe at the pub", "my boss left early today", {}),
+        ("my dentist moved to a new building. I'm seeing Dr Webb there", "", {}),
     ],
 )
 def test_no_successor_without_someone_who_left_a_role(
