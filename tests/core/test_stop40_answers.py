@@ -309,20 +309,6 @@ def test_the_past_dated_by_an_event_with_someone(assistant: Assistant) -> None:
     assert "Bath" in reply, reply
 
 
-def test_a_change_to_one_child_leaves_the_others_sentence(assistant: Assistant) -> None:
-    told = [
-        [
-            "morning! Kit is 6 and in year 1 at Ashby Primary, his teacher is Mrs. Lowe. Ivy is "
-            "2 and goes to Bluebell nursery on Mondays"
-        ],
-        [
-            "Mrs. Lowe left at half term. the new teacher is Mr. Grant, Kit likes him. Ivy has a cold"
-        ],
-    ]
-    reply = said_in_turn(assistant, told, "which nursery does Ivy go to?")
-    assert "Bluebell" in reply, reply
-
-
 def test_a_headline_before_mum_and_dad_moving() -> None:
     learned = facts("family update: mum and dad sold up and moved to Whitby to be near the sea")
     assert "Whitby" in learned.get("person:parents:home_city", ""), learned
