@@ -48,7 +48,7 @@ _I_TOLD = re.compile(
 )
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
-    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just)[\s,!]+)*"
+    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just|no|wait|sorry)[\s,!]+)*"
     r"(?:(?:can|could|would|will)\s+you\s+|you\s+can\s+(?:now\s+|go\s+ahead\s+and\s+)?)?"
     r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
     r"(?:(?:forget|delete|erase|remove|wipe|scrub)\s+"
@@ -61,6 +61,9 @@ _FORGET = re.compile(
     r"(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
     r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
+    # "forget everything I told you about my therapist"
+    r"(?:everything|anything|all)\s+(?:that\s+)?i(?:['’]ve|\s+have)?\s+(?:said|told\s+you|mentioned)"
+    r"\s+(?:about|on|regarding)\s+|"
     r"(?=(?:all\s+)?(?:my|our|his|her|their)\s)|"
     r"(?=(?:where|what|who|when|how\s+old|how\s+much|how\s+many)\s+(?:i|i'm|my|we)\b)|"
     # "forget the dentist appointment I told you about": what the user told, named as such
@@ -124,7 +127,7 @@ _FROM_MEMORY: Final = re.compile(
 # thing named first, then a request to forget that points back at it, and the end of a
 # sentence (what follows is why, and is not learned)
 _FORGET_BACK: Final = re.compile(
-    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey)[\s,!]+)*"
+    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey|no|wait|sorry)[\s,!]+)*"
     r"(?:ugh\s+)?(?:the|that|all\s+the)\s+(?:(?:thing|stuff|bit|part|info)\s+"
     r"(?:i\s+(?:typed|said|wrote|mentioned|told\s+you)\s+)?(?:about|on|re|regarding)\s+)?"
     r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,40}?)"
@@ -142,7 +145,7 @@ _FORGET_BACK: Final = re.compile(
 # "I told you about my father's diagnosis earlier. Please remove that": what was told, named
 # first in the user's words, then the request pointing back at it
 _TOLD_BACK: Final = re.compile(
-    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey)[\s,!]+)*"
+    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey|no|wait|sorry)[\s,!]+)*"
     r"(?:(?:you\s+know\s+)?(?:what|the\s+(?:thing|stuff|bit)\s+)?)?i\s+(?:(?:told\s+you|"
     r"said\s+something)\s+(?:about|regarding|on)|mentioned(?:\s+(?:about|regarding|on))?)\s+"
     r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,60}?)"

@@ -312,3 +312,32 @@ def test_the_past_dated_by_an_event_with_someone(assistant: Assistant) -> None:
 def test_a_headline_before_mum_and_dad_moving() -> None:
     learned = facts("family update: mum and dad sold up and moved to Whitby to be near the sea")
     assert "Whitby" in learned.get("person:parents:home_city", ""), learned
+
+
+@pytest.mark.parametrize(
+    ("message", "topic"),
+    [
+        (
+            "actually no, forget what I said about Noor, it's far too early to write that down",
+            "Noor",
+        ),
+        ("wait, forget my gym", "my gym"),
+        (
+            "can you forget everything I told you about my counsellor? rather it wasn't saved",
+            "my counsellor",
+        ),
+        ("forget everything I've said about the wedding", "the wedding"),
+    ],
+)
+def test_a_forget_after_taking_it_back_or_of_everything_told(message: str, topic: str) -> None:
+    from desktop_agent.core.intent import perceive
+
+    intent = perceive(message)
+    assert (intent.kind, intent.argument) == ("command", topic), intent
+
+
+@pytest.mark.parametrize("message", ["no forget it", "no, I work at Monzo now"])
+def test_no_before_something_else_is_no_forget(message: str) -> None:
+    from desktop_agent.core.intent import perceive
+
+    assert perceive(message).kind != "command"
