@@ -430,21 +430,20 @@ _ROLE_ASKED: Final = re.compile(
     r"(?:my|our)\s+(?:house|flat|place|home)|for\s+(?:me|us))\b",
     re.IGNORECASE,
 )
+# What the user goes to someone for, and whose work it is.
 _CARE_BY: Final = {
-    "thera": "therapist",
-    "couns": "counsellor",
-    "physi": "physio",
+    "therapy": "therapist",
+    "counselling": "counsellor",
+    "counseling": "counsellor",
+    "physio": "physio",
+    "physiotherapy": "physio",
     "teeth": "dentist",
     "hair": "hairdresser",
 }
 _WORK_BY: Final = {
-    "tax": "accountant",
-    "taxe": "accountant",
-    "acco": "accountant",
-    "book": "accountant",
+    **dict.fromkeys(("tax", "taxes", "accounts", "books"), "accountant"),
     "hair": "hairdresser",
-    "teet": "dentist",
-    "fill": "dentist",
+    **dict.fromkeys(("teeth", "fillings"), "dentist"),
 }
 _ROLE_OF: Final = {
     "coach": "coach",
@@ -474,9 +473,9 @@ def by_role(question: str) -> str:
     elif found.group("report"):
         role = "boss"  # "who am I reporting to at the moment?"
     elif found.group("work"):
-        role = _WORK_BY[found.group("work").casefold()[:4]]
+        role = _WORK_BY[found.group("work").casefold()]
     elif found.group("care"):
-        role = _CARE_BY[found.group("care").casefold()[:5]]
+        role = _CARE_BY[found.group("care").casefold()]
     elif found.group("team_coach"):
         role = "coach"
     elif found.group("chore"):

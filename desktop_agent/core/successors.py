@@ -138,15 +138,17 @@ def successors(message: str, before: str, known: Mapping[str, str]) -> list[Succ
 def roles_named(texts: Iterable[str]) -> dict[str, str]:
     """People named with their role in ``texts`` ("User trains at PureGym with a PT called
     Jake", "User sees a therapist, Ines Moreau, ..."): name (casefolded) -> role."""
-    found = {}
-    pattern = re.compile(
-        rf"\b(?P<role>(?i:{ROLE}))(?:\s*,\s*|\s+(?i:called|named|is)\s+){_TITLE}?"
-        r"(?P<name>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
-    )
-    for text in texts:
-        for match in pattern.finditer(text):
-            found[match["name"].casefold()] = _said(match["role"])
-    return found
+    return {
+        match["name"].casefold(): _said(match["role"])
+        for text in texts
+        for match in _ROLE_NAMED.finditer(text)
+    }
+
+
+_ROLE_NAMED: Final = re.compile(
+    rf"\b(?P<role>(?i:{ROLE}))(?:\s*,\s*|\s+(?i:called|named|is)\s+){_TITLE}?"
+    r"(?P<name>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+)
 
 
 def _departures(text: str, known: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -158,8 +160,8 @@ def _departures(text: str, known: Mapping[str, str]) -> list[tuple[str, str]]:
         name = _bare(match["name"])
         role = _role_of(name, known)
         if not re.fullmatch(ROLE, role, re.IGNORECASE):
-            continue  # a friend, a sister: no one takes their place
-        if role and not any(start <= match.start() < start + 80 for start, _, _ in found):
+            continue  # unknown, or a friend, a sister: no one takes their place
+        if not any(start <= match.start() < start + 80 for start, _, _ in found):
             found.append((match.start(), role, name))
     return [(role, name) for _, role, name in sorted(found)]
 
@@ -193,14 +195,13 @@ def _successor(sentence: str, left: list[str]) -> tuple[str, str] | None:
     # "her new coach is ...": someone else's; "the new teacher is ..." without anyone who left
     # may be anyone's (the child's teacher in a new class), "my new dentist is ..." the user's
     det = new["det"].casefold() if new is not None else ""
-    if new is not None and _named(new["name"]) and det not in ("his", "her", "their"):
-        said = new["role"].casefold()
-        if re.fullmatch(ROLE, said, re.IGNORECASE) and (left or det in ("my", "our")):
-            return (left[-1] if left and det not in ("my", "our") else _said(said)), _named(
-                new["name"]
-            )
+    if new is not None and (name := _named(new["name"])) and det not in ("his", "her", "their"):
+        mine = det in ("my", "our")
+        if re.fullmatch(ROLE, new["role"], re.IGNORECASE) and (left or mine):
+            # (the role of the one who left, as known, unless the user says whose new one)
+            return (_said(new["role"]) if mine or not left else left[-1]), name
         if left:
-            return left[-1], _named(new["name"])
+            return left[-1], name
     after = _AFTER.search(sentence)
     if after is None or not left:
         return None

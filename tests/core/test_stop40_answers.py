@@ -20,6 +20,15 @@ def assistant(meaning: Assistant) -> Assistant:
     return meaning
 
 
+@pytest.fixture
+def classifier(embedder) -> None:  # noqa: ANN001
+    """The statement classifier on, as in the app: it learns statements no rule reads (the
+    autouse fixture of tests/conftest.py turns it off after the test)."""
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(embedder)
+
+
 @pytest.mark.parametrize(
     ("told", "asked", "new", "old"),
     [
@@ -224,13 +233,10 @@ def test_forgetting_what_was_said_of_someone_forgets_the_rest_of_that_sentence(
 def test_forgetting_a_proposal_offers_the_plan_to_propose_beside_the_ring(
     assistant: Assistant,
     by_meaning: MemoryService,
-    embedder,  # noqa: ANN001
+    classifier: None,
 ) -> None:
     """ "the proposal" is said by "propose": offered with the ring, not left out as less
-    specific than the fact that says "ring"."""
-    from desktop_agent.core.extraction_fallback import use_embedder
-
-    use_embedder(embedder)  # the statement classifier learns the ring (undone after the test)
+    specific than the fact that says "ring" (which the statement classifier learns)."""
     told = [
         "secret: I'm planning to propose to Sam in Rome.",
         "ring's from Goldsmiths, I've set myself a budget of 2000",
@@ -285,11 +291,8 @@ def test_for_a_living_asks_work_not_home(assistant: Assistant) -> None:
 
 def test_what_was_so_before_a_transfer(
     assistant: Assistant,
-    embedder,  # noqa: ANN001
+    classifier: None,  # (which learns the transfer)
 ) -> None:
-    from desktop_agent.core.extraction_fallback import use_embedder
-
-    use_embedder(embedder)  # the statement classifier learns the transfer (undone after the test)
     told = [
         [
             "hiya, I'm Bea. I'm a porter at Kings Mill, been on the maternity unit for about 2 years now"
