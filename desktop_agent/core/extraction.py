@@ -240,6 +240,13 @@ def extract(message: str) -> list[ExtractedFact]:
     }
     found = [f for f in found if f.value.casefold() not in passed_over]
     found = [_with_city(f, text) if f.subject_key == "home_city" else f for f in found]
+    # "moved to Forge Fitness across town": a gym, a school, a firm is no home
+    found = [
+        f
+        for f in found
+        if not (f.subject_key == "home_city" or f.subject_key.endswith(":home_city"))
+        or _NO_HOME.search(f.value) is None
+    ]
     found = [_carer_changed(f, text) if f.subject_key == "name_of:doctor" else f for f in found]
     found = [_a_team(f, text) if f.subject_key == "employer" else f for f in found]
     # "I've got a tutor on italki called Beatriz, twice a week": the tutor's name is the name
@@ -311,6 +318,13 @@ def _with_city(fact: ExtractedFact, text: str) -> ExtractedFact:
     return replace(fact, value=value, text=fact.text.replace(fact.value, value, 1))
 
 
+# The last word of a business, a school or a club, which no one lives in.
+_NO_HOME = re.compile(
+    r"\b(?:fitness|gym|studio|studios|academy|school|college|bank|cafe|café|clinic|surgery|"
+    r"practice|club|ltd|limited|inc|plc|group|solutions|partners|hospital|pharmacy|boxing|"
+    r"yoga|pilates|crossfit)$",
+    re.IGNORECASE,
+)
 _INSTEAD_OF = re.compile(
     r"\binstead\s+of\s+(?:(?:a|an|the|my|our)\s+)?([\w'’-]+(?:\s+[\w'’-]+)?)\b", re.I
 )

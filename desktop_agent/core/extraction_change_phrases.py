@@ -177,9 +177,11 @@ def _died(text: str) -> list[Change]:
 PARTNER: Final = "partner"
 # "Zoe and I broke up last month", "me and Dan split up": the parser reads the name as the
 # head of the sentence and misses the verb's subject
+# (typed in lower case too: "so tom and i broke up", "me and jonas split up")
 _PARTED = re.compile(
-    r"\b(?:[A-ZÀ-Ý][\w'’-]+\s+and\s+I|me\s+and\s+[A-ZÀ-Ý][\w'’-]+)\s+(?:have\s+|had\s+)?"
-    r"(?:broke|broken|split)\s+up\b(?!\s+(?:the|a|our)\b)|\b[A-ZÀ-Ý][\w'’-]+\s+and\s+I\s+"
+    r"\b(?:(?!(?i:she|he|they|we)\b)[^\W\d_][\w'’-]*\s+and\s+(?i:i)|(?i:me)\s+and\s+"
+    r"[^\W\d_][\w'’-]*)\s+(?i:have\s+|had\s+)?(?i:broke|broken|split)\s+(?i:up)\b"
+    r"(?!\s+(?i:the|a|our)\b)|\b[A-ZÀ-Ý][\w'’-]+\s+and\s+I\s+"
     r"(?:have\s+|had\s+)?(?:separated|got\s+divorced)\b"
 )
 

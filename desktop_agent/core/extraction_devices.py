@@ -60,7 +60,12 @@ def device_replaced(sentence: str) -> Iterator[Match]:
         yield from named
         return
     upgraded = _UPGRADED_TO.search(sentence)
-    if upgraded and upgraded.group("bought") and not _BY_USER.search(sentence[: upgraded.start()]):
+    if (
+        upgraded
+        and upgraded.group("bought")
+        and not _BY_USER.search(sentence[: upgraded.start()])
+        and not _TO_ME.match(upgraded.group(0))  # ("work sent me a MacBook Air")
+    ):
         return  # "my son got an iPhone for his birthday"
     name = upgraded and (upgraded.group("name") or upgraded.group("bought")).strip()
     name = name and re.sub(r"(?:\s+[a-z]+)+$", "", name)  # "iPhone | for his"
@@ -91,7 +96,10 @@ _UPGRADED_TO = re.compile(
     rf"(?i:\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:upgraded|switched|"
     rf"changed|moved)\s+to\s+(?:an?\s+|the\s+)?(?:new\s+)?){_NAME}|"
     # "dropped the pixel in the canal and got an iPhone 15", "got a Pixel 8 now"
-    rf"(?i:\b(?:got|bought|picked\s+up|ordered)\s+(?:myself\s+)?(?:an?\s+|the\s+)(?:new\s+|used\s+|"
+    # ("went with a Pixel 9 this time", "ended up with an iPhone 15", "work sent me a MacBook")
+    rf"(?i:\b(?:got|bought|picked\s+up|ordered|went\s+(?:with|for)|ended\s+up\s+(?:with|getting)|"
+    rf"settled\s+on|opted\s+for|(?:sent|gave|given|issued|handed)\s+me)\s+(?:myself\s+)?"
+    rf"(?:an?\s+|the\s+)(?:new\s+|used\s+|"
     rf"refurbished\s+|second[- ]?hand\s+)?){_NAME.replace('?P<name>', '?P<bought>')}"
     r"(?!\s+(?i:charger|case|cable|cover|screen|protector|adapter|box|stand|holder|mount|dock|"
     r"earbuds|pencil|keyboard|app)\b)"
@@ -101,6 +109,7 @@ _UPGRADED_TO = re.compile(
 _BY_USER: Final = re.compile(
     r"(?:^|[^\w\s'’]\s*|\b(?:i|i've|ive|and|just|finally|then|so)\s+)$", re.I
 )
+_TO_ME: Final = re.compile(r"(?:sent|gave|given|issued|handed)\s+me\b", re.IGNORECASE)
 # Makes that say what device they are: "upgraded to a Pixel 9" is a phone.
 _MAKES: Final = {
     **dict.fromkeys(

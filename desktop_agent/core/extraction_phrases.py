@@ -56,7 +56,10 @@ _DETERMINERS = re.compile(
     r"some|lots of|a lot of|fluent|basic|good|very)\s+",
     re.IGNORECASE,
 )
-_PLACE = r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon |of )?[A-ZÀ-Ý][\w'’.-]*){0,3})"
+# (never "I" after it: "at the new flat in Aberdeen I can cycle ...")
+_PLACE = (
+    r"([A-ZÀ-Ý][\w'’.-]*(?:\s+(?:de |do |da |am |on |upon |of )?(?!I\b)[A-ZÀ-Ý][\w'’.-]*){0,3})"
+)
 
 
 def proper_noun(rest: str, clause: str) -> str | None:

@@ -109,6 +109,9 @@ _NEW_HOME = _compile(
 _NEW_HOME_INSIDE = _compile(
     r"(?:\b(?:my|our)\s+|\b(?:commute|walk|drive|ride)\s+(?:in\s+)?from\s+the\s+)"
     r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+|"
+    # "now that I'm at the new place in Bristol": the user there, said in passing
+    r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:now\s+)?(?:at|in)\s+the\s+"
+    r"new\s+(?:flat|place|house|home|apartment)\s+(?:in|out\s+in|over\s+in)\s+|"
     # "we're officially Glasgow people now!! | got a flat in Partick"
     r"(?:^|\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?)got\s+(?:a|our\s+own)\s+"
     r"(?:flat|place|house|apartment)\s+in\s+"

@@ -300,6 +300,13 @@ def _ground(
         ):
             now = "" if question.past else text
             return _quoting(statement.sentence, statement.source, memory, now)
+        if (
+            facts
+            and not question.past
+            and (news := _said(memory, text, excluded)) is not None
+            and _news_of_them(news, facts)
+        ):
+            return _quoting(news.sentence, news.source, memory, text)
     if ours and not facts:
         return None  # nothing remembered of "the nursery": the model answers
     # "Tomasz finally quit Hillcrest! he starts monday at ... Renalcare": told since, no rule
@@ -453,6 +460,34 @@ def _says_of_them(statement: Statement, facts: list[Recollection], question: str
 
 
 _COUNT: Final = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
+
+
+def _news_of_them(statement: Statement, facts: list[Recollection]) -> bool:
+    """Whether ``statement``, closest to what is asked, is news the user told of the person
+    whom ``facts`` are about since each of them was learned, in a sentence that names them
+    ("and Esme has quit ballet and taken up fencing" for "which sport is Esme doing?", when
+    all that was learned of her is her age). What they said later is fresher than facts that
+    miss what is asked."""
+    if not facts or not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
+        return False
+    told = statement.source.item
+    if any(f.item.created_at >= told.created_at for f in facts):
+        return False
+    names = {w for f in facts for w in stems(" ".join(_NAMES.findall(f" {f.item.text}")))}
+    # the whole sentence it is in: the statement may be a clause of it ("taken up fencing")
+    opening = " ".join(statement.sentence.split()[:4]).casefold()
+    sentence = next(
+        (
+            part.group(0)
+            for part in SENTENCE.finditer(told.user_text)
+            if opening in " ".join(part.group(0).split()).casefold()
+        ),
+        statement.sentence,
+    )
+    return bool(names and stems(sentence) & names)
+
+
+_OF_SOMEONE: Final = re.compile(r"(?:person|name_of):")
 
 
 def _names_all(facts: list[Recollection], wanted: set[str]) -> bool:

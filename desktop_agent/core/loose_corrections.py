@@ -77,7 +77,8 @@ _NEW_CLAUSE: Final = re.compile(
 # Openers that carry no fact: "oops, ...", "update: ...", "anyway ...".
 _FILLER: Final = re.compile(
     r"^(?:(?:oh+|ok+|okay|oops|sorry|so+|but|and|anyway|well|ugh+|also|fyi|btw|update|"
-    r"correction|actually|hey|hi|hello|lol|haha|yeah|yes|no|wait|hmm|um|right)\b[\s,!:.-]*)+",
+    r"correction|actually|hey|hi|hello|lol|haha|yeah|yes|no|wait|hmm|um|right|heads\s+up)\b"
+    r"[\s,!:.-]*)+",
     re.IGNORECASE,
 )
 # Words too common to say what a sentence is about.
@@ -337,7 +338,8 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
             # "we had to give Max away", "I cancelled the gym membership": the ending; what
             # came instead shares nothing with it ("I started as a dental hygienist")
             continue
-        denied = _only_denied(clause, words & values)
+        # (a clause naming none of the old values takes none back: "the pool got sold")
+        denied = bool(words & values) and _only_denied(clause, words & values)
         # a clause naming something new ("I'm at Iron Republic now") over one that only
         # says something changed ("switched gyms lol")
         named = bool(_NAMED.search(clause) and _values(_third_person(clause)) - old_words)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 # Alvarez over at Maple Grove"), typed in lower case too ("piano with mrs. lindqvist").
 SENTENCE = re.compile(
     # (what ends an aside ends no sentence: "his daughter Zara (my niece!) turns 4 on 12 August")
-    r"(?:[^.!?\n]|[.!?]+(?=\))|\.(?<=\b[Dd]r\.)|\.(?<=\b[Mm]r\.)|\.(?<=\b[Mm]rs\.)|\.(?<=\b[Mm]s\.)|"
+    # (nor do "!!!" before what the sentence still says: "Kwame got engaged!!! to Lerato")
+    r"(?:[^.!?\n]|[.!?]+(?=\))|!+(?=\s+(?:to|with|for|from)\s+(?:his|her|their|my|our|a|an|the)\b)|\.(?<=\b[Dd]r\.)|\.(?<=\b[Mm]r\.)|\.(?<=\b[Mm]rs\.)|\.(?<=\b[Mm]s\.)|"
     r"\.(?<=\bSt\.)|\.(?<=\b[Pp]rof\.)|\.(?<=\bMx\.)|(?<=\d)\.(?=\d))+[.!?]*"
 )
 _ASKING = re.compile(

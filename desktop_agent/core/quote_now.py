@@ -50,9 +50,11 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         n
         for n, clause in enumerate(clauses)
         if _words(clause) & old
-        and not stems(clause) & wanted
-        and (ENDED.search(clause) or _ENDING.search(clause))
         and not _NEW_ONE.search(clause)
+        and (
+            (not stems(clause) & wanted and (ENDED.search(clause) or _ENDING.search(clause)))
+            or _cause_of_now(pieces, n)
+        )
     ]
     kept = [n for n in range(len(clauses)) if n not in gone]
     # and only when what is left says something new: "Jace is sternin for me now"
@@ -63,6 +65,16 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     for n in kept[1:]:
         said += pieces[2 * n - 1] + clauses[n]
     return said.strip(" ,;:-–")
+
+
+def _cause_of_now(pieces: list[str], n: int) -> bool:
+    """Whether clause ``n`` is the cause before "so now ... instead": "my mum joined a choir
+    that rehearses sunday evenings | so now she rings me on saturdays instead". What it names of
+    the old one is no longer so, even where it names who is asked about."""
+    if 2 * n + 2 >= len(pieces):
+        return False
+    after = pieces[2 * n + 2]
+    return bool(_SO.search(pieces[2 * n + 1])) and bool(_NOW_INSTEAD.search(after))
 
 
 def _was(said: str, old: set[str], then: str) -> bool:
@@ -115,11 +127,20 @@ _NO_VALUE: Final = frozenset(
 _ENDING: Final = re.compile(
     # ("has been moved to Mr. Brennan's class" is the news, not an ending)
     r"\b(?:(?<!been\s)(?<!got\s)(?<!was\s)(?<!were\s)moved\s+(?:to|away|abroad|back)|"
+    # someone else moving away ("Dana's family is moving to Austin"), a farewell to the old one
+    # ("so goodbye tuesday brunches", "no more tuesday panic")
+    r"(?:is|are|['’]s|['’]re)\s+moving\s+(?:to|away|abroad|back)|goodbye|bye|no\s+more|"
+    # what was said of it before it was put right: "she just said Clapham at first"
+    r"at\s+first|originally|initially|"
     r"took\s+a\s+(?:job|post|role)|went\s+on\s+"
     r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
     r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
     re.IGNORECASE,
 )
+_SO: Final = re.compile(r"\bso\b", re.IGNORECASE)
+# what the result of a cause says when it replaced something: "so now she rings on Saturdays",
+# "so Bex walks them instead"
+_NOW_INSTEAD: Final = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)
 # A clause that says the new one: never cut ("we ended up going with the Skoda").
 _NEW_ONE: Final = re.compile(
     r"\b(?:ended\s+up|going\s+with|gone\s+with|went\s+with|switched\s+to|now|instead|new)\b",
@@ -131,7 +152,8 @@ _CHANGE_WORDS: Final = frozenset(
 )
 # "from Sky", "out of Monzo", "instead of the Tuesday class", up to where the new one starts.
 _FROM: Final = re.compile(
-    r"\s+(?:(?:away\s+)?from|out\s+of|instead\s+of|rather\s+than)\s+"
+    r"\s+(?:(?:away\s+)?from|out\s+of|instead\s+of|rather\s+than|to\s+replace|replacing|"
+    r"in\s+place\s+of|not)\s+"
     r"(?P<old>[^,;.!?]+?)(?=\s+(?:to|into|onto|for|and|so|but|with)\b|\s*[,;.!?]|\s*$)",
     re.IGNORECASE,
 )

@@ -1,0 +1,248 @@
+"""Shapes seen in stop 41, worded apart from the tuning and blind scenarios."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.loose_corrections import corrections
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.quote_now import said_as_now
+from tests.core.conftest import facts, said_in_turn
+
+
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "asked", "now", "old"),
+    [
+        # what it replaced said as "to replace X" / "replacing X"
+        (
+            "the school gave Nia a Chromebook to replace the old iPad, she's thrilled",
+            "Nia does her homework on the old iPad",
+            "what device does Nia use for homework now?",
+            "Chromebook",
+            "iPad",
+        ),
+        (
+            "bought a Kia Niro replacing the Fiesta, mostly for the boot space",
+            "I drive a little Fiesta to work",
+            "what car am I driving these days?",
+            "Niro",
+            "Fiesta",
+        ),
+        # a farewell to the old one: "so goodbye X", "no more X"
+        (
+            "swim club is on thursday nights now, so goodbye wednesday pizza",
+            "swim club is wednesday nights at the leisure centre",
+            "when is swim club?",
+            "thursday",
+            "wednesday",
+        ),
+        (
+            "the bins go out on fridays now, no more tuesday panic",
+            "bin day is tuesday on our street",
+            "which day are the bins collected?",
+            "fridays",
+            "tuesday",
+        ),
+        # the one before is moving away: "X is moving to Y so ... now"
+        (
+            "Hannah is moving to Cork in June so Bex walks the dogs for me now",
+            "Hannah walks the dogs for me on weekdays",
+            "who walks my dogs?",
+            "Bex",
+            "Hannah",
+        ),
+        # a cause that names the old time, before "so now ... instead"
+        (
+            "my dad started a night class on monday evenings so now he phones me on wednesdays "
+            "instead",
+            "my dad phones me every monday evening",
+            "when does my dad phone me now?",
+            "wednesdays",
+            "monday",
+        ),
+        # put right with "X not Y", and what was said of it at first
+        (
+            "turns out the gig is actually at the Roundhouse not the Forum, the poster said "
+            "Forum at first",
+            "the gig is at the Forum in Kentish Town",
+            "where is the gig now?",
+            "Roundhouse",
+            "Forum",
+        ),
+    ],
+)
+def test_a_quoted_change_leaves_out_what_it_replaced(
+    sentence: str, earlier: str, asked: str, now: str, old: str
+) -> None:
+    said = said_as_now(sentence, earlier, asked)
+    assert now in said and old not in said, said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "asked"),
+    [
+        # the past is asked: the sentence whole
+        (
+            "bought a Kia Niro replacing the Fiesta, mostly for the boot space",
+            "I drive a little Fiesta to work",
+            "what did I drive before the Niro?",
+        ),
+        # a cause with no "now" or "instead" after it is how it came about, not the old value
+        (
+            "Dr Amari is away that week so they put me on the 14th",
+            "filling with Dr Amari on the 9th",
+            "who is doing my filling?",
+        ),
+        # "moving" to something is the news itself
+        (
+            "we're moving to Whitby in the spring, finally",
+            "we live in York",
+            "where are we moving to?",
+        ),
+    ],
+)
+def test_a_quote_that_replaced_nothing_is_kept_whole(
+    sentence: str, earlier: str, asked: str
+) -> None:
+    assert said_as_now(sentence, earlier, asked) == sentence
+
+
+@pytest.fixture
+def assistant(meaning: Assistant) -> Assistant:
+    """With the app's real embedder: which sentence is quoted leans on nearness in meaning."""
+    return meaning
+
+
+@pytest.fixture
+def classifier(embedder) -> None:  # noqa: ANN001
+    """The statement classifier on, as in the app."""
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(embedder)
+
+
+@pytest.mark.usefixtures("classifier")
+@pytest.mark.parametrize(
+    ("told", "asked", "new", "old"),
+    [
+        (
+            [
+                ["my daughter Esme (she's 11) has been doing ballet for two years and loves it"],
+                [
+                    "busy week! the boiler finally got fixed. and Esme has quit ballet and taken "
+                    "up fencing of all things, she says the masks are cool"
+                ],
+            ],
+            "which sport is Esme doing these days?",
+            "fencing",
+            "ballet",
+        ),
+        (
+            [
+                [
+                    "my flatmate Jonah is a nurse, he works nights so I tiptoe around in the mornings"
+                ],
+                ["also Jonah got engaged!!! to his boyfriend Ruben, they met at uni"],
+            ],
+            "who's Jonah engaged to?",
+            "Ruben",
+            "nurse",
+        ),
+    ],
+)
+def test_a_persons_news_answers_what_their_other_facts_do_not(
+    assistant: Assistant, told: list[list[str]], asked: str, new: str, old: str
+) -> None:
+    reply = said_in_turn(assistant, told, asked)
+    assert new in reply and old not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("message", "city"),
+    [
+        ("now that we're in the new house in Hexham the school run is a breeze", "Hexham"),
+        ("since I'm at the new flat in Aberdeen I can cycle to the lab", "Aberdeen"),
+    ],
+)
+def test_a_move_said_in_passing_is_where_the_user_lives(message: str, city: str) -> None:
+    assert facts(message).get("home_city") == f"User lives in {city}"
+
+
+def test_someone_elses_new_place_is_not_the_users_home() -> None:
+    assert "home_city" not in facts("my brother's at the new flat in Aberdeen now, he loves it")
+
+
+@pytest.mark.parametrize(
+    ("message", "phone"),
+    [
+        (
+            "cracked the galaxy beyond repair at the weekend. went with a Pixel 9 this time",
+            "device:phone",
+        ),
+        ("the office finally sent me a MacBook Pro, bye bye windows", "device:laptop"),
+        ("my employer sent me a ThinkPad X1 last week", "device:laptop"),
+        ("ended up with an iPhone 15 after the old one died", "device:phone"),
+    ],
+)
+def test_a_device_got_in_other_words_is_the_users_now(message: str, phone: str) -> None:
+    found = facts(message)
+    assert phone in found, found
+
+
+def test_a_device_given_to_someone_else_is_not_the_users() -> None:
+    assert "device:phone" not in facts("my mum sent my brother a Pixel 8 for his birthday")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our box closed so we all moved to Northside CrossFit across town",
+        "moved to Harbour Yoga after the old studio shut",
+    ],
+)
+def test_a_gym_moved_to_is_no_home(message: str) -> None:
+    assert "home_city" not in facts(message)
+
+
+def test_a_correction_is_its_change_not_the_reason_after_it(memory: MemoryService) -> None:
+    memory.remember(
+        "User's daughter Aisha swims for the Northgate Otters juniors",
+        subject_key="person:daughter:said:swims northgate otters",
+    )
+    found = [
+        (c.old.text, c.text)
+        for c in corrections(
+            "heads up: coach moved Otters training to fridays at 7 because the pool got sold",
+            memory.active_facts(),
+        )
+    ]
+    assert [new for _old, new in found] == ["Coach moved Otters training to fridays at 7"], found
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("anyway I've been seeing someone new, her name is Maren, she's a vet", "Maren"),
+        ("oh and i started seeing someone, his name's Kofi", "Kofi"),
+        ("been dating a guy called Ruairi for a month or so", "Ruairi"),
+    ],
+)
+def test_a_new_partner_said_as_begun_is_the_partner(message: str, name: str) -> None:
+    assert facts(message).get("name_of:partner") == f"User's partner is named {name}"
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "so tom and I broke up in the spring. it was mutual-ish",
+        "me and jonas split up last month, it's fine",
+    ],
+)
+def test_a_break_up_typed_in_lower_case_ends_the_partner(assistant: Assistant, told: str) -> None:
+    name = "Tom" if "tom" in told else "Jonas"
+    reply = said_in_turn(
+        assistant, [[f"my boyfriend {name} and I are off to Crete in June"], [told]],
+        "who's my boyfriend?",
+    )  # fmt: skip
+    assert f"boyfriend is named {name}" not in reply, reply
