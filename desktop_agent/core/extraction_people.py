@@ -90,6 +90,8 @@ def _person(head: Token, who: Who, tokens: list[Token], context: _Context) -> It
             return
     if lemma == "be" and attr is not None:
         breed_like = attr.pos_ in ("NOUN", "PROPN") and attr.lemma_.casefold() not in _NOT_BREEDS
+        # ("my dogs are Biscuit and Waffles": their names, no breed)
+        breed_like = breed_like and not (attr.pos_ == "PROPN" and _conjuncts(attr)[1:])
         if relation in _SPECIES and breed_like and not _is_job(attr) and not negated:
             # "Our dog Pepper is a border collie" (and "Pepper is actually a whippet")
             breed = _phrase(attr)

@@ -16,6 +16,7 @@ from desktop_agent.core.extraction_grammar import (
     Who,
     _base,
     _conjuncts,
+    _is_job,
     _habitual,
     _is_time,
     _make,
@@ -155,7 +156,11 @@ def _user(head: Token, who: Who, tokens: list[Token]) -> Iterator[Found]:
     if lemma == "switch" and not negated:
         thing = _prep_object(head, "to")
         # "switched my gym days to Tuesdays" moves a habit (``extraction_changes``): no taste
-        if thing is not None and thing.ent_type_ != "DATE":
+        # ("switched to a plumber called Imran": someone who does a job, no taste)
+        someone = thing is not None and (
+            _is_job(thing) or any(t.lower_ in ("called", "named") for t in thing.subtree)
+        )
+        if thing is not None and thing.ent_type_ != "DATE" and not someone:
             what = _phrase(thing)
             yield _make(who, tokens, "preference", f"likes:{normalise_object(what)}", what,
                         f"User now prefers {what}", correction=True)  # fmt: skip

@@ -39,7 +39,7 @@ _VEHICLE = _compile(
     r"(?:a|an|my|the|our)\s+(?:(?:second[\s-]hand|used|new|brand\s+new|secondhand)\s+)?"
     r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
     r"(?=\s+(?:to|for|and|but|which|that|it|every|most|at|into|around|because|last|this|next|"
-    r"yesterday|today|in|on|ago|recently|now|since|instead)\b|\s*[,.;!]|\s*$)"
+    r"yesterday|today|in|on|ago|recently|now|since|instead|from|off|via)\b|\s*[,.;!]|\s*$)"
 )
 _THIRD = {"drive": "drives", "ride": "rides", "own": "owns", "have": "has", "have got": "has"}
 
@@ -73,7 +73,9 @@ def vehicle(clause: str) -> Iterator[Match]:
 
 
 _MY_VEHICLE = _compile(
-    r"my\s+(?:new\s+)?(?P<kind>car|van|bike|motorbike|scooter|truck)\s+is\s+(?:now\s+)?(?:a|an)\s+"
+    # (without "my" when the clause opens on it: "van is a 2017 ford transit")
+    r"(?:my\s+|(?=(?:new\s+)?(?:car|van|bike|motorbike|scooter|truck)\s))(?:new\s+)?"
+    r"(?P<kind>car|van|bike|motorbike|scooter|truck)\s+is\s+(?:now\s+)?(?:a|an)\s+"
     r"(?P<what>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s*(?:[,.;!]|$|\s+(?:but|and|which|that|with|from)\b)"
 )
 

@@ -297,6 +297,9 @@ def _ground(
             # only who they are is known ("User's granddaughter is named Anya"), and the words
             # closest to what is asked of them say it ("... flying in from Singapore")
             or _says_of_them(statement, facts, text)
+            # "where does my dad live?": none of his facts is where, and the sentence naming
+            # him nearest the question says it ("he's been in Sapporo since he retired")
+            or (_slot_missed(facts, text) and _names_them(statement, facts))
         ):
             now = "" if question.past else text
             return _quoting(statement.sentence, statement.source, memory, now)
@@ -401,6 +404,8 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     to?" is not answered by "User's grandson is named Cian")."""
     if (ended := _ended_asked(question)) and not any(ended & stems(f.item.text) for f in facts):
         return False  # "which dentist retired?" is not answered by who the dentist is now
+    if _slot_missed(facts, question):
+        return False
     named = {f.item.subject_key.partition("name_of:")[2] for f in facts}
     if facts and "" not in named and _WHO_IS_MY.match(question):
         # "who's my Portuguese tutor?": the tutor's name answers, whatever the tutor teaches
@@ -462,29 +467,47 @@ def _says_of_them(statement: Statement, facts: list[Recollection], question: str
 _COUNT: Final = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 
 
-def _news_of_them(statement: Statement, facts: list[Recollection]) -> bool:
-    """Whether ``statement``, closest to what is asked, is news the user told of the person
-    whom ``facts`` are about since each of them was learned, in a sentence that names them
-    ("and Esme has quit ballet and taken up fencing" for "which sport is Esme doing?", when
-    all that was learned of her is her age). What they said later is fresher than facts that
-    miss what is asked."""
-    if not facts or not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
-        return False
-    told = statement.source.item
-    if any(f.item.created_at >= told.created_at for f in facts):
-        return False
+def _slot_missed(facts: list[Recollection], question: str) -> bool:
+    """Whether ``question`` asks a slot of one of the user's people ("where does my dad
+    live?") that none of ``facts``, all about people, fills: "User's dad Hiroshi turns 70 in
+    November" is no answer (what they said may be: ":said:" facts are not slots)."""
+    theirs = {k for k in slot_keys(question) if k.startswith("person:")}
+    return bool(
+        theirs
+        and facts
+        and all(_OF_SOMEONE.match(f.item.subject_key) for f in facts)
+        and not any(f.item.subject_key in theirs or ":said:" in f.item.subject_key for f in facts)
+    )
+
+
+def _names_them(statement: Statement, facts: list[Recollection]) -> bool:
+    """Whether the sentence ``statement`` is in names the person ``facts`` are about."""
     names = {w for f in facts for w in stems(" ".join(_NAMES.findall(f" {f.item.text}")))}
     # the whole sentence it is in: the statement may be a clause of it ("taken up fencing")
     opening = " ".join(statement.sentence.split()[:4]).casefold()
     sentence = next(
         (
             part.group(0)
-            for part in SENTENCE.finditer(told.user_text)
+            for part in SENTENCE.finditer(statement.source.item.user_text)
             if opening in " ".join(part.group(0).split()).casefold()
         ),
         statement.sentence,
     )
     return bool(names and stems(sentence) & names)
+
+
+def _news_of_them(statement: Statement, facts: list[Recollection]) -> bool:
+    """Whether ``statement``, closest to what is asked, is news the user told of the person
+    whom ``facts`` are about since each of them was learned, in a sentence that names them
+    ("and Esme has quit ballet and taken up fencing" for "which sport is Esme doing?", when
+    all that was learned of her is her age). What they said later is fresher than facts that
+    miss what is asked."""
+    if not statement.shared or not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
+        return False  # (and it must say a word of the question: "what breed is my dog?" is
+    told = statement.source.item  # not answered by "we've switched Biscuit to a new vet")
+    if any(f.item.created_at >= told.created_at for f in facts):
+        return False
+    return _names_them(statement, facts)
 
 
 _OF_SOMEONE: Final = re.compile(r"(?:person|name_of):")

@@ -41,6 +41,9 @@ _CHANGE: Final = re.compile(
     r"new|ended\s+up|gave\s+up|given\s+up|taken\s+up|took\s+up|dropped|replaced|"
     r"went\s+back|gone\s+back|became|become|postponed|rescheduled|pushed\s+back|"
     r"brought\s+forward|rather\s+than|promoted|raised|increased|upped|lowered|reduced|"
+    # one thing given up for another in one breath: "has quit ballet and joined a fencing club"
+    r"(?:quit|quitted|dropped|ditched)\s+[^.!?]*?\band\s+(?:has\s+)?(?:joined|started|took\s+up|"
+    r"taken\s+up|signed\s+up)|"
     r"(?:go|goes|gone|went|going)\s+(?:up|down)\s+to|"
     r"decreased|doubled|halved|bumped|since\s+(?:the\s+)?(?:\d|last|spring|summer|"
     r"autumn|fall|winter|christmas|easter|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*))\b",
@@ -338,8 +341,9 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
             # "we had to give Max away", "I cancelled the gym membership": the ending; what
             # came instead shares nothing with it ("I started as a dental hygienist")
             continue
-        # (a clause naming none of the old values takes none back: "the pool got sold")
-        denied = bool(words & values) and _only_denied(clause, words & values)
+        if re.search(rf"\b(?:because|bc|cos|coz)\s+{re.escape(clause[:20])}", sentence, re.I):
+            continue  # why it changed ("because the field got rebooked") is not what is so now
+        denied = _only_denied(clause, words & values)
         # a clause naming something new ("I'm at Iron Republic now") over one that only
         # says something changed ("switched gyms lol")
         named = bool(_NAMED.search(clause) and _values(_third_person(clause)) - old_words)

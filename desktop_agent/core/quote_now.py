@@ -39,7 +39,16 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         return sentence
     # "switched from Sky to Vodafone" -> "switched to Vodafone"
     cut = _FROM.sub(
-        lambda m: "" if _was(m.group("old"), old, m.string[m.end() :]) else m.group(0), sentence
+        lambda m: (
+            ""
+            if _was(m.group("old"), old, m.string[m.end() :])
+            and not (
+                m.group(0).lstrip()[:3].casefold() == "not"
+                and _IT_IS_NOT.search(m.string[: m.start()])
+            )
+            else m.group(0)
+        ),
+        sentence,
     )
     pieces = _CLAUSE_BREAK.split(cut)  # clause, break, clause, ...
     clauses = pieces[::2]
@@ -50,10 +59,13 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         n
         for n, clause in enumerate(clauses)
         if _words(clause) & old
-        and not _NEW_ONE.search(clause)
         and (
-            (not stems(clause) & wanted and (ENDED.search(clause) or _ENDING.search(clause)))
-            or _cause_of_now(pieces, n)
+            (
+                not _NEW_ONE.search(clause)
+                and not stems(clause) & wanted
+                and (ENDED.search(clause) or _ENDING.search(clause))
+            )
+            or _cause_of_now(pieces, n, sentence)
         )
     ]
     kept = [n for n in range(len(clauses)) if n not in gone]
@@ -63,18 +75,34 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         return cut.strip()
     said = clauses[kept[0]]
     for n in kept[1:]:
-        said += pieces[2 * n - 1] + clauses[n]
+        # (the "and" or "so" after a clause left out joined it, not what is kept)
+        joint = pieces[2 * n - 1]
+        said += ", " if n - 1 in gone and re.search(r"[a-z]", joint, re.I) else joint
+        said += clauses[n]
     return said.strip(" ,;:-–")
 
 
-def _cause_of_now(pieces: list[str], n: int) -> bool:
+def _cause_of_now(pieces: list[str], n: int, sentence: str) -> bool:
     """Whether clause ``n`` is the cause before "so now ... instead": "my mum joined a choir
     that rehearses sunday evenings | so now she rings me on saturdays instead". What it names of
-    the old one is no longer so, even where it names who is asked about."""
-    if 2 * n + 2 >= len(pieces):
+    the old one is no longer so, even where it names who is asked about. Before "so" and a
+    replacing ("the netgear couldn't reach the bedroom | so I replaced it with a TP-Link"), too,
+    unless the cause holds the only mention of a name: "Dr Haddad is off sick that day | so they
+    moved me to Thursday" still says who the dentist is."""
+    if 2 * n + 2 >= len(pieces) or not _SO.search(pieces[2 * n + 1]):
         return False
-    after = pieces[2 * n + 2]
-    return bool(_SO.search(pieces[2 * n + 1])) and bool(_NOW_INSTEAD.search(after))
+    cause, after = pieces[2 * n], pieces[2 * n + 2]
+    now = _NOW_INSTEAD.search(after) and not _NOW_INSTEAD.search(cause.replace("has now", "has"))
+    if not now and not _REPLACING.search(after):
+        return False
+    rest = sentence.replace(cause, " ")
+    return not any(
+        not re.search(rf"\b{re.escape(name)}\b", rest) for name in _NAMED.findall(f" {cause}")
+    )
+
+
+# "it's NOT chicken at all": what is not so, said for itself (not "in Brixton not Clapham")
+_IT_IS_NOT: Final = re.compile(r"(?:\bis|['’]s|\bare|\bwas|\bwere|\bit)\s*$", re.IGNORECASE)
 
 
 def _was(said: str, old: set[str], then: str) -> bool:
@@ -132,12 +160,24 @@ _ENDING: Final = re.compile(
     r"(?:is|are|['’]s|['’]re)\s+moving\s+(?:to|away|abroad|back)|goodbye|bye|no\s+more|"
     # what was said of it before it was put right: "she just said Clapham at first"
     r"at\s+first|originally|initially|"
+    # given up or given back: "scrap the pottery idea", "deferred Berlin", "handed the Peugeot
+    # back", "so i let him go"
+    r"scrap(?:ped)?|deferred|(?:handed|gave|given|took|taken)\s+(?:[\w'’-]+\s+){1,3}back|"
+    r"traded\s+in|let\s+(?:him|her|them)\s+go|"
     r"took\s+a\s+(?:job|post|role)|went\s+on\s+"
     r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
     r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
     re.IGNORECASE,
 )
 _SO: Final = re.compile(r"\bso\b", re.IGNORECASE)
+# what puts something new in the old one's place, after the cause: "so I replaced it with ..."
+_REPLACING: Final = re.compile(
+    r"\b(?:replaced|switched|swapped|bumped|upgraded|changed|moved|went\s+for|went\s+with|"
+    r"got|bought|signed\s+up)\b",
+    re.IGNORECASE,
+)
+# a name in a clause, not at its start ("Dr Haddad is off sick": "Haddad")
+_NAMED: Final = re.compile(r"(?<=\s)(?!I\b)[A-ZÀ-Ý][\w'’-]+")
 # what the result of a cause says when it replaced something: "so now she rings on Saturdays",
 # "so Bex walks them instead"
 _NOW_INSTEAD: Final = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)

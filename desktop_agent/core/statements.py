@@ -197,6 +197,15 @@ CHANGE: Final = re.compile(
 )
 
 
+def _names_another(sentence: str, before: str) -> bool:
+    """Whether ``sentence`` names someone ``before`` does not: a change of who."""
+    named = stems(" ".join(NAMES_SOMEONE.findall(f" {before}")))
+    return any(
+        not stems(name) & named and not DAY_OR_MONTH.fullmatch(name)
+        for name in NAMES_SOMEONE.findall(f" {sentence}")
+    )
+
+
 def changed_since(
     best: Statement,
     episodes: Sequence[Recollection],
@@ -286,6 +295,10 @@ def changed_since(
             elif same:
                 about = substance(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
+                continue
+            if says is NAMES_SOMEONE and not _names_another(sentence, best.sentence):
+                # "who is Ananya marrying?": "wedding's moved - venue in Jaipur flooded so it's
+                # now 8 February" names no one the quote did not; the groom is still so
                 continue
             if members and not says_a_member(members, sentence):
                 continue
