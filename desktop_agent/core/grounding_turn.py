@@ -307,7 +307,7 @@ def _ground(
             facts
             and not question.past
             and (news := _said(memory, text, excluded)) is not None
-            and _news_of_them(news, facts)
+            and _news_of_them(news, facts, text)
         ):
             return _quoting(news.sentence, news.source, memory, text)
     if ours and not facts:
@@ -471,13 +471,20 @@ def _slot_missed(facts: list[Recollection], question: str) -> bool:
     """Whether ``question`` asks a slot of one of the user's people ("where does my dad
     live?") that none of ``facts``, all about people, fills: "User's dad Hiroshi turns 70 in
     November" is no answer (what they said may be: ":said:" facts are not slots)."""
-    theirs = {k for k in slot_keys(question) if k.startswith("person:")}
-    return bool(
-        theirs
-        and facts
-        and all(_OF_SOMEONE.match(f.item.subject_key) for f in facts)
-        and not any(f.item.subject_key in theirs or ":said:" in f.item.subject_key for f in facts)
-    )
+    asked = {k.rsplit(":", 1)[1] for k in slot_keys(question) if k.startswith("person:")}
+    if not asked or not facts or not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
+        return False
+    # (by the slot's last part: "my best friend" is asked as "person:friend:job"; a name fact
+    # fills a name asked, and "who ...?")
+    filled = {f.item.subject_key.rsplit(":", 1)[1] for f in facts}
+    if any(f.item.subject_key.startswith("name_of:") for f in facts) and (
+        "name" in asked or _NAME_ASKED.search(question) or _WHICH.match(question)
+    ):
+        return False
+    return not asked & filled and not any(":said:" in f.item.subject_key for f in facts)
+
+
+_WHICH: Final = re.compile(r"\s*(?:and\s+)?which\b", re.IGNORECASE)
 
 
 def _names_them(statement: Statement, facts: list[Recollection]) -> bool:
@@ -496,15 +503,21 @@ def _names_them(statement: Statement, facts: list[Recollection]) -> bool:
     return bool(names and stems(sentence) & names)
 
 
-def _news_of_them(statement: Statement, facts: list[Recollection]) -> bool:
+def _news_of_them(statement: Statement, facts: list[Recollection], text: str) -> bool:
     """Whether ``statement``, closest to what is asked, is news the user told of the person
     whom ``facts`` are about since each of them was learned, in a sentence that names them
     ("and Esme has quit ballet and taken up fencing" for "which sport is Esme doing?", when
     all that was learned of her is her age). What they said later is fresher than facts that
     miss what is asked."""
-    if not statement.shared or not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
-        return False  # (and it must say a word of the question: "what breed is my dog?" is
-    told = statement.source.item  # not answered by "we've switched Biscuit to a new vet")
+    if not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
+        return False
+    # it must say a word of the question beyond whom it asks of: "what breed is my dog?" is not
+    # answered by "we've switched Biscuit over to a new vet", nor "what does my best friend do
+    # for work?" by "my best friend Priya just told me she's pregnant"
+    said = stems(statement.sentence) | content_words(statement.sentence)
+    if not content_words(text) & said - kin_asked(text) - PEOPLE_WORDS - {"best"}:
+        return False
+    told = statement.source.item
     if any(f.item.created_at >= told.created_at for f in facts):
         return False
     return _names_them(statement, facts)
