@@ -328,7 +328,7 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
     ("..., not the 12th"), then one with a change word, then the last."""
     old_words = _salient(old.text)
     values = _values(old.text)
-    best: tuple[tuple[bool, bool, bool, int], str] | None = None
+    best: tuple[tuple[bool, bool, bool, bool, int], str] | None = None
     new: list[str] = []
     for index, clause in enumerate(_clauses(sentence, _NEW_CLAUSE)):
         words = _salient(clause)
@@ -347,7 +347,12 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         # a clause naming something new ("I'm at Iron Republic now") over one that only
         # says something changed ("switched gyms lol")
         named = bool(_NAMED.search(clause) and _values(_third_person(clause)) - old_words)
-        key = (denied, named, bool(_CHANGE.search(clause)), index)
+        changes = bool(_CHANGE.search(clause))
+        if not named and not changes and not _DIGIT.search(clause):
+            continue  # "good news for once": says neither a change nor anything new
+        # (what it names new outranks a reason beside it that names the old one: "it's Well
+        # Pharmacy on Kingsway now since Boots kept losing my orders" over "swapped pharmacies")
+        key = (named and changes, denied, named, changes, index)
         if best is None or key > best[0]:
             best = (key, clause)
         if named and not words & values:
@@ -355,7 +360,17 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
     if len(new) > 1:
         # "Switched to Vodafone, | 20 euro a month now": each names something new
         return ", ".join(new)
-    return None if best is None else best[1]
+    if best is None:
+        return None
+    # why, when it names the old one, is left out: "... on Kingsway now | since Boots kept
+    # losing my orders"
+    why = _WHY.search(best[1])
+    if why and stems(why.group(0)) & values:
+        return best[1][: why.start()]
+    return best[1]
+
+
+_WHY: Final = re.compile(r"\s+(?:since|because|as|cos|coz|bc)\s+.*$", re.IGNORECASE)
 
 
 def _sentences(text: str) -> Iterator[tuple[str, tuple[int, int]]]:

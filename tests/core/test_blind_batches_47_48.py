@@ -245,7 +245,9 @@ def test_news_of_a_new_vehicle_or_job(message: str, key: str, text: str) -> None
         ("my honda civic is making this grinding noise when I brake, 2012 model|"
          "Update: gave up on repairs, sold the Civic for 6 grand and bought a used Mazda CX-5",
          "What was my previous car?", "civic", "CX-5"),
-        ("I drive an old VW Golf from 2012, silver, it still runs|"
+        # (said so that no rule reads the Golf as the car: "I drive an old VW Golf from
+        # 2012" is read since stop 41, and its past is then the slot's)
+        ("the old VW Golf from 2012, silver, still runs|"
          "the Golf's gearbox finally died. so I sold it for parts and bought a used Skoda "
          "Octavia estate", "what was my previous car?", "Golf", "Octavia"),
     ],

@@ -362,3 +362,30 @@ def test_facts_of_the_person_in_another_slot_leave_the_question_to_their_words(
 )
 def test_a_quote_keeps_what_is_asked(sentence: str, earlier: str, asked: str, kept: str) -> None:
     assert kept in said_as_now(sentence, earlier, asked)
+
+
+def test_a_correction_is_the_clause_naming_the_new_one_without_why(memory: MemoryService) -> None:
+    memory.remember(
+        "User collects User's prescription from the Lloyds on Bridge Street",
+        subject_key="routine:collect prescription",
+    )
+    found = [
+        c.text
+        for c in corrections(
+            "also switched chemists, it's Rowlands on Mill Lane now since Lloyds kept messing up",
+            memory.active_facts(),
+        )
+    ]
+    assert found == ["It's Rowlands on Mill Lane now"], found
+
+
+def test_a_clause_saying_no_change_corrects_nothing(memory: MemoryService) -> None:
+    memory.remember("User's energy supplier is Octopus", subject_key="provider:energy")
+    found = [
+        c.text
+        for c in corrections(
+            "great news for once, octopus dropped our payment to £95 after the meter reading",
+            memory.active_facts(),
+        )
+    ]
+    assert "Great news for once" not in found, found
