@@ -29,6 +29,7 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import THEM, people_by_name
 from desktop_agent.core.procedures import STYLE_KEY
 from desktop_agent.core.questions import SENTENCE
+from desktop_agent.core.quote_now import said_as_now
 from desktop_agent.core.statements import measured_in
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
@@ -343,6 +344,12 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
             continue
         if re.search(rf"\b(?:because|bc|cos|coz)\s+{re.escape(clause[:20])}", sentence, re.I):
             continue  # why it changed ("because the field got rebooked") is not what is so now
+        # why, when it names the old one, is left out: "it's Well Pharmacy on Kingsway now |
+        # since Boots kept losing my orders"
+        why = _WHY.search(clause)
+        if why and stems(why.group(0)) & values:
+            clause = clause[: why.start()]
+            words = _salient(clause)
         denied = _only_denied(clause, words & values)
         # a clause naming something new ("I'm at Iron Republic now") over one that only
         # says something changed ("switched gyms lol")
@@ -350,9 +357,9 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         changes = bool(_CHANGE.search(clause))
         if not named and not changes and not _DIGIT.search(clause):
             continue  # "good news for once": says neither a change nor anything new
-        # (what it names new outranks a reason beside it that names the old one: "it's Well
-        # Pharmacy on Kingsway now since Boots kept losing my orders" over "swapped pharmacies")
-        key = (named and changes, denied, named, changes, index)
+        # (a clause naming the new one with a change, and no old value, first: "it's Well
+        # Pharmacy on Kingsway now" over "swapped pharmacies")
+        key = (named and changes and denied, denied, named, changes, index)
         if best is None or key > best[0]:
             best = (key, clause)
         if named and not words & values:
@@ -362,12 +369,9 @@ def _new_clause(sentence: str, old: MemoryItem, *, ended: bool = False) -> str |
         return ", ".join(new)
     if best is None:
         return None
-    # why, when it names the old one, is left out: "... on Kingsway now | since Boots kept
-    # losing my orders"
-    why = _WHY.search(best[1])
-    if why and stems(why.group(0)) & values:
-        return best[1][: why.start()]
-    return best[1]
+    # what it replaced, said on the way ("moved us off Spotify onto Apple Music"), is no part
+    # of the new fact
+    return said_as_now(best[1], old.text, "")
 
 
 _WHY: Final = re.compile(r"\s+(?:since|because|as|cos|coz|bc)\s+.*$", re.IGNORECASE)

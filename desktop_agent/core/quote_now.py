@@ -192,7 +192,7 @@ _CHANGE_WORDS: Final = frozenset(
 )
 # "from Sky", "out of Monzo", "instead of the Tuesday class", up to where the new one starts.
 _FROM: Final = re.compile(
-    r"\s+(?:(?:away\s+)?from|out\s+of|instead\s+of|rather\s+than|to\s+replace|replacing|"
+    r"\s+(?:(?:away\s+)?from|out\s+of|off|instead\s+of|rather\s+than|to\s+replace|replacing|"
     r"in\s+place\s+of|not)\s+"
     r"(?P<old>[^,;.!?]+?)(?=\s+(?:to|into|onto|for|and|so|but|with)\b|\s*[,;.!?]|\s*$)",
     re.IGNORECASE,

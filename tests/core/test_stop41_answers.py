@@ -389,3 +389,15 @@ def test_a_clause_saying_no_change_corrects_nothing(memory: MemoryService) -> No
         )
     ]
     assert "Great news for once" not in found, found
+
+
+def test_a_corrections_new_words_leave_out_what_they_replaced(memory: MemoryService) -> None:
+    memory.remember("User's music streaming is Deezer", subject_key="provider:music")
+    found = [
+        c.text
+        for c in corrections(
+            "and I moved the family off Deezer onto Tidal since it came with the new phone deal",
+            memory.active_facts(),
+        )
+    ]
+    assert found and all("Deezer" not in text and "Tidal" in text for text in found), found
