@@ -506,8 +506,8 @@ def _names_them(statement: Statement, facts: list[Recollection]) -> bool:
 def _news_of_them(statement: Statement, facts: list[Recollection], text: str) -> bool:
     """Whether ``statement``, closest to what is asked, is news the user told of the person
     whom ``facts`` are about since each of them was learned, in a sentence that names them
-    ("and Esme has quit ballet and taken up fencing" for "which sport is Esme doing?", when
-    all that was learned of her is her age). What they said later is fresher than facts that
+    ("and Esme has quit ballet and joined a fencing club" for "which club does Esme go to?",
+    when what was learned of her misses it). What they said later is fresher than facts that
     miss what is asked."""
     if not all(_OF_SOMEONE.match(f.item.subject_key) for f in facts):
         return False
