@@ -71,10 +71,11 @@ from desktop_agent.core.quote_now import said_as_now, tells_a_change
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
-from desktop_agent.core.statements import Statement, best_statement, with_whom
+from desktop_agent.core.statements import Statement, best_statement, position, with_whom
 from desktop_agent.core.successors import ROLE
 from desktop_agent.core.thing_questions import said_of_it
 from desktop_agent.core.told_next import with_what_followed
+from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts "what do you know about me" may state.
@@ -490,16 +491,10 @@ _WHICH: Final = re.compile(r"\s*(?:and\s+)?which\b", re.IGNORECASE)
 def _names_them(statement: Statement, facts: list[Recollection]) -> bool:
     """Whether the sentence ``statement`` is in names the person ``facts`` are about."""
     names = {w for f in facts for w in stems(" ".join(_NAMES.findall(f" {f.item.text}")))}
-    # the whole sentence it is in: the statement may be a clause of it ("taken up fencing")
-    opening = " ".join(statement.sentence.split()[:4]).casefold()
-    sentence = next(
-        (
-            part.group(0)
-            for part in SENTENCE.finditer(statement.source.item.user_text)
-            if opening in " ".join(part.group(0).split()).casefold()
-        ),
-        statement.sentence,
-    )
+    # the whole sentence it is in: the statement may be a clause of it ("joined a fencing club")
+    sentences = told_sentences(statement.source.item.user_text)
+    at = position(statement, sentences)
+    sentence = statement.sentence if at is None else sentences[at]
     return bool(names and stems(sentence) & names)
 
 

@@ -279,7 +279,7 @@ def changed_since(
             continue  # "her title is actually Marketing Director ... same company still"
         sentences = told_sentences(item.user_text)
         if same:
-            at = _position(best, sentences)
+            at = position(best, sentences)
             sentences = sentences[at + 1 :] if at is not None else []
         for n, sentence in enumerate(sentences):
             newest = later is None or item.created_at > later.source.item.created_at
@@ -404,7 +404,7 @@ def said_before(
             continue
         sentences = told_sentences(item.user_text)
         if item.id == told.id:  # only what the same message said before it
-            sentences = sentences[: _position(change, sentences) or 0]
+            sentences = sentences[: position(change, sentences) or 0]
         for sentence in sentences:
             said = substance(sentence)
             # (the rest of the change's own message says its own words: only the subject counts)
@@ -477,7 +477,7 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
     if says is None or says.search(best.sentence):
         return told_on(best, question, past=past) if says is None else best
     sentences = told_sentences(best.source.item.user_text)
-    at = _position(best, sentences)
+    at = position(best, sentences)
     if at is None:
         return best
     if at + 1 >= len(sentences):
@@ -505,7 +505,7 @@ def with_whom(best: Statement, question: str) -> Statement:
     if NAMES_SOMEONE.search(best.sentence):
         return best
     sentences = told_sentences(best.source.item.user_text)
-    at = _position(best, sentences)
+    at = position(best, sentences)
     if not at or not NAMES_SOMEONE.search(sentences[at - 1]):
         return best
     before = sentences[at - 1].rstrip()
@@ -525,7 +525,7 @@ def told_on(best: Statement, question: str, *, past: bool = False) -> Statement:
     if len(best.sentence.split()) > _HEADLINE_WORDS or _names_something(best.sentence, question):
         return best
     sentences = told_sentences(best.source.item.user_text)
-    at = _position(best, sentences)
+    at = position(best, sentences)
     if at is None:
         return best
     then = str((best.source.item.meta or {}).get(THEN, ""))
@@ -585,7 +585,7 @@ def inflected(words: set[str]) -> set[str]:
     return found
 
 
-def _position(statement: Statement, sentences: Sequence[str]) -> int | None:
+def position(statement: Statement, sentences: Sequence[str]) -> int | None:
     """Where ``statement`` stands among the sentences of its message (its quote may be cut
     or trimmed, so by its opening words)."""
     return next((i for i, s in enumerate(sentences) if statement.sentence[:20] in s), None)

@@ -38,6 +38,15 @@ def embedder():  # noqa: ANN201
 
 
 @pytest.fixture
+def classifier(embedder) -> None:  # noqa: ANN001
+    """The statement classifier on, as in the app: it learns statements no rule reads (the
+    autouse fixture of tests/conftest.py turns it off after the test)."""
+    from desktop_agent.core.extraction_fallback import use_embedder
+
+    use_embedder(embedder)
+
+
+@pytest.fixture
 def by_meaning(
     tmp_path: Path,
     key_source: KeyringKeySource,

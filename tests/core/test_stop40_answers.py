@@ -20,15 +20,6 @@ def assistant(meaning: Assistant) -> Assistant:
     return meaning
 
 
-@pytest.fixture
-def classifier(embedder) -> None:  # noqa: ANN001
-    """The statement classifier on, as in the app: it learns statements no rule reads (the
-    autouse fixture of tests/conftest.py turns it off after the test)."""
-    from desktop_agent.core.extraction_fallback import use_embedder
-
-    use_embedder(embedder)
-
-
 @pytest.mark.parametrize(
     ("told", "asked", "new", "old"),
     [

@@ -151,14 +151,6 @@ def assistant(meaning: Assistant) -> Assistant:
     return meaning
 
 
-@pytest.fixture
-def classifier(embedder) -> None:  # noqa: ANN001
-    """The statement classifier on, as in the app."""
-    from desktop_agent.core.extraction_fallback import use_embedder
-
-    use_embedder(embedder)
-
-
 @pytest.mark.usefixtures("classifier")
 @pytest.mark.parametrize(
     ("told", "asked", "new", "old"),
@@ -242,19 +234,20 @@ def test_a_gym_moved_to_is_no_home(message: str) -> None:
     assert "home_city" not in facts(message)
 
 
+def _corrected(memory: MemoryService, key: str, fact: str, said: str) -> list[str]:
+    """The new words of each correction ``said`` makes to ``fact``, remembered first."""
+    memory.remember(fact, subject_key=key)
+    return [c.text for c in corrections(said, memory.active_facts())]
+
+
 def test_a_correction_is_its_change_not_the_reason_after_it(memory: MemoryService) -> None:
-    memory.remember(
+    found = _corrected(
+        memory,
+        "person:daughter:said:swims northgate otters",
         "User's daughter Aisha swims for the Northgate Otters juniors",
-        subject_key="person:daughter:said:swims northgate otters",
+        "heads up: coach moved Otters training to fridays at 7 because the pool got sold",
     )
-    found = [
-        (c.old.text, c.text)
-        for c in corrections(
-            "heads up: coach moved Otters training to fridays at 7 because the pool got sold",
-            memory.active_facts(),
-        )
-    ]
-    assert [new for _old, new in found] == ["Coach moved Otters training to fridays at 7"], found
+    assert found == ["Coach moved Otters training to fridays at 7"], found
 
 
 @pytest.mark.parametrize(
@@ -365,39 +358,30 @@ def test_a_quote_keeps_what_is_asked(sentence: str, earlier: str, asked: str, ke
 
 
 def test_a_correction_is_the_clause_naming_the_new_one_without_why(memory: MemoryService) -> None:
-    memory.remember(
+    found = _corrected(
+        memory,
+        "routine:collect prescription",
         "User collects User's prescription from the Lloyds on Bridge Street",
-        subject_key="routine:collect prescription",
+        "also switched chemists, it's Rowlands on Mill Lane now since Lloyds kept messing up",
     )
-    found = [
-        c.text
-        for c in corrections(
-            "also switched chemists, it's Rowlands on Mill Lane now since Lloyds kept messing up",
-            memory.active_facts(),
-        )
-    ]
     assert found == ["It's Rowlands on Mill Lane now"], found
 
 
 def test_a_clause_saying_no_change_corrects_nothing(memory: MemoryService) -> None:
-    memory.remember("User's energy supplier is Octopus", subject_key="provider:energy")
-    found = [
-        c.text
-        for c in corrections(
-            "great news for once, octopus dropped our payment to £95 after the meter reading",
-            memory.active_facts(),
-        )
-    ]
+    found = _corrected(
+        memory,
+        "provider:energy",
+        "User's energy supplier is Octopus",
+        "great news for once, octopus dropped our payment to £95 after the meter reading",
+    )
     assert "Great news for once" not in found, found
 
 
 def test_a_corrections_new_words_leave_out_what_they_replaced(memory: MemoryService) -> None:
-    memory.remember("User's music streaming is Deezer", subject_key="provider:music")
-    found = [
-        c.text
-        for c in corrections(
-            "and I moved the family off Deezer onto Tidal since it came with the new phone deal",
-            memory.active_facts(),
-        )
-    ]
+    found = _corrected(
+        memory,
+        "provider:music",
+        "User's music streaming is Deezer",
+        "and I moved the family off Deezer onto Tidal since it came with the new phone deal",
+    )
     assert found and all("Deezer" not in text and "Tidal" in text for text in found), found
