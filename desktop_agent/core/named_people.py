@@ -210,7 +210,10 @@ def pets_vet_as_ours(memory: MemoryService, text: str) -> str:
         item.subject_key == "name_of:vet" for item in memory.active_facts()
     ):
         return text  # (the facts read only for a question of a pet's vet)
-    return _PETS_VET.sub(r"\g<our> \g<vet>", text)
+    # ("who's the cat's vet?" asks of the household's cat: "our vet")
+    return _PETS_VET.sub(
+        lambda m: f"{'our' if m['our'].casefold() == 'the' else m['our']} {m['vet']}", text
+    )
 
 
 _WHO_OR_NAME: Final = re.compile(
@@ -220,7 +223,7 @@ _WHO_OR_NAME: Final = re.compile(
 
 
 _PETS_VET: Final = re.compile(
-    rf"\b(?P<our>my|our)\s+(?:{PET_WORDS}|pet)['’]s\s+(?P<vet>vets?|veterinarian)\b",
+    rf"\b(?P<our>my|our|the)\s+(?:{PET_WORDS}|pet)['’]s\s+(?P<vet>vets?|veterinarian)\b",
     re.IGNORECASE,
 )
 

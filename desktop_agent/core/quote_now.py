@@ -50,6 +50,10 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         ),
         sentence,
     )
+    # "swapped tuesday for wednesday" -> "swapped for wednesday"
+    cut = _SWAPPED.sub(
+        lambda m: m.group("verb") + " " if stems(m.group("old")) & old else m.group(0), cut
+    )
     pieces = _CLAUSE_BREAK.split(cut)  # clause, break, clause, ...
     clauses = pieces[::2]
     said_before = _words(earlier)
@@ -196,6 +200,10 @@ _FROM: Final = re.compile(
     r"in\s+place\s+of|not)\s+"
     r"(?P<old>[^,;.!?]+?)(?=\s+(?:to|into|onto|for|and|so|but|with)\b|\s*[,;.!?]|\s*$)",
     re.IGNORECASE,
+)
+# "swapped X for Y", "traded the Corsa for a Fabia": X is what went out.
+_SWAPPED: Final = re.compile(
+    r"\b(?P<verb>swap(?:ped)?|traded|exchanged)\s+(?P<old>[^,;.!?]+?)\s+(?=for\b)", re.IGNORECASE
 )
 # Where one clause ends and the next begins: a comma, a dash, "so", "but", "because", "and".
 _CLAUSE_BREAK: Final = re.compile(

@@ -200,8 +200,11 @@ _WHEN_ASKED: Final = re.compile(
     r"nights|date|month))\b",
     re.IGNORECASE,
 )
+# Days said short, two or more together: "so its mon, wed, thu" ("sat" or "wed" alone is a word)
+_SHORT_DAY: Final = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
 _WHEN_SAID: Final = re.compile(
-    rf"{DAY_OR_MONTH.pattern}|\b(?:may|weekends?|tomorrow|tonight|"
+    rf"{DAY_OR_MONTH.pattern}|\b{_SHORT_DAY}(?:\s*(?:,|/|&|\+|and)\s*{_SHORT_DAY})+\b|"
+    r"\b(?:may|weekends?|tomorrow|tonight|"
     r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{1,2}(?:st|nd|rd|th))\b",
     re.IGNORECASE,
 )

@@ -307,6 +307,11 @@ def changed_since(
             # (the one asked about is no subject by name alone: "Ollie's now talking about
             # buying a house" changes nothing of "Ollie just got promoted to store manager")
             shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)} - whom
+            if not same and not best.told_on and not shared & on_topic:
+                # what it shares is said only by the message's other sentences, on another
+                # thing or person: "Rohan does Tuesday and Friday at nursery" beside "Priya's
+                # teacher is Mr Adebayo" makes "we swapped tuesday for wednesday" no news of her
+                shared = set()
             if not shared and says is not None and not same:
                 # a change saying the kind asked, whose message goes on about the same things:
                 # "everything's moved to Hever Castle, and the only date left was 20
@@ -337,8 +342,18 @@ def changed_since(
                 and bool(set(_AMOUNT.findall(sentence)) - set(_AMOUNT.findall(best.sentence)))
             )
             if (newest or more) and (CHANGE.search(sentence) or measured) and shared:
+                now_said = sentence
+                if (
+                    ENDED.search(sentence)
+                    and not substance(sentence) - substance(told.user_text) - _STOPPED
+                    and n + 1 < len(sentences)
+                    and CHANGE.search(sentences[n + 1])
+                ):
+                    # only how the old one ended, then what came: "no longer with barclays!! |
+                    # moved everything over to monzo last week"
+                    now_said = sentences[n + 1]
                 later = Statement(
-                    clipped(what_is_so(sentence, question)), recollection, best.shared
+                    clipped(what_is_so(now_said, question)), recollection, best.shared
                 )
                 most = weight
             elif (
@@ -362,6 +377,12 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+# The words of an ending, which say nothing new of what came after it.
+_STOPPED: Final = frozenset(stems("no longer anymore any more not stopped ended over done gone"))
+# A sentence that says what a change comes to: "so its mon, wed, thu", "which makes it 6pm"
+_SUMS_UP: Final = re.compile(
+    r"\s*(?:so|which\s+(?:makes|means)|meaning|now)\b(?:\s+(?:it|its|it['’]s|that['’]s))?", re.I
+)
 _AMOUNT: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 # Questions that ask when, where or who: a new amount is no answer to them.
 _NOT_AN_AMOUNT: Final = re.compile(
@@ -474,10 +495,17 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
     what the user told next (``told_on``)."""
     best = with_whom(best, question)
     says = kind_asked(question)
-    if says is None or says.search(best.sentence):
-        return told_on(best, question, past=past) if says is None else best
+    if says is None:
+        return told_on(best, question, past=past)
     sentences = told_sentences(best.source.item.user_text)
     at = position(best, sentences)
+    if says.search(best.sentence):
+        # what it comes to, said next: "we swapped monday for thursday. | so its tue, thu, fri"
+        after = sentences[at + 1] if at is not None and at + 1 < len(sentences) else ""
+        if _SUMS_UP.match(after) and len(after.split()) <= 14 and says.search(after):
+            joined = f"{best.sentence.rstrip()} {after}"
+            return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
+        return best
     if at is None:
         return best
     if at + 1 >= len(sentences):
