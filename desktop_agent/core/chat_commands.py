@@ -73,7 +73,15 @@ class ChatCommands:
             item = remember_explicitly(memory(), conversation, intent.argument)
             return CommandReply(f"I'll remember that: {item.text}")
         if intent.command == "forget":
-            return self._forget(conversation, intent.argument, memory())
+            from desktop_agent.core.intent import whom_meant
+            from desktop_agent.core.named_people import people_by_name
+
+            earlier = [m.content for m in conversation.messages if m.role == "user"]
+            if earlier and earlier[-1] == text:
+                earlier.pop()  # (the request itself)
+            service = memory()
+            topic = whom_meant(intent.argument, earlier, people_by_name(service))
+            return self._forget(conversation, topic, service)
         return None
 
     def _forget(
@@ -88,6 +96,11 @@ class ChatCommands:
         lines = "\n".join(f"{i}. {line}" for i, line in enumerate(offer.lines(), 1))
         # Blank lines around the list: the reply is Markdown, where single newlines run the
         # question into the last item.
+        if offer.said and offer.facts:
+            return CommandReply(
+                f"I found these memories and words you said:\n\n{lines}\n\nForget them (the "
+                "words erased from the conversation too)? Answer yes or no."
+            )
         if offer.said:
             # No fact was learned of it, but the user said it ("forget my phone number").
             these = "these words" if len(offer.said) == 1 else f"these {len(offer.said)} sentences"
@@ -106,6 +119,17 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
     """The user said yes: forget what was offered."""
     from desktop_agent.core.memory_service import also_touched
 
+    if pending.words and pending.ids:  # a person and a thing: facts of one, words of the other
+        from desktop_agent.core.forget_request import forget_pending
+
+        receipt = forget_pending(memory, pending.ids, pending.words)
+        return CommandReply(
+            f"Forgotten: {len(receipt.ids)} memor{'y' if len(receipt.ids) == 1 else 'ies'}, "
+            f"erased from {len(receipt.redacted)} "
+            f"message{'s' if len(receipt.redacted) != 1 else ''} (keys destroyed, epoch "
+            f"{receipt.epoch})." + _not_everywhere(receipt),
+            receipt,
+        )
     if pending.words:
         receipt = memory.forget_words(pending.words)
         count = sum(len(r) for r in pending.words.values())

@@ -185,10 +185,21 @@ _FREELANCE = re.compile(
 )
 
 
+# Whom a sentence is said of, just before its verb, when it is not the user.
+_SOMEONE_ELSE = re.compile(
+    r"(?:\b(?:he|she|they)(?:['’](?:s|re|ve)|\s+(?:is|are|has|have))?|"
+    r"(?:\bmy\s+[\w-]+|(?<![\w'’-])(?-i:[A-ZÀ-Ý])[\w-]+)(?:['’]s|\s+is|\s+has))"
+    r"\s+(?:now\s+|finally\s+|officially\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def freelance(clause: str) -> Iterator[Match]:
     found = _FREELANCE.search(clause)
     if found is None or re.search(r"(?i)\b(?:thinking|might|maybe|considering|plan)\w*\b", clause):
         return  # "thinking about going freelance" is no change yet
+    if _SOMEONE_ELSE.search(clause[: found.start()]):
+        return  # "she's going freelance now": her work, not the user's
     yield Match("fact", "employer", "freelance", "User works freelance", 0.85, correction=True)
     phrase = found.group("job") and _job_phrase(found.group("job"), named_as=True)
     if phrase:

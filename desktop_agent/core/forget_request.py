@@ -15,7 +15,7 @@ The chat's "forget ..." and the CLI's ``memory forget --about`` both offer ``off
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
@@ -70,14 +70,36 @@ class ForgetOffer:
 
     def lines(self) -> list[str]:
         """One line per offered memory or sentence, as the user reads it."""
-        return [r.item.text for r in self.facts] or [f"“{s.sentence}”" for s in self.said]
+        return [r.item.text for r in self.facts] + [f"“{s.sentence}”" for s in self.said]
 
     def __bool__(self) -> bool:
         return bool(self.facts or self.said)
 
 
 def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
-    """What "forget ``topic``" means: the facts it names, else the sentences that say it."""
+    """What "forget ``topic``" means: the facts it names, else the sentences that say it. A
+    person and a thing ("Tomás and the Porto trip") are two topics: each sentence naming him
+    goes, not only the one naming both."""
+    if (two := _A_PERSON_AND.match(topic)) is not None:
+        person = two["person"]
+        offers = [_offer(memory, person), _offer(memory, two["thing"])]
+        # (and every sentence naming them, not only those a fact of theirs was learned from)
+        episodes = memory.search(person, limit=SEARCH_DEPTH, kinds=("episodic",))
+        offers.append(ForgetOffer(said=tuple(statements_about(person, episodes))))
+        facts = {r.item.id: r for offer in offers for r in offer.facts}
+        said = {(s.source.item.id, s.span): s for offer in offers for s in offer.said}
+        return ForgetOffer(facts=tuple(facts.values()), said=tuple(said.values()))
+    return _offer(memory, topic)
+
+
+# "Tomás and the Porto trip": a name alone, then something of theirs or the user's
+_A_PERSON_AND: Final = re.compile(
+    r"^(?P<person>(?-i:[A-ZÀ-Ý])[\w'’-]+)\s+and\s+(?P<thing>(?:the|my|our|his|her|their)\s.+)$",
+    re.IGNORECASE,
+)
+
+
+def _offer(memory: MemoryService, topic: str) -> ForgetOffer:
     facts = facts_to_forget(memory, topic)
     if facts and not _says_more(topic, facts):
         return ForgetOffer(facts=tuple(facts))
@@ -190,8 +212,35 @@ def _says_more(topic: str, facts: list[Recollection]) -> bool:
 
 
 def forget_offered(memory: MemoryService, offer: ForgetOffer) -> ForgetReceipt:
-    """Forget what ``offer`` holds: its facts (with the words they came from), or its words."""
-    return memory.forget_words(offer.words) if offer.said else memory.forget(offer.ids)
+    """Forget what ``offer`` holds: its words, then its facts (with the words they came from)
+    that forgetting the words did not take (words first: their ranges are of the messages as
+    they are now, before a fact's forget rewrites them)."""
+    return forget_pending(memory, offer.ids, offer.words)
+
+
+def forget_pending(
+    memory: MemoryService,
+    ids: Sequence[str],
+    words: Mapping[str, Sequence[tuple[int, int]]],
+) -> ForgetReceipt:
+    """Forget the words (episode id -> ranges), then the facts of ``ids`` still remembered;
+    one receipt for both."""
+    if not words:
+        return memory.forget(ids)
+    receipt = memory.forget_words(words)
+    left = [i for i in ids if i not in receipt.ids and i in memory.vault]
+    if not left:
+        return receipt
+    more = memory.forget(left)
+    return replace(
+        more,
+        ids=(*receipt.ids, *more.ids),
+        kinds=(*receipt.kinds, *more.kinds),
+        redacted=tuple(dict.fromkeys((*receipt.redacted, *more.redacted))),
+        learned=(*receipt.learned, *more.learned),
+        damaged=(*receipt.damaged, *more.damaged),
+        rekeyed=receipt.rekeyed + more.rekeyed,
+    )
 
 
 def facts_to_forget(memory: MemoryService, topic: str) -> list[Recollection]:
@@ -334,6 +383,8 @@ def _said_in(text: str) -> set[str]:
     """The stems of ``text``, with ``_MONEY`` when it says an amount earned, ``_SUM_SAID``
     when it says any amount, ``_NAME_SAID`` when it names something."""
     said = stems(text) | ({_MONEY} if _EARNED.search(text) else set())
+    # (a word's parts too: "her ex-husband Frank" says "ex" and "husband")
+    said |= {p for word in said if "-" in word for p in stems(word.replace("-", " "))}
     if _AN_AMOUNT.search(text):
         said.add(_SUM_SAID)
     if any(not _NOT_A_NAME.match(n) for n in _NAME_IN.findall(text)):

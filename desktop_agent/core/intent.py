@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -102,19 +103,24 @@ _WHY = re.compile(
 
 def _forget_argument(forget: re.Match[str]) -> str:
     argument, *why = _WHY.split(forget.group(1), maxsplit=1)
-    if why and (also := _ALSO.match(why[0])) is not None:
+    also = _ALSO.match(why[0]) if why else None
+    if also is not None and not re.search(r"\b(?:too|well)$", also[0]) and len(also[0].split()) > 5:
+        also = None  # "... and the way you talk is weird": a remark, not one more thing
+    if also is not None:
         # "my weight from your memory? and the target too"
         argument = f"{_FROM_MEMORY.sub('', argument)} and {also['thing']}"
     argument = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", argument, flags=re.IGNORECASE)
     argument = _FROM_MEMORY.sub("", argument)
     argument = _THING.sub("", argument.strip(" .!?,"))
+    argument = re.sub(r"\s+(?:please|pls|plz)\b", "", argument, flags=re.IGNORECASE)
     return argument.strip(" .!,")
 
 
 # "... and the target too": one more thing to forget, said after the request
 _ALSO: Final = re.compile(
-    r"^(?:and|also|plus)\s+(?P<thing>(?:the|my|our|his|her|their)\s+[\w'’ -]{2,30}?)\s+"
-    r"(?:too|as\s+well)\b",
+    # (or with nothing after it: "forget him please? and the Porto trip, it's off")
+    r"^(?:and|also|plus)\s+(?P<thing>(?:the|my|our|his|her|their)\s+[\w'’ -]{2,30}?)"
+    r"(?:\s+(?:too|as\s+well)\b|(?=\s*[,.;!?]|\s*$))",
     re.IGNORECASE,
 )
 
@@ -214,6 +220,23 @@ def _whose(argument: str, told: str) -> str:
     if pronoun is None or not names:
         return argument
     return f"{names[-1]}'s {argument[pronoun.end() :]}"
+
+
+def whom_meant(topic: str, earlier: Sequence[str], known: Collection[str] = ()) -> str:
+    """ "him and the Porto trip" as "Tomás and the Porto trip": a topic that opens with "him",
+    "her" or "them" means the last person the user's ``earlier`` messages (oldest first)
+    named ("Tomás and I broke up on Sunday." | "can you forget everything about him?"); of
+    the names of a message, one the memory knows as someone's (``known``, in lower case)
+    before any other ("Rui and I had a row at the Algarve house": Rui)."""
+    pronoun = re.match(r"(?:him|her|them)\b", topic, re.IGNORECASE)
+    if pronoun is None:
+        return topic
+    for said in reversed(earlier):
+        names = [n for n in _NAMED.findall(said) if n.casefold() not in _NOT_NAMES | STOPWORDS]
+        people = [n for n in names if n.casefold() in known] or names
+        if people:
+            return people[-1] + topic[pronoun.end() :]
+    return topic
 
 
 # a capitalised word (at a sentence's start only when it is no common word: "Tom moved out")

@@ -206,6 +206,24 @@ def _names_another(sentence: str, before: str) -> bool:
     )
 
 
+# Whom a question asks about by name: "Maya's teacher", "does Theo go", "is Ana living"
+_WHOSE_ASKED: Final = re.compile(
+    r"(?<![\w'’-])(?:(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+(?=['’]s\b)|(?<=\bdoes\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+|"
+    r"(?<=\bis\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+|(?<=\bdid\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+)",
+    re.IGNORECASE,
+)
+
+
+def _people_named(text: str) -> set[str]:
+    """The stems of the names ``text`` says: capitalised words after its first, and a first
+    word with "'s" ("Theo's doing three days"), never a day or a month."""
+    named = NAMES_SOMEONE.findall(text)
+    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)['’]s\b", text)
+    if first and first.group(1).casefold() not in STOPWORDS:
+        named.append(first.group(1))
+    return stems(" ".join(n for n in named if not DAY_OR_MONTH.fullmatch(n.rstrip("s'’"))))
+
+
 def changed_since(
     best: Statement,
     episodes: Sequence[Recollection],
@@ -268,6 +286,15 @@ def changed_since(
         if stems(sentence) & set(asked)
         for word in substance(sentence)
     }
+    # the words of the message's sentences on someone the question does not ask about, when
+    # it asks about someone by name ("who's Priya's teacher?")
+    asked_names = stems(" ".join(_WHOSE_ASKED.findall(question))) - STOPWORDS
+    of_others: set[str] = set()
+    for sentence in told_sentences(told.user_text) if asked_names else ():
+        names = _people_named(sentence)
+        if names - asked_names - stems(best.sentence) and not names & asked_names:
+            of_others |= substance(sentence)
+    of_others -= on_topic
     later: Statement | None = None
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
@@ -307,10 +334,10 @@ def changed_since(
             # (the one asked about is no subject by name alone: "Ollie's now talking about
             # buying a house" changes nothing of "Ollie just got promoted to store manager")
             shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)} - whom
-            if not same and not best.told_on and not shared & on_topic:
-                # what it shares is said only by the message's other sentences, on another
-                # thing or person: "Rohan does Tuesday and Friday at nursery" beside "Priya's
-                # teacher is Mr Adebayo" makes "we swapped tuesday for wednesday" no news of her
+            if not same and shared and shared <= of_others:
+                # what it shares is said only by the message's sentences on someone else:
+                # "Rohan does Tuesday and Friday at nursery" beside "Priya's teacher is Mr
+                # Adebayo" makes "we swapped tuesday for wednesday" no news of Priya
                 shared = set()
             if not shared and says is not None and not same:
                 # a change saying the kind asked, whose message goes on about the same things:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.intent import perceive
+from desktop_agent.core.learning import named_as_known
 from desktop_agent.core.quote_now import said_as_now
-from tests.core.conftest import said_in_turn
+from tests.core.conftest import facts, said_in_turn
 
 
 @pytest.mark.parametrize(
@@ -80,3 +82,89 @@ def test_an_ending_then_what_came_instead_quotes_what_came(assistant: Assistant)
     ]
     reply = said_in_turn(assistant, told, "which bank is my current account with now?")
     assert "starling" in reply and "natwest" not in reply.casefold(), reply
+
+
+def test_a_known_name_typed_in_lower_case_is_read_as_the_name() -> None:
+    people = {"anouk": "cousin", "rose": "mum"}
+    said = "so anouk's moved to Antwerp, and the rose bush died"
+    assert named_as_known(said, people) == "so Anouk's moved to Antwerp, and the rose bush died"
+
+
+def test_news_of_someone_named_in_lower_case_changes_their_fact(assistant: Assistant) -> None:
+    told = [
+        ["my cousin Anouk lives in Ghent, she's a nurse there"],
+        ["anouk's moved to Antwerp!! new hospital, much closer to her boyfriend"],
+    ]
+    reply = said_in_turn(assistant, told, "where does Anouk live?")
+    assert "Antwerp" in reply and "Ghent" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["luis got a chef job there and she's going freelance now", "so Dan is going freelance"],
+)
+def test_someone_elses_going_freelance_is_not_the_users_work(message: str) -> None:
+    assert not {"job", "employer"} & facts(message).keys()
+
+
+def test_the_users_going_freelance_is_still_theirs() -> None:
+    assert facts("quit the agency and going freelance")["employer"] == "User works freelance"
+
+
+def test_a_forget_of_him_and_one_more_thing_names_both() -> None:
+    intent = perceive(
+        "could you forget everything about him please? and the Porto trip, it's off anyway"
+    )
+    assert intent.command == "forget"
+    assert "Porto trip" in intent.argument and "please" not in intent.argument, intent
+
+
+def test_forgetting_him_after_a_break_up_forgets_his_name_everywhere(assistant: Assistant) -> None:
+    told = [
+        ["my boyfriend Tomás and I are off to Porto in June for his birthday!! I'm a welder"],
+        [
+            "well that's done. Tomás and I broke up on Sunday.",
+            "can you forget everything about him please? and the Porto trip, it's off anyway",
+            "yes",
+        ],
+    ]
+    reply = said_in_turn(assistant, told, "what was my ex-boyfriend's name?")
+    assert "Tomás" not in reply, reply
+    kept = [item.text for item in assistant.memory.items()]
+    assert not [t for t in kept if "Tomás" in t or "Porto" in t], kept
+    assert any("welder" in t for t in kept), kept
+
+
+def test_forgetting_someone_with_facts_and_a_thing_only_said_forgets_both(
+    assistant: Assistant,
+) -> None:
+    told = [
+        ["my brother Rui is a pilot for TAP, he lives in Lisbon. I teach maths"],
+        [
+            "Rui and I had a huge row at the Algarve house last weekend.",
+            "can you forget everything about him please? and the Algarve house, it's too raw",
+            "yes",
+        ],
+    ]
+    reply = said_in_turn(assistant, told, "who's my brother?")
+    assert "Rui" not in reply, reply
+    kept = [item.text for item in assistant.memory.items()]
+    assert not [t for t in kept if "Rui" in t or "Algarve" in t or "TAP" in t], kept
+    assert any("maths" in t for t in kept), kept
+
+
+def test_forgetting_someones_ex_reaches_the_ex_husband_not_the_users_partner(
+    assistant: Assistant,
+) -> None:
+    told = [
+        [
+            "book club is at my friend Dina's on the last friday of the month. Dina's been "
+            "through a lot, her ex-husband Pavel emptied their joint account before he left. my "
+            "boyfriend Kwame calls book club wine club"
+        ],
+        ["can you forget what I said about Dina's ex and the money thing?", "yes"],
+    ]
+    reply = said_in_turn(assistant, told, "what was Dina's ex-husband called?")
+    assert "Pavel" not in reply, reply
+    kept = " ".join(item.text for item in assistant.memory.items())
+    assert "Pavel" not in kept and "Kwame" in kept, kept
