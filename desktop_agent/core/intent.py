@@ -235,7 +235,7 @@ def whom_meant(topic: str, earlier: Sequence[str], known: Collection[str] = ()) 
         names = [n for n in _NAMED.findall(said) if n.casefold() not in _NOT_NAMES | STOPWORDS]
         people = [n for n in names if n.casefold() in known] or names
         if people:
-            return people[-1] + topic[pronoun.end() :]
+            return str(people[-1]) + topic[pronoun.end() :]
     return topic
 
 
