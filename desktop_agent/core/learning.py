@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any, Final, Protocol
 
@@ -22,7 +22,6 @@ from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.told_next import FOLLOWS_WITHIN
-from desktop_agent.search.tokenize import STOPWORDS
 
 
 class Extractor(Protocol):
@@ -103,11 +102,9 @@ def learn(
     from desktop_agent.core.extraction import extract
     from desktop_agent.core.feedback import style_named
 
-    people = people_by_name(memory)
-    # ("keiko's moved to Vancouver" is read as of Keiko, whom the memory knows)
-    text = named_as_known(text, people)
     changes = extraction_changes.read(text)
     learned = []
+    people = people_by_name(memory)
     known = KNOWN_PEOPLE.set(people)
     try:
         facts = read_on(extractor.extract if extractor is not None else extract, text, before)
@@ -151,30 +148,6 @@ def learn(
     ]
     learned += loose_corrections.apply(memory, text, source, learned, handled)
     return learned
-
-
-def named_as_known(text: str, people: Mapping[str, str]) -> str:
-    """``text`` with the names of the user's people it writes in lower case capitalised, as
-    extraction reads a name ("so keiko's moved to Vancouver"); as long as ``text``, so a span
-    of it is one of the user's words. A name that is a word of its own ("Rose", "Bear") is left
-    as it is: "rose" may be the flower."""
-    for name in people:
-        if " " in name or len(name) < 3 or name in STOPWORDS or name in _ENGLISH_WORDS:
-            continue
-        text = re.sub(
-            rf"(?<![\w'’-]){re.escape(name)}(?![\w-])",
-            lambda m: m.group(0)[:1].upper() + m.group(0)[1:],
-            text,
-        )
-    return text
-
-
-# Names that are everyday words too, which a message may mean as the word.
-_ENGLISH_WORDS: Final = frozenset(
-    "rose lily daisy bear rocky buddy max pepper ginger honey bean angel grace hope joy faith "
-    "may june april summer autumn river sky star sunny lucky pickle biscuit cookie coco mango "
-    "peanut bella will mark bill frank rich art sandy pat dawn".split()
-)
 
 
 # A message that opens by leaning on the one before: "He's a paramedic in Bristol now." after

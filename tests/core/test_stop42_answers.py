@@ -6,7 +6,6 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import perceive
-from desktop_agent.core.learning import named_as_known
 from desktop_agent.core.quote_now import said_as_now
 from tests.core.conftest import facts, said_in_turn
 
@@ -82,21 +81,6 @@ def test_an_ending_then_what_came_instead_quotes_what_came(assistant: Assistant)
     ]
     reply = said_in_turn(assistant, told, "which bank is my current account with now?")
     assert "starling" in reply and "natwest" not in reply.casefold(), reply
-
-
-def test_a_known_name_typed_in_lower_case_is_read_as_the_name() -> None:
-    people = {"anouk": "cousin", "rose": "mum"}
-    said = "so anouk's moved to Antwerp, and the rose bush died"
-    assert named_as_known(said, people) == "so Anouk's moved to Antwerp, and the rose bush died"
-
-
-def test_news_of_someone_named_in_lower_case_changes_their_fact(assistant: Assistant) -> None:
-    told = [
-        ["my cousin Anouk lives in Ghent, she's a nurse there"],
-        ["anouk's moved to Antwerp!! new hospital, much closer to her boyfriend"],
-    ]
-    reply = said_in_turn(assistant, told, "where does Anouk live?")
-    assert "Antwerp" in reply and "Ghent" not in reply, reply
 
 
 @pytest.mark.parametrize(
