@@ -275,3 +275,39 @@ def kin_lives_in(clause: str) -> Iterator[Match]:
     yield Match(
         "fact", f"person:{relation}:home_city", place, text, 0.8, correction=bool(found["now"])
     )
+
+
+# "my brother just moved to newcastle", "annika's moved to gothenburg": where one of the user's
+# people lives now, by relation or by a name the memory knows (the parser reads a lower-case
+# place as no place; ``proper_noun`` takes one only in an all-lower-case message)
+_KIN_MOVED = re.compile(
+    rf"(?:(?i:my\s+(?P<rel>{_RELATIONS}))(?:\s+(?P<name>(?-i:[A-ZÀ-Ý])[\w'’-]+))?|"
+    r"(?P<known>[^\W\d_][\w-]+))"
+    r"(?i:(?:['’]s|\s+has|\s+have)?\s+(?:just\s+|finally\s+|now\s+|officially\s+)?"
+    r"(?:moved|relocated)\s+(?:over\s+|back\s+)?to)\s+"
+)
+
+
+def kin_moved_to(clause: str) -> Iterator[Match]:
+    found = _KIN_MOVED.match(clause.strip())
+    if not found:
+        return
+    if found["known"]:
+        said = KNOWN_PEOPLE.get().get(found["known"].casefold(), "")
+        if not said or said in PETS:
+            return
+        name = found["known"][:1].upper() + found["known"][1:]
+    else:
+        said = " ".join(found["rel"].casefold().split())
+        name = found["name"] or ""
+    # (a lower-case place only in a message typed in lower case: its names are capitalised by
+    # normalisation, "annika's moved to gothenburg" reads "Annika's moved to gothenburg")
+    named = found["known"] or found["name"] or ""
+    lowered = clause.replace(named, named.casefold()) if named else clause
+    place = proper_noun(clause.strip()[found.end() :], lowered)
+    if not place or not place[:1].isupper():
+        return
+    relation = RELATIONS.get(said) or said
+    who = f"{said} {name}".strip()
+    text = f"User's {who} lives in {place}"
+    yield Match("fact", f"person:{relation}:home_city", place, text, 0.8, correction=True)

@@ -45,6 +45,7 @@ from desktop_agent.core.extraction_relations import (
     _NOT_NAMES,
     _RELATIONS,
     kin_lives_in,
+    kin_moved_to,
     relation_name,
     reports_to,
     school,
@@ -87,6 +88,7 @@ RULES: list[Rule] = [
     school,
     shared_home,
     kin_lives_in,
+    kin_moved_to,
     languages,
     # health and diet: risks a reply must respect
     allergy,

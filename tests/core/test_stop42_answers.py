@@ -6,6 +6,8 @@ import pytest
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.intent import perceive
+from desktop_agent.core.learning import learn
+from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.quote_now import said_as_now
 from tests.core.conftest import facts, said_in_turn
 
@@ -152,3 +154,46 @@ def test_forgetting_someones_ex_reaches_the_ex_husband_not_the_users_partner(
     assert "Pavel" not in reply, reply
     kept = " ".join(item.text for item in assistant.memory.items())
     assert "Pavel" not in kept and "Kwame" in kept, kept
+
+
+def learn_from(memory: MemoryService, message: str) -> None:
+    """Learn ``message`` as the chat does, in a conversation of its own."""
+    episode = memory.record_episode("c1", message, "Noted.")
+    with memory.lane:
+        learn(memory, episode, message)
+
+
+@pytest.mark.parametrize(
+    ("told", "now", "before"),
+    [
+        (
+            [
+                "my cousin Annika lives in Malmö, she's a vet",
+                "annika's moved to gothenburg!! new job",
+            ],
+            "Gothenburg",
+            "Malmö",
+        ),
+        (
+            ["my brother Idris lives in Leeds", "my brother just moved to newcastle for work"],
+            "Newcastle",
+            "Leeds",
+        ),
+    ],
+)
+def test_someones_move_typed_in_lower_case_is_where_they_live(
+    memory: MemoryService, told: list[str], now: str, before: str
+) -> None:
+    for message in told:
+        learn_from(memory, message)
+    homes = [i.text for i in memory.active_facts() if i.subject_key.endswith(":home_city")]
+    assert len(homes) == 1 and now in homes[0] and before not in homes[0], homes
+
+
+def test_a_lower_case_move_in_a_capitalised_message_is_not_read_as_a_place(
+    memory: MemoryService,
+) -> None:
+    learn_from(memory, "my sister Ana lives in Porto")
+    learn_from(memory, "Ana moved to tears by the film, honestly")
+    homes = [i.text for i in memory.active_facts() if i.subject_key.endswith(":home_city")]
+    assert homes == ["User's sister Ana lives in Porto"], homes
