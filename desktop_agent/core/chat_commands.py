@@ -79,6 +79,8 @@ class ChatCommands:
             earlier = [m.content for m in conversation.messages if m.role == "user"]
             if earlier and earlier[-1] == text:
                 earlier.pop()  # (the request itself)
+            if intent.told:  # whom the message named before the request: "Ollie asked me ..."
+                earlier.append(intent.told)
             service = memory()
             topic = whom_meant(intent.argument, earlier, people_by_name(service))
             return self._forget(conversation, topic, service)

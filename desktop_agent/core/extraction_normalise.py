@@ -79,7 +79,7 @@ def normalise(message: str) -> Normalised:
             gap = message[position : match.start()]
             if pieces and _TITLE.match(pieces[-1][0]) and re.match(r"\.\s+$", gap):
                 gap = gap[1:]  # "Dr. Okafor" is one name, not the end of a sentence
-            pieces.append((_emoji_as_stop(gap), position, match.start()))
+            pieces.append((_emoji_as_stop(gap, message[match.start() :]), position, match.start()))
         word = match.group(0)
         pieces.append((_fix(word, message, match.start()), match.start(), match.end()))
         position = match.end()
@@ -93,13 +93,17 @@ def normalise(message: str) -> Normalised:
 
 # Emoji, and what joins or varies them.
 _EMOJI: Final = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+_NAME_TOLD: Final = re.compile(r"(?:and\s+)?(?:his|her|their)\s+name\b", re.IGNORECASE)
 
 
-def _emoji_as_stop(gap: str) -> str:
+def _emoji_as_stop(gap: str, after: str = "") -> str:
     """An emoji between words ends a sentence where no mark does: "I got promoted to Senior
     Data Analyst 🎉 took three years" (else "Analyst 🎉 took" is read as one name)."""
     if not _EMOJI.search(gap) or re.search(r"[.!?,;:]", gap):
         return gap
+    if _NAME_TOLD.match(after):
+        # (not before whom it tells of: "I've started seeing someone 🙈 her name's Jo")
+        return _EMOJI.sub(",", gap, count=1).replace(" ,", ",")
     return _EMOJI.sub(".", gap, count=1).replace(" .", ".")
 
 

@@ -38,12 +38,14 @@ _NAME = r"[A-ZÀ-Ý][\w'’-]+"
 _NEW_PARTNER = re.compile(
     # ("I'm seeing someone", "I've been seeing someone new", "i started seeing someone",
     # "been dating a guy called ...")
-    rf"(?i:(?:(?:{I_AM}|(?:i(?:'ve|’ve|\s+have)\s+)?been|i\s+(?:started|began|have\s+started|"
-    r"['’]ve\s+started))\s+(?:now\s+)?(?:seeing|dating|going\s+out\s+with)\s+(?:someone|somebody|"
+    rf"(?i:(?:(?:{I_AM}|(?:i(?:'ve|’ve|\s+have)\s+)?been|i\s+(?:started|began|have\s+started)|"
+    r"i['’]ve\s+started)\s+(?:now\s+)?(?:seeing|dating|going\s+out\s+with)\s+(?:someone|somebody|"
     r"a\s+(?:guy|girl|man|woman|lad|lass))(?:\s+(?:new|now|else))*|"
     r"i(?:'ve|\s+have)\s+(?:got\s+)?a\s+new\s+(?:boyfriend|girlfriend|partner|fianc[eé]e?)|"
     r"i\s+(?:met|found)\s+someone(?:\s+new)?)"
-    r"(?:\s*[,;:-]+\s*(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)|\s+(?:called|named))\s+)"
+    # ("someone 🙈 her name's Jo", "someone his name is Dev")
+    r"(?:\s*[,;:–—-]*\s*(?:[^\w\s,;:.!?]+\s*)?(?:and\s+)?(?:his|her|their)\s+name(?:'s|’s|\s+is)|"
+    r"\s+(?:called|named))\s+)"
     rf"(?P<name>{_NAME})"
 )
 

@@ -383,8 +383,8 @@ def _said_in(text: str) -> set[str]:
     """The stems of ``text``, with ``_MONEY`` when it says an amount earned, ``_SUM_SAID``
     when it says any amount, ``_NAME_SAID`` when it names something."""
     said = stems(text) | ({_MONEY} if _EARNED.search(text) else set())
-    # (a word's parts too: "her ex-husband Frank" says "ex" and "husband")
-    said |= {p for word in said if "-" in word for p in stems(word.replace("-", " "))}
+    # ("her ex-husband Frank" says "ex" and "husband"; not "talking-therapy" the therapist)
+    said |= {p for word in said if word.startswith("ex-") for p in stems(word.replace("-", " "))}
     if _AN_AMOUNT.search(text):
         said.add(_SUM_SAID)
     if any(not _NOT_A_NAME.match(n) for n in _NAME_IN.findall(text)):

@@ -140,6 +140,8 @@ _SYNONYM_GROUPS: Final = (
     ("surgery", "operation"),
     ("school", "primary", "academy"),  # "he's at Greenfield Primary"
     ("pregnant", "pregnancy", "expecting"),
+    ("debit", "dd"),  # "octopus dropped our dd to £118"
+    ("appointment", "appt"),
 )
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group

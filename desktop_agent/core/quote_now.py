@@ -54,6 +54,11 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     cut = _SWAPPED.sub(
         lambda m: m.group("verb") + " " if stems(m.group("old")) & old else m.group(0), cut
     )
+    # "the tuesday spin class moved to wednesdays": the old day said of what moved, when the
+    # sentence names a new one
+    days = [m for m in DAY_OR_MONTH.finditer(cut) if not stems(m.group(0)) & wanted]
+    if any(not stems(m.group(0)) & old for m in days):
+        cut = _OLD_DAY_BEFORE.sub(lambda m: "" if stems(m.group("day")) & old else m.group(0), cut)
     pieces = _CLAUSE_BREAK.split(cut)  # clause, break, clause, ...
     clauses = pieces[::2]
     said_before = _words(earlier)
@@ -200,6 +205,10 @@ _FROM: Final = re.compile(
     r"in\s+place\s+of|not)\s+"
     r"(?P<old>[^,;.!?]+?)(?=\s+(?:to|into|onto|for|and|so|but|with)\b|\s*[,;.!?]|\s*$)",
     re.IGNORECASE,
+)
+# A day said of a thing, before its name: "the tuesday (spin class)"
+_OLD_DAY_BEFORE: Final = re.compile(
+    rf"(?<=\bthe\s)(?P<day>{DAY_OR_MONTH.pattern})(?:['’]s)?\s+(?=[a-z])", re.IGNORECASE
 )
 # "swapped X for Y", "traded the Corsa for a Fabia": X is what went out.
 _SWAPPED: Final = re.compile(

@@ -17,6 +17,7 @@ that itself asks or asks to forget (``user_sentences``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
@@ -86,7 +87,7 @@ def best_statement(
     # in Harrogate"), work by the job
     wanted |= {said for word in wanted & _SAID_AS.keys() for said in _SAID_AS[word]}
     best: Statement | None = None
-    best_key: tuple[int, bool, bool, bool, float] | None = None
+    best_key: tuple[int, bool, bool, bool, float, float] | None = None
     # of sentences as near, one saying the kind asked ("Netflix is 10.99" for "how much is
     # netflix costing me?", over the newer "netflix unchanged")
     says = kind_asked(question)
@@ -95,6 +96,21 @@ def best_statement(
     now_asked = bool(_NOW_ASKED.search(question))
     thing = the_thing(question)
     members = members_asked(question)
+    # the head of a thing named in two words, which says it more than the first: "insurance"
+    # in "my car insurance" ("Insured with Aviva", not "Car stuff: it's a Ford Fiesta")
+    compound = _COMPOUND.search(question)
+    head = stems(compound.group(2)) if compound else set()
+    head = (head | inflected(head)) & wanted if head - STOPWORDS else set()
+    # how many of the user's sentences say each word asked: of two sentences as near, the one
+    # saying the rarer words ("Insured with Aviva" over "Car stuff: it's a Ford Fiesta" for
+    # "who's my car insurance with?")
+    told = Counter(
+        word
+        for recollection in episodes
+        if not question_only(recollection.item)
+        for sentence in told_sentences(recollection.item.user_text)
+        for word in stems(sentence) & wanted
+    )
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -134,21 +150,23 @@ def best_statement(
             )
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
-                key = (shared, kind, False, False, -when)
+                key = (shared, kind, False, False, 0.0, -when)
             elif now_asked:  # "what day is it now?": the newest correction, of those as near
                 # the one saying the kind asked ("now I start at 6:00" for "what time ...?"),
                 # itself or in the short sentence after it ("put the rent up. | it's £1,325")
-                told = kind or (
+                said_next = kind or (
                     says is not None
                     and n + 1 < len(sentences)
                     and len(sentences[n + 1].split()) <= 14
                     and bool(says.search(sentences[n + 1]))
                 )
-                key = (shared + corrects, told, False, False, when)
+                key = (shared + corrects, said_next, False, False, 0.0, when)
             else:  # "how old is Tobi?": what says an age, over news that says none; then
                 # what names the thing asked ("contractor is Declan Byrne" for "who's the
                 # contractor doing the kitchen?" over "we're doing up the kitchen")
-                key = (shared, kind, bool(thing & said), corrects, when)
+                rare = sum(1 / told[word] for word in wanted & said if told[word])
+                rare += 1.0 if head & said else 0.0
+                key = (shared, kind, bool(thing & said), corrects, rare, when)
             if best_key is None or key > best_key:
                 said_now = clipped(sentence if reasons else what_is_so(sentence, question))
                 best, best_key = Statement(said_now, recollection, shared), key
@@ -185,7 +203,7 @@ _NOW_ASKED: Final = re.compile(
 # actually a meniscus tear", "we booked Porto instead".
 CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
-    r"decreased|upped|raised|lowered|reduced|cut|pushed|postponed|rescheduled|brought\s+forward|"
+    r"decreased|upped|raised|lowered|reduced|cut|dropped|hiked|(?:went|gone)\s+(?:up|down)|pushed|postponed|rescheduled|brought\s+forward|"
     r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
     r"transferred|transferring|quit|(?:took|taken|taking)\s+up|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
@@ -347,7 +365,11 @@ def changed_since(
                 # (it weighs least: a sentence of its message that says the thing outranks it)
                 around = about & substance(item.user_text)
                 shared = around if len(around) >= 2 else set()
-                if says is NAMES_SOMEONE and not substance(sentence) & set(asked):
+                if (
+                    says is NAMES_SOMEONE
+                    and not substance(sentence) & set(asked)
+                    and not _SWITCHED_TO.search(sentence)
+                ):
                     # any capital is a name to "who": "we've moved it to 6 September at a
                     # vineyard in Kent" is no new maid of honour
                     shared = set()
@@ -404,8 +426,16 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+# "my car insurance", "our broadband provider": two words naming one thing, the second its head
+_COMPOUND: Final = re.compile(r"\b(?:my|our|the)\s+([a-z]+)\s+([a-z]+)\b(?=\s*(?:with|\?|$))", re.I)
 # The words of an ending, which say nothing new of what came after it.
 _STOPPED: Final = frozenset(stems("no longer anymore any more not stopped ended over done gone"))
+# A switch to someone named: "So I switched to Direct Line", "went with Aviva instead"
+_SWITCHED_TO: Final = re.compile(
+    r"\b(?:switched|changed|moved|gone|went)\s+(?:over\s+|across\s+)?(?:to|with)\s+"
+    r"(?-i:[A-ZÀ-Ý])",
+    re.IGNORECASE,
+)
 # A sentence that says what a change comes to: "so its mon, wed, thu", "which makes it 6pm"
 _SUMS_UP: Final = re.compile(
     r"\s*(?:so|which\s+(?:makes|means)|meaning|now)\b(?:\s+(?:it|its|it['’]s|that['’]s))?", re.I
@@ -632,6 +662,11 @@ def inflected(words: set[str]) -> set[str]:
         if len(word) < 3 or not word.isalpha() or word in _LIGHT_VERBS:
             continue  # "how much do I make?" is no question about "making pasta"
         base = word[:-1] if word.endswith("e") else word
+        if word.endswith(("ance", "ence")) and len(word) >= 8:
+            # "insurance" -> "insured with Aviva", "residence" -> "resides"
+            root = word[:-4]
+            found |= {root + "e", root + "es", root + "er"}
+            base = root
         if word.endswith(("ing", "ed")) and len(word) >= 6:
             # "forget the hotel booking" -> "booked at the Sarova Stanley"
             base = word[: -3 if word.endswith("ing") else -2]
@@ -651,7 +686,12 @@ def substance(text: str) -> set[str]:
     the units it measures in ("#mg" for "50mg"), which say the same thing is measured ("dose
     went up to 100mg" after "on sertraline, 50mg")."""
     words = {w for w in stems(text) if len(w) > 3 and w not in STOPWORDS and not w.isdigit()}
+    # (and short names in capitals: "EDF dropped our dd", "BT", "TAP")
+    words |= {w.casefold() for w in _ACRONYM.findall(text)} - STOPWORDS - {"ok", "i"}
     return words | measured_in(text)
+
+
+_ACRONYM: Final = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
 
 
 def measured_in(text: str) -> set[str]:

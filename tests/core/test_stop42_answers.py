@@ -23,6 +23,14 @@ from tests.core.conftest import facts, said_in_turn
             "wednesday",
             "tuesday",
         ),
+        # the old day said of the thing that moved: "the tuesday spin class moved to ..."
+        (
+            "heads up the thursday pottery class moved to mondays, same 6pm start",
+            "pottery class is on thursday evenings at 6",
+            "what day is my pottery class?",
+            "mondays",
+            "thursday",
+        ),
         (
             "traded the Corsa for a Skoda Fabia estate last weekend",
             "my car is a Vauxhall Corsa",
@@ -197,3 +205,41 @@ def test_a_lower_case_move_in_a_capitalised_message_is_not_read_as_a_place(
     learn_from(memory, "Ana moved to tears by the film, honestly")
     homes = [i.text for i in memory.active_facts() if i.subject_key.endswith(":home_city")]
     assert homes == ["User's sister Ana lives in Porto"], homes
+
+
+def test_insurance_asked_is_said_as_insured(assistant: Assistant) -> None:
+    told = [["Car stuff: it's a 2019 Ford Fiesta, blue. Insured with Aviva, renewal is 3 March."]]
+    reply = said_in_turn(assistant, told, "who's my car insurance with?")
+    assert "Aviva" in reply, reply
+
+
+def test_a_direct_debit_said_short_is_the_direct_debit(assistant: Assistant) -> None:
+    told = [
+        ["bills: energy is with EDF, direct debit is £130 a month on the 2nd. water is Severn"],
+        ["small win, EDF dropped our dd to £104 after I sent a meter reading"],
+    ]
+    reply = said_in_turn(assistant, told, "how much is the energy direct debit now?")
+    assert "104" in reply and "130" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "so... I've started seeing someone 🙈 her name's Priti, she's a midwife",
+        "i started seeing someone his name is Dev",
+    ],
+)
+def test_a_partner_begun_is_named(message: str) -> None:
+    assert facts(message)["name_of:partner"].split()[-1] in message
+
+
+def test_a_switch_to_a_named_provider_answers_who_it_is_with(assistant: Assistant) -> None:
+    told = [
+        ["Car admin: it's a 2016 Toyota Yaris, red. Insured with Hastings, renewal is 2 June."],
+        [
+            "Hastings sent the renewal and it was a joke, £90 more than last year. So I switched "
+            "to LV, starts on the 2nd June as before."
+        ],
+    ]
+    reply = said_in_turn(assistant, told, "who's my car insurance with?")
+    assert "LV" in reply and "Hastings" not in reply, reply
