@@ -70,7 +70,7 @@ from desktop_agent.core.questions import (
 from desktop_agent.core.quote_now import said_as_now, tells_a_change
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
-from desktop_agent.core.statement_wording import ENDED, WHEN_SAID, kind_asked
+from desktop_agent.core.statement_wording import AMOUNT_SAID, ENDED, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement, position, with_whom
 from desktop_agent.core.successors import ROLE
 from desktop_agent.core.thing_questions import said_of_it
@@ -423,11 +423,20 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     # wedding?" too: the fact then gave way to the first sentence, which named the old venue)
     if kind_asked(question) is WHEN_SAID and not any(WHEN_SAID.search(f.item.text) for f in facts):
         return False
+    if kind_asked(question) is AMOUNT_SAID and not any(
+        AMOUNT_SAID.search(f.item.text) or _NUMBER_WORD.search(f.item.text) for f in facts
+    ):
+        return False  # "how much is our energy direct debit?" is not "User's energy is Octopus"
     if _CITY_ASKED.search(question) and not any(_PLACE_SAID.search(f.item.text) for f in facts):
         return False
     return _names_all(facts, unnamed_words(question))
 
 
+_NUMBER_WORD: Final = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+    r"fifty|hundred|thousand|couple|twins?|triplets|dozen|half|both|no)\b",
+    re.IGNORECASE,
+)
 _CITY_ASKED: Final = re.compile(r"\b(?:which|what)\s+(?:city|town|country)\b", re.IGNORECASE)
 _PLACE_SAID: Final = re.compile(
     r"\b(?:in|at|from)\s+(?!(?:January|February|March|April|May|June|July|August|September|"

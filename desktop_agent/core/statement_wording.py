@@ -37,7 +37,7 @@ _REASON: Final = re.compile(
 # (not what is left: "the only date they had left was 20 September"; nor a side: "my left
 # knee", "on the left")
 ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)|ditched|"
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)(?![^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"
     r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"
@@ -220,7 +220,7 @@ _SAID_APART: Final = (
     (_WHEN_ASKED, _WHEN_SAID),
     (  # "she doubled the lisinopril. | I'm on 20mg now."
         re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
-        re.compile(r"\d"),
+        AMOUNT_SAID := re.compile(r"\d"),
     ),
     (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:
         # for the present, where it was first planned is what a change may have replaced)

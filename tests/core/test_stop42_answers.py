@@ -233,13 +233,10 @@ def test_a_partner_begun_is_named(message: str) -> None:
     assert facts(message)["name_of:partner"].split()[-1] in message
 
 
-def test_a_switch_to_a_named_provider_answers_who_it_is_with(assistant: Assistant) -> None:
+def test_how_much_is_not_answered_by_a_fact_saying_no_amount(assistant: Assistant) -> None:
     told = [
-        ["Car admin: it's a 2016 Toyota Yaris, red. Insured with Hastings, renewal is 2 June."],
-        [
-            "Hastings sent the renewal and it was a joke, £90 more than last year. So I switched "
-            "to LV, starts on the 2nd June as before."
-        ],
+        ["bills for the record: energy is with Bulb, direct debit is £96 a month on the 1st."],
+        ["good news for once, bulb dropped our dd to £81 after the meter reading"],
     ]
-    reply = said_in_turn(assistant, told, "who's my car insurance with?")
-    assert "LV" in reply and "Hastings" not in reply, reply
+    reply = said_in_turn(assistant, told, "How much is our energy direct debit?")
+    assert "81" in reply and "96" not in reply, reply
