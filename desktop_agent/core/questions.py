@@ -135,6 +135,8 @@ _PAST = re.compile(
     # what was given up, or chosen first: "which practice did we ditch?", "what name had
     # they picked first?"
     r"(?:did|have|had)\s+(?:i|we|they)\s+(?:ditch|drop|dump|quit|leave|sell|cancel|give\s+up|stop)|"
+    # where someone moved away from: "which city did Keiko move away from?"
+    r"\bmov(?:e|ed)\s+away\s+from\b|"
     r"(?:picked|chose|chosen|planned|wanted|booked|picking|choosing)\s+(?:at\s+)?first|"
     r"first\s+(?:picked|chose|chosen|planned|wanted|booked)|"
     # "what's my maiden name?": the name before marrying

@@ -240,3 +240,12 @@ def test_how_much_is_not_answered_by_a_fact_saying_no_amount(assistant: Assistan
     ]
     reply = said_in_turn(assistant, told, "How much is our energy direct debit?")
     assert "81" in reply and "96" not in reply, reply
+
+
+def test_where_someone_moved_away_from_is_their_home_before(assistant: Assistant) -> None:
+    told = [
+        ["my old flatmate Sunniva lives in Bergen, she teaches piano"],
+        ["Sunniva moved to Oslo!! her partner got a job there"],
+    ]
+    reply = said_in_turn(assistant, told, "Which city did Sunniva move away from?")
+    assert "Bergen" in reply, reply
