@@ -423,7 +423,7 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     # wedding?" too: the fact then gave way to the first sentence, which named the old venue)
     if kind_asked(question) is WHEN_SAID and not any(WHEN_SAID.search(f.item.text) for f in facts):
         return False
-    if kind_asked(question) is AMOUNT_SAID and not any(
+    if _HOW_MUCH_IS.search(question) and not any(
         AMOUNT_SAID.search(f.item.text) or _NUMBER_WORD.search(f.item.text) for f in facts
     ):
         return False  # "how much is our energy direct debit?" is not "User's energy is Octopus"
@@ -432,6 +432,11 @@ def _answers(facts: list[Recollection], question: str) -> bool:
     return _names_all(facts, unnamed_words(question))
 
 
+# An amount asked of a thing ("how much is our direct debit?", "how much do I pay for the
+# gym?"), not how much the user does something ("how much am I working these days?")
+_HOW_MUCH_IS: Final = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE
+)
 _NUMBER_WORD: Final = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
     r"fifty|hundred|thousand|couple|twins?|triplets|dozen|half|both|no)\b",
