@@ -304,7 +304,10 @@ def kin_moved_to(clause: str) -> Iterator[Match]:
     # normalisation, "annika's moved to gothenburg" reads "Annika's moved to gothenburg")
     named = found["known"] or found["name"] or ""
     lowered = clause.replace(named, named.casefold()) if named else clause
-    place = proper_noun(clause.strip()[found.end() :], lowered)
+    rest = clause.strip()[found.end() :]
+    if rest[:1].isupper():
+        return  # (a place in capitals is the parser's: "Ines has moved to Valencia")
+    place = proper_noun(rest, lowered)
     if not place or not place[:1].isupper():
         return
     relation = RELATIONS.get(said) or said

@@ -203,7 +203,9 @@ _NOW_ASKED: Final = re.compile(
 # actually a meniscus tear", "we booked Porto instead".
 CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
-    r"decreased|upped|raised|lowered|reduced|cut|dropped|hiked|(?:went|gone)\s+(?:up|down)|pushed|postponed|rescheduled|brought\s+forward|"
+    r"decreased|upped|raised|lowered|reduced|cut|"
+    # ("dropped our dd to £118", not "dropped my phone in the bath")
+    r"(?:dropped|hiked|(?:went|gone)\s+(?:up|down))(?=[^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|pushed|postponed|rescheduled|brought\s+forward|"
     r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
     r"transferred|transferring|quit|(?:took|taken|taking)\s+up|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
