@@ -241,8 +241,12 @@ def of_them(
     naming = _naming(name)
     if naming.search(statement.sentence):
         return True
-    if naming.search(statement.source.item.user_text) and THEM.search(statement.sentence):
+    message = statement.source.item.user_text
+    if naming.search(message) and THEM.search(statement.sentence):
         return True  # "Mateo gave up on swimming. | he's doing judo now instead, thursdays"
+    at = message.find(statement.sentence[:24])
+    if at > 0 and naming.search(message[:at]) and CHANGE.search(statement.sentence):
+        return True  # "scratch that about theo, | we swapped friday for thursday"
     shared = stems(statement.sentence) & beyond
     if not shared or not CHANGE.search(statement.sentence):
         return False

@@ -235,10 +235,11 @@ _WHOSE_ASKED: Final = re.compile(
 
 
 def _people_named(text: str) -> set[str]:
-    """The stems of the names ``text`` says: capitalised words after its first, and a first
-    word with "'s" ("Theo's doing three days"), never a day or a month."""
+    """The stems of the names ``text`` says: capitalised words, its first too when it is no
+    function word ("Theo's doing three days", "Theo does nursery"), never a day or a month."""
     named = NAMES_SOMEONE.findall(text)
-    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)['’]s\b", text)
+    # (a sentence's first word too, when it is no function word: "Theo does nursery ...")
+    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s)?\b", text)
     if first and first.group(1).casefold() not in STOPWORDS:
         named.append(first.group(1))
     return stems(" ".join(n for n in named if not DAY_OR_MONTH.fullmatch(n.rstrip("s'’"))))
@@ -316,6 +317,7 @@ def changed_since(
             of_others |= substance(sentence)
     of_others -= on_topic
     later: Statement | None = None
+    later_topical = False
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
         item = recollection.item
@@ -392,7 +394,16 @@ def changed_since(
                 and not _NOT_AN_AMOUNT.match(question)
                 and bool(set(_AMOUNT.findall(sentence)) - set(_AMOUNT.findall(best.sentence)))
             )
+            # a change sharing words with what is quoted or asked outranks a newer one that
+            # shares only the words of its message's other sentences: "wages land on the 25th"
+            # is changed by "no longer with natwest!!", not by "octopus dropped our dd to £95"
+            # (said of the energy bill beside it)
+            topical = same or best.told_on or bool(shared & on_topic)
+            if later is not None and later_topical and not topical:
+                continue
+            newest = newest or (topical and not later_topical)
             if (newest or more) and (CHANGE.search(sentence) or measured) and shared:
+                later_topical = topical
                 now_said = sentence
                 if (
                     ENDED.search(sentence)
@@ -420,6 +431,7 @@ def changed_since(
             ):
                 # what ended, then what came instead: "ugh Chiara had to bail, work wouldn't
                 # give her the time off. | my cousin Ravi is taking her spot"
+                later_topical = topical
                 later = Statement(
                     clipped(what_is_so(sentences[n + 1], question)), recollection, best.shared
                 )

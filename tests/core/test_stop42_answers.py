@@ -249,3 +249,30 @@ def test_where_someone_moved_away_from_is_their_home_before(assistant: Assistant
     ]
     reply = said_in_turn(assistant, told, "Which city did Sunniva move away from?")
     assert "Bergen" in reply, reply
+
+
+def test_a_change_to_what_is_asked_outranks_a_newer_one_to_its_neighbour(
+    assistant: Assistant,
+) -> None:
+    told = [
+        ["my current account is with santander, wages land on the 27th. energy is with Octopus"],
+        ["no longer with santander!! moved it all over to monzo last month"],
+        ["good news, octopus dropped our dd to £95 after the meter reading"],
+    ]
+    reply = said_in_turn(assistant, told, "which bank is my current account with now?")
+    assert "monzo" in reply and "santander" not in reply.casefold(), reply
+
+
+def test_news_of_someone_named_first_in_the_message_answers_of_them(
+    assistant: Assistant,
+) -> None:
+    told = [
+        [
+            "Ada starts Year 4 at Fernhill, her teacher is Mr Achebe. Leon does nursery Monday and Tuesday"
+        ],
+        ["quick one about leon, we swapped monday for friday. so its tue, fri"],
+    ]
+    reply = said_in_turn(assistant, told, "which days does Leon go to nursery?")
+    assert "tue, fri" in reply and "monday" not in reply.casefold(), reply
+    reply = said_in_turn(assistant, [], "who's Ada's teacher?")
+    assert "Achebe" in reply, reply
