@@ -239,7 +239,8 @@ def _people_named(text: str) -> set[str]:
     function word ("Theo's doing three days", "Theo does nursery"), never a day or a month."""
     named = NAMES_SOMEONE.findall(text)
     # (a sentence's first word too, when it is no function word: "Theo does nursery ...")
-    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s)?\b", text)
+    # (before "'s" or a verb of the third person: "Theo does", not "Named her Pickle")
+    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s\b|(?=\s+[a-z]+s\b))", text)
     if first and first.group(1).casefold() not in STOPWORDS:
         named.append(first.group(1))
     return stems(" ".join(n for n in named if not DAY_OR_MONTH.fullmatch(n.rstrip("s'’"))))
@@ -399,7 +400,10 @@ def changed_since(
             # is changed by "no longer with natwest!!", not by "octopus dropped our dd to £95"
             # (said of the energy bill beside it)
             topical = same or best.told_on or bool(shared & on_topic)
-            if later is not None and later_topical and not topical:
+            # (only a new amount: "we're with Sixt now" after "got enterprise instead" is the
+            # next change of the hire car, though it shares no word with the first booking)
+            priced = bool(_PRICE.search(sentence))
+            if later is not None and later_topical and not topical and priced:
                 continue
             newest = newest or (topical and not later_topical)
             if (newest or more) and (CHANGE.search(sentence) or measured) and shared:
@@ -444,6 +448,11 @@ _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
 _COMPOUND: Final = re.compile(r"\b(?:my|our|the)\s+([a-z]+)\s+([a-z]+)\b(?=\s*(?:with|\?|$))", re.I)
 # The words of an ending, which say nothing new of what came after it.
 _STOPPED: Final = frozenset(stems("no longer anymore any more not stopped ended over done gone"))
+# A new price said: "dropped our dd to £95", "it's 65/month now"
+_PRICE: Final = re.compile(
+    r"[£$€]\s?\d|\d\s?(?:k|quid|pounds|euros|dollars|bucks)\b|\d\s?(?:/|a|per)\s?(?:month|mo|week)\b",
+    re.IGNORECASE,
+)
 # A switch to someone named: "So I switched to Direct Line", "went with Aviva instead"
 _SWITCHED_TO: Final = re.compile(
     r"\b(?:switched|changed|moved|gone|went)\s+(?:over\s+|across\s+)?(?:to|with)\s+"
