@@ -216,7 +216,7 @@ def _whose(argument: str, told: str) -> str:
     """ "Kai bailed on the airport thing so please forget his number": "his" is the last person
     the message named before the request ("Kai's number")."""
     pronoun = re.match(r"(?:his|her|their)\s+", argument, re.IGNORECASE)
-    names = [n for n in _NAMED.findall(told) if n.casefold() not in _NOT_NAMES | STOPWORDS]
+    names = _names_in(told)
     if pronoun is None or not names:
         return argument
     return f"{names[-1]}'s {argument[pronoun.end() :]}"
@@ -232,11 +232,16 @@ def whom_meant(topic: str, earlier: Sequence[str], known: Collection[str] = ()) 
     if pronoun is None:
         return topic
     for said in reversed(earlier):
-        names = [n for n in _NAMED.findall(said) if n.casefold() not in _NOT_NAMES | STOPWORDS]
+        names = _names_in(said)
         people = [n for n in names if n.casefold() in known] or names
         if people:
             return str(people[-1]) + topic[pronoun.end() :]
     return topic
+
+
+def _names_in(text: str) -> list[str]:
+    """The capitalised words of ``text`` that may be names, in order."""
+    return [n for n in _NAMED.findall(text) if n.casefold() not in _NOT_NAMES | STOPWORDS]
 
 
 # a capitalised word (at a sentence's start only when it is no common word: "Tom moved out")

@@ -235,11 +235,10 @@ _WHOSE_ASKED: Final = re.compile(
 
 
 def _people_named(text: str) -> set[str]:
-    """The stems of the names ``text`` says: capitalised words, its first too when it is no
-    function word ("Theo's doing three days", "Theo does nursery"), never a day or a month."""
+    """The stems of the names ``text`` says, never a day or a month: capitalised words after
+    its first, and the first when it is no function word and comes before "'s" or a verb of
+    the third person ("Theo's doing", "Theo does nursery"; not "Named her Pickle")."""
     named = NAMES_SOMEONE.findall(text)
-    # (a sentence's first word too, when it is no function word: "Theo does nursery ...")
-    # (before "'s" or a verb of the third person: "Theo does", not "Named her Pickle")
     first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s\b|(?=\s+[a-z]+s\b))", text)
     if first and first.group(1).casefold() not in STOPWORDS:
         named.append(first.group(1))
