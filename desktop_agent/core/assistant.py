@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from desktop_agent.core.assistant_setup import SYSTEM_PROMPT, AssistantSetup
@@ -31,6 +32,7 @@ from desktop_agent.llm import (
 )
 
 if TYPE_CHECKING:
+    from desktop_agent.core.forget_rewrites import ForgetRewrites
     from desktop_agent.core.grounding_turn import Grounding
     from desktop_agent.core.intent import Intent
     from desktop_agent.core.learning import Extractor
@@ -178,6 +180,25 @@ class Assistant:
         from desktop_agent.core.procedures import record_feedback
 
         return record_feedback(self._memory, episode_id, positive, about="content")
+
+    def take_forget(self, receipt: ForgetReceipt) -> ForgetRewrites:
+        """After a forget, wherever it was asked: the open conversations that showed words it
+        erased show them erased, and send them so to the model (the stored exchanges were
+        rewritten; these are the copies this process holds). The result rewrites the GUI's
+        replies too, and names the conversations that changed."""
+        from desktop_agent.core.forget_rewrites import ForgetRewrites
+        from desktop_agent.memory.model import MemoryNotFound
+
+        stored: dict[str, MemoryItem | None] = dict.fromkeys(receipt.ids)
+        if self._remembering():
+            for memory_id in receipt.redacted:
+                try:
+                    stored[memory_id] = self._memory.item(memory_id)
+                except MemoryNotFound:
+                    stored[memory_id] = None  # forgotten since, by another forget
+        rewrites = ForgetRewrites(stored)
+        changed = self._open.take_rewrites(rewrites)
+        return replace(rewrites, conversations=tuple(c.id for c in changed))
 
     def exclude_memory(self, conversation_id: str, memory_id: str) -> None:
         """Keep one memory out of this conversation's prompts (from the memory lens)."""
@@ -436,6 +457,8 @@ class Assistant:
         )
         if answer is None:
             return None
+        if answer.receipt is not None:
+            self.take_forget(answer.receipt)
         if intent.told and self._writes(conversation):
             # "I've started at Ocado now. | also, please forget my salary": what was told
             # before the request is learned as any message is, after the offer was made

@@ -26,6 +26,9 @@ class PendingForget:
     ids: tuple[str, ...]
     # Words said but never learned as a fact: episode id -> ranges of the user's message.
     words: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    # What the request named and the offer listed: erased from the chat once forgotten.
+    topic: str = ""
+    offered: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,9 @@ class ChatCommands:
         if pending is not None:
             answer = stripped.casefold().rstrip(".!")
             if answer in CONFIRM_WORDS:
-                return _confirmed(pending, memory())
+                reply = _confirmed(pending, memory())
+                _erase_offer(conversation, pending)
+                return reply
             if answer in CANCEL_WORDS:
                 return CommandReply("Kept: nothing was forgotten.")
         if intent.kind != "command":
@@ -94,8 +99,9 @@ class ChatCommands:
         offer = offer_to_forget(memory, topic)
         if not offer:
             return CommandReply(f"I don't remember anything about “{topic}”.")
-        self._pending[conversation.id] = PendingForget(offer.ids, offer.words)
-        lines = "\n".join(f"{i}. {line}" for i, line in enumerate(offer.lines(), 1))
+        offered = tuple(offer.lines())
+        self._pending[conversation.id] = PendingForget(offer.ids, offer.words, topic, offered)
+        lines = "\n".join(f"{i}. {line}" for i, line in enumerate(offered, 1))
         # Blank lines around the list: the reply is Markdown, where single newlines run the
         # question into the last item.
         if offer.said and offer.facts:
@@ -153,6 +159,31 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
         + _not_everywhere(receipt),
         receipt,
     )
+
+
+def _erase_offer(conversation: Conversation, pending: PendingForget) -> None:
+    """The request and the offer just before the "yes" quote what is now forgotten: the chat
+    keeps them with those words erased, as the stored messages are (the model reads this
+    history next, and the screen shows it)."""
+    import re
+
+    from desktop_agent.core.conversation import opening_words
+    from desktop_agent.core.redaction import MARK
+    from desktop_agent.llm import ChatMessage
+
+    messages = conversation.messages
+    if len(messages) < 2 or messages[-1].role != "assistant" or messages[-2].role != "user":
+        return
+    untitled = not conversation.chosen_title()
+    offer = messages[-1].content
+    for number, line in enumerate(pending.offered, 1):
+        offer = offer.replace(f"{number}. {line}", f"{number}. {MARK}")
+    messages[-1] = ChatMessage("assistant", offer)
+    if len(pending.topic.strip()) > 1:
+        named = re.compile(rf"(?<!\w){re.escape(pending.topic.strip())}(?!\w)", re.IGNORECASE)
+        messages[-2] = ChatMessage("user", named.sub(MARK, messages[-2].content))
+    if untitled:
+        conversation.title = opening_words(conversation.first_user_message())
 
 
 def _not_everywhere(receipt: ForgetReceipt) -> str:

@@ -17,6 +17,11 @@ def new_conversation_id() -> ConversationId:
     return "c_" + secrets.token_hex(8)
 
 
+def opening_words(message: str) -> str:
+    """The title a conversation gets from its first message when the user gave none."""
+    return message.strip().splitlines()[0][:60] if message.strip() else ""
+
+
 @dataclass(slots=True)
 class Conversation:
     """The messages of one chat. Mutable on purpose: it grows turn by turn."""
@@ -38,14 +43,15 @@ class Conversation:
     def add(self, role: str, content: str) -> None:
         self.messages.append(ChatMessage(role, content))  # type: ignore[arg-type]
         if not self.title and role == "user":
-            self.title = content.strip().splitlines()[0][:60] if content.strip() else ""
+            self.title = opening_words(content)
 
     def chosen_title(self) -> str:
         """The title the user gave, or "" when it is only the first message's opening words
         (stored with every exchange, those words would outlive forgetting them)."""
-        first = next((m.content for m in self.messages if m.role == "user"), "")
-        opening = first.strip().splitlines()[0][:60] if first.strip() else ""
-        return "" if self.title == opening else self.title
+        return "" if self.title == opening_words(self.first_user_message()) else self.title
+
+    def first_user_message(self) -> str:
+        return next((m.content for m in self.messages if m.role == "user"), "")
 
     def last_user_message(self) -> str | None:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), None)

@@ -13,6 +13,7 @@ from desktop_agent.llm import ChatMessage
 
 if TYPE_CHECKING:
     from desktop_agent.core.conversation_index import ConversationSummary
+    from desktop_agent.core.forget_rewrites import ForgetRewrites
     from desktop_agent.core.memory_model import MemoryItem
 
 
@@ -66,6 +67,12 @@ class OpenConversations:
 
     def excluded(self, conversation_id: str) -> set[str]:
         return self._excluded.get(conversation_id, set())
+
+    def take_rewrites(self, rewrites: ForgetRewrites) -> list[Conversation]:
+        """Open conversations that showed an exchange a forget rewrote take its words as memory
+        keeps them now; returns those that changed."""
+        with self._lock:
+            return [c for c in self._by_id.values() if rewrites.apply(c)]
 
 
 def restore(conversation: Conversation, episodes: Sequence[MemoryItem]) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_agent.core.assistant import Assistant, Reply, Turn
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.forget_rewrites import ForgetRewrites
 from desktop_agent.core.reply_versions import ReplyVersions
 from desktop_agent.errors import InputError, UserError
 from desktop_agent.gui.chat_view import ChatView
@@ -76,6 +77,19 @@ class ChatController(QObject):
         self.conversation = conversation
         self.view.composer.cancel_edit()
         self.view.show_conversation(conversation, self.replies.get(conversation_id))
+
+    def take_forget(self, rewrites: ForgetRewrites, *, redraw: bool = False) -> None:
+        """A forget rewrote memories this window shows: each reply's lens and "memory updated"
+        line take them as stored now, and the transcript on screen is drawn again if it showed
+        them (``redraw``: it did, whatever the rewrites say)."""
+        for replies in self.replies.values():
+            for index, reply in list(replies.items()):
+                replies[index] = rewrites.reply(reply)
+        conversation = self.conversation
+        if conversation is None or self.busy:
+            return  # (a streaming turn redraws when it ends)
+        if redraw or conversation.id in rewrites.conversations:
+            self.view.show_conversation(conversation, self.replies.get(conversation.id))
 
     def forget(self, conversation_id: str) -> None:
         """The conversation was deleted: stop its turn and drop what the GUI kept of it."""
@@ -226,6 +240,10 @@ class ChatController(QObject):
             replies[len(conversation.messages) - 1] = reply
         index = conversation.reply_index()  # where the reply is in the messages
         self.view.end_reply(reply if self._is_current(conversation) else None, index)
+        if reply.receipt is not None:  # a forget from this chat: its offer is erased too
+            self.take_forget(
+                self.assistant.take_forget(reply.receipt), redraw=self._is_current(conversation)
+            )
         self.conversation_did_change.emit(conversation.id)
         self.generation_did_end.emit(reply)
 

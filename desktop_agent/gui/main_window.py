@@ -115,10 +115,18 @@ class MainWindow(WindowActions, MemoryDocks, WindowLayout, WindowHelp, QMainWind
 
     @Slot(object)
     def _memory_changed(self, change: object) -> None:
-        """Messages were forgotten (a conversation, or everything): the sidebar must not keep
-        their titles, nor the chat on screen their words."""
+        """Messages were forgotten or had words erased (a conversation, everything, or what a
+        fact was learned from): the sidebar must not keep their titles, nor the chat on screen,
+        the memory lens or the next prompt their words."""
         receipt = getattr(change, "receipt", None)
-        if receipt is None or "episodic" not in receipt.kinds or not self.session.memory.is_open:
+        if receipt is None or not self.session.memory.is_open:
+            return
+        rewrites = self.session.assistant.take_forget(receipt)
+        self.controller.take_forget(rewrites)
+        for conversation_id in rewrites.conversations:
+            self.conversations.model.pending_titles.pop(conversation_id, None)
+            self.conversations.model.title_changed(conversation_id)
+        if "episodic" not in receipt.kinds:
             return
         conversation = self.controller.conversation
         if (

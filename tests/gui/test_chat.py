@@ -350,3 +350,60 @@ def test_a_reply_the_model_did_not_write_shows_no_model_timing(
     wait_for_reply(qtbot, window)
     assert "remember" in window.chat.last_reply_view().text
     assert "First token" not in window.status.speed_label.text()
+
+
+def test_a_chat_forget_erases_the_words_on_screen_and_in_the_title(
+    qtbot: Any, make_window: Any
+) -> None:
+    from tests.gui.conftest import settle_memory
+
+    # Given a chat that told a name, learned it, and was asked to forget it
+    window = make_window(settings=fast_settings(max_tokens=8))
+    send(qtbot, window, "My boyfriend is called Luca. I work in Leeds.")
+    wait_for_reply(qtbot, window)
+    assert "Luca" in window.chat.bubbles[1].learned_label.text()
+    send(qtbot, window, "please forget everything about Luca")
+    wait_for_reply(qtbot, window)
+    assert "Luca" in window.chat.last_reply_view().text
+
+    # When the user says yes
+    send(qtbot, window, "yes")
+    wait_for_reply(qtbot, window)
+    settle_memory(qtbot, window)
+
+    # Then no bubble, no "memory updated" line and no title in the list says the name
+    shown = [bubble.text for bubble in window.chat.bubbles]
+    assert "Forgotten:" in shown[-1]
+    assert not any("luca" in text.casefold() for text in shown), shown
+    assert not any(
+        "Luca" in b.learned_label.text() for b in window.chat.bubbles if hasattr(b, "learned_label")
+    )
+    conversation = window.controller.conversation
+    assert (
+        window.conversations.model.data(
+            window.conversations.model.index(window.conversations.model.row_of(conversation.id))
+        )
+        .casefold()
+        .count("luca")
+        == 0
+    )
+
+
+def test_a_forget_outside_the_chat_redraws_the_open_conversation(
+    qtbot: Any, make_window: Any
+) -> None:
+    from tests.gui.conftest import settle_memory
+
+    window = make_window(settings=fast_settings(max_tokens=8))
+    send(qtbot, window, "I work as a veterinary nurse. My cat is called Miso.")
+    wait_for_reply(qtbot, window)
+    settle_memory(qtbot, window)
+    bubble = window.chat.bubbles[1]
+    job = next(m for m in bubble.reply.learned if m.subject_key == "job")
+
+    window.session.memory.forget([job.id])  # as the inspector's Forget does, on the memory side
+
+    qtbot.waitUntil(lambda: "nurse" not in window.chat.bubbles[0].text, timeout=10000)
+    assert "Miso" in window.chat.bubbles[0].text
+    assert "nurse" not in window.chat.bubbles[1].learned_label.text()
+    assert "Miso" in window.chat.bubbles[1].learned_label.text()
