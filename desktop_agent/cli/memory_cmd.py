@@ -185,10 +185,13 @@ def _forget_about(topic: str, *, confirmed: bool, as_json: bool) -> int:
         offer = offer_to_forget(service, topic)
         if not offer:
             raise InputError(f"nothing remembered is about “{topic}”; nothing was changed")
-        kind = "facts" if offer.facts else "sentences"
-        found = {"dry_run": not confirmed, kind: offer.lines()}
+        # ("Tomás and the Porto trip": his facts, and the sentences that told the trip)
+        parts = {"facts": offer.fact_lines(), "sentences": offer.said_lines()}
+        found: dict[str, object] = {"dry_run": not confirmed}
+        found |= {kind: lines for kind, lines in parts.items() if lines}
         if not confirmed:
-            lines = [*offer.lines(), f"would forget these {kind}; add --yes to forget them"]
+            kinds = " and ".join(kind for kind, lines in parts.items() if lines)
+            lines = [*offer.lines(), f"would forget these {kinds}; add --yes to forget them"]
             emit(as_json, found, lines)
             return 0
         receipt = forget_offered(service, offer)

@@ -15,7 +15,7 @@ The chat's "forget ..." and the CLI's ``memory forget --about`` both offer ``off
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
@@ -70,7 +70,13 @@ class ForgetOffer:
 
     def lines(self) -> list[str]:
         """One line per offered memory or sentence, as the user reads it."""
-        return [r.item.text for r in self.facts] + [f"“{s.sentence}”" for s in self.said]
+        return self.fact_lines() + self.said_lines()
+
+    def fact_lines(self) -> list[str]:
+        return [r.item.text for r in self.facts]
+
+    def said_lines(self) -> list[str]:
+        return [f"“{s.sentence}”" for s in self.said]
 
     def __bool__(self) -> bool:
         return bool(self.facts or self.said)
@@ -88,8 +94,30 @@ def offer_to_forget(memory: MemoryService, topic: str) -> ForgetOffer:
         offers.append(ForgetOffer(said=tuple(statements_about(person, episodes))))
         facts = {r.item.id: r for offer in offers for r in offer.facts}
         said = {(s.source.item.id, s.span): s for offer in offers for s in offer.said}
-        return ForgetOffer(facts=tuple(facts.values()), said=tuple(said.values()))
+        return ForgetOffer(facts=tuple(facts.values()), said=_joined(said.values()))
     return _offer(memory, topic)
+
+
+def _joined(said: Iterable[Statement]) -> tuple[Statement, ...]:
+    """Pieces of one sentence offered apart joined again: "Rui and I had a huge row at the
+    Algarve house" is offered (and erased) whole, not as “Rui” and “I had a huge row ...”."""
+    said = list(said)
+    first = {s.source.item.id: n for n, s in reversed(list(enumerate(said)))}
+    joined: list[Statement] = []
+    for statement in sorted(said, key=lambda s: (first[s.source.item.id], s.span)):
+        before = joined[-1] if joined else None
+        if before is not None and before.source.item.id == statement.source.item.id:
+            text = statement.source.item.user_text
+            gap = text[before.span[1] : statement.span[0]]
+            if statement.span[0] >= before.span[1] and _ONLY_AND.fullmatch(gap):
+                start, end = before.span[0], max(before.span[1], statement.span[1])
+                joined[-1] = replace(before, sentence=text[start:end], span=(start, end))
+                continue
+        joined.append(statement)
+    return tuple(joined)
+
+
+_ONLY_AND: Final = re.compile(r"[\s,;]*(?:and\s+)?", re.IGNORECASE)
 
 
 # "Tomás and the Porto trip": a name alone, then something of theirs or the user's

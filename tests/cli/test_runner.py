@@ -305,6 +305,38 @@ def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> No
     assert both.exit_code == 1 and "only one of them" in one_error_line(both)
 
 
+def test_forget_about_a_person_and_a_thing_lists_facts_and_sentences_apart(run: Run) -> None:
+    """A mixed offer (his facts, and the sentence that told the thing) says each as what it is,
+    in the JSON and in the line that asks for --yes."""
+    from desktop_agent.cli.base import memory_service
+    from desktop_agent.core.assistant import Assistant
+    from desktop_agent.llm import GenerationSettings
+    from desktop_agent.llm.fake import ScriptedEngine
+
+    run("memory", "list")  # the vault and its keys exist
+    with memory_service() as service:
+        assistant = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=16), memory=service)
+        conversation = assistant.start_conversation()
+        for said in (
+            "my brother Rui is a pilot for TAP, he lives in Lisbon. I teach maths",
+            "Rui and I had a huge row at the Algarve house last weekend.",
+        ):
+            turn = assistant.send(conversation, said)
+            for _ in turn:
+                pass
+            turn.finish()
+
+    shown = run("memory", "forget", "--about", "Rui and the Algarve house", "--json")
+    assert shown.exit_code == 0, shown.stderr
+    offer = json.loads(shown.stdout)
+    assert offer["facts"] and all("“" not in line for line in offer["facts"]), offer
+    assert any("Algarve" in line for line in offer["sentences"]), offer
+    said = run("memory", "forget", "--about", "Rui and the Algarve house")
+    assert said.stdout.splitlines()[-1] == (
+        "would forget these facts and sentences; add --yes to forget them"
+    )
+
+
 def test_words_forgotten_where_a_file_is_damaged_say_so(capsys: pytest.CaptureFixture[str]) -> None:
     """`memory forget --about` reports a damaged data file, and exits 1, as a forget of ids
     does: the words' keys are destroyed, but encrypted rows stay in that file."""
