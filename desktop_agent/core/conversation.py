@@ -53,6 +53,19 @@ class Conversation:
     def first_user_message(self) -> str:
         return next((m.content for m in self.messages if m.role == "user"), "")
 
+    def history_for_the_model(self) -> list[ChatMessage]:
+        """The messages the model reads back: a command's exchange ("/remember ...", a forget's
+        offer and the yes to it) is no part of the conversation, and after a forget its erased
+        list only taught a small model to answer with lists of "[forgotten]"."""
+        kept: list[ChatMessage] = []
+        for index, message in enumerate(self.messages):
+            if message.role == "assistant" and index not in self.versions:
+                if kept and kept[-1].role == "user":
+                    kept.pop()  # (the command it answered)
+                continue
+            kept.append(message)
+        return kept
+
     def last_user_message(self) -> str | None:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), None)
 

@@ -183,7 +183,9 @@ def chat_messages(
 
     budget = setup.n_ctx - setup.generation_settings.max_tokens
     working = working_memory(
-        conversation.messages, history_tokens=max(budget // 2, 256), goal=conversation.goal
+        conversation.history_for_the_model(),
+        history_tokens=max(budget // 2, 256),
+        goal=conversation.goal,
     )
     base = setup.system_prompt
     instructions = (conversation.instructions or setup.instructions).strip()

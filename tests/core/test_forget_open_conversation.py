@@ -38,9 +38,24 @@ def test_a_chat_forget_erases_its_words_from_the_open_conversation_and_the_next_
     assert "Leeds" in _words(conversation)  # (what was not forgotten stays)
     assert "[forgotten]" in conversation.messages[0].content
 
-    # And the next prompt's history does not carry him to the model
+    # And the next prompt's history carries neither him nor the erased offer to the model
     chat(assistant, conversation, "Any plans for the weekend?")
-    assert "luca" not in _last_prompt(engine).casefold()
+    prompt = _last_prompt(engine)
+    assert "luca" not in prompt.casefold()
+    assert "[forgotten]" in prompt  # (the first message, as memory keeps it)
+    assert "I found these memories" not in prompt and "Forgotten:" not in prompt
+
+
+def test_a_commands_exchange_is_no_history_the_model_reads(memory: MemoryService) -> None:
+    engine = ScriptedEngine(lambda messages: "Okay.")
+    assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "My cat is called Miso.")
+    chat(assistant, conversation, "/remember I like green tea")
+    chat(assistant, conversation, "Any plans for the weekend?")
+    history = [m.content for m in engine.prompts[-1][1:]]
+    assert history == ["My cat is called Miso.", "Okay.", "Any plans for the weekend?"]
+    assert "I'll remember that" in conversation.messages[3].content  # (still on screen)
 
 
 def test_a_cancelled_forget_keeps_the_request_and_the_offer(assistant: Assistant) -> None:
