@@ -38,7 +38,7 @@ bench: $(STAMP)
 
 # PyInstaller comes from the `package` extra, installed here only (make test never waits for it).
 $(PACKAGER): $(STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-cache-dir \
 		-c packaging/constraints.txt -e ".[package]"
 	@touch $@
 
@@ -48,6 +48,7 @@ $(BUNDLE)/desktop-agent: $(PACKAGER) packaging/desktop-agent.spec \
 		$(shell find desktop_agent -type f -not -path '*/__pycache__/*')
 	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
 		packaging/desktop-agent.spec
+	rm -rf build/pyinstaller  # (its copies are in the bundle now; disk is short in CI)
 	@touch $@
 
 package-test: package
