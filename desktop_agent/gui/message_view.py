@@ -199,6 +199,11 @@ class MessageView(QFrame):
         self.reply = reply
         self.memories = reply.memories_used
         result = reply.result
+        if reply.versions is None and not reply.memories_used and not result.completion_tokens:
+            # A command's answer ("Forgotten: ..."): no model wrote it, no memory shaped it,
+            # so neither "0 tokens" nor "used 0 memories".
+            self.set_status("")
+            return
         if result.finish_reason == "memory":
             parts = ["answered from memory"]
         else:

@@ -407,3 +407,15 @@ def test_a_forget_outside_the_chat_redraws_the_open_conversation(
     assert "Miso" in window.chat.bubbles[0].text
     assert "nurse" not in window.chat.bubbles[1].learned_label.text()
     assert "Miso" in window.chat.bubbles[1].learned_label.text()
+
+
+def test_a_commands_answer_shows_no_token_count_nor_memory_lens(
+    qtbot: Any, make_window: Any
+) -> None:
+    window = make_window(settings=fast_settings(max_tokens=8))
+    send(qtbot, window, "/remember I like green tea")
+    wait_for_reply(qtbot, window)
+    bubble = window.chat.last_reply_view()
+    assert "remember" in bubble.text
+    assert bubble.stats_label.text() == ""
+    assert not bubble.lens_button.isVisible()
