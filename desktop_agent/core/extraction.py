@@ -230,7 +230,7 @@ def extract(message: str) -> list[ExtractedFact]:
     found.extend(
         _fact(match, span, correction)
         for match, span in now_at_work(text)
-        if not any(f.subject_key == "employer" and f.value == match.value for f in found)
+        if not any(f.subject_key == match.key and f.value == match.value for f in found)
     )
     # "a rescue dog instead of a kitten": the kitten is what the user is not getting.
     passed_over = {

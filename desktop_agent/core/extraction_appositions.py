@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from desktop_agent.core.extraction_relations import _RELATIONS
 from desktop_agent.core.extraction_rules import Match
-from desktop_agent.core.extraction_words import PETS, RELATIONS
+from desktop_agent.core.extraction_words import PET_WORDS, PETS, RELATIONS
 from desktop_agent.search.tokenize import STOPWORDS
 
 _REL_NAME: Final = re.compile(
@@ -58,7 +58,9 @@ _POSSESSIVE: Final = re.compile(r"['’]s$")
 # "Pirukas (my cat, he's a grumpy ginger) is coming too", "Ines (my wife) is a pharmacist":
 # the relation said in brackets after the name
 _NAME_THEN_RELATION: Final = re.compile(
-    rf"\b(?P<name>[A-ZÀ-Ý][a-zà-ÿ'’-]+)\s*\(\s*(?i:my|our)\s+(?P<rel>(?i:{_RELATIONS}))"
+    rf"\b(?P<name>[A-ZÀ-Ý][a-zà-ÿ'’-]+)\s*\(\s*(?i:my|our)\s+"
+    # (or a breed: "Biscuit (my border collie) is the only one who loves that car")
+    rf"(?P<rel>(?i:{_RELATIONS}|(?:[a-z]+\s+)?(?:{PET_WORDS})))"
     r"\s*(?:[,;)]|\s+(?:who|which|that)\b|\s*[-–—])"
 )
 
@@ -104,6 +106,6 @@ def names_said(
     """ "My sister Ines ...": her name, for each name the parse misread, with its span."""
     for start, end, relation_said, name in names:
         said = relation_said.casefold()
-        relation = RELATIONS.get(said) or PETS.get(said) or said
+        relation = RELATIONS.get(said) or PETS.get(said) or PETS.get(said.split()[-1]) or said
         text = f"User's {said} is named {name}"
         yield Match("fact", f"name_of:{relation}", name, text, 0.8), (start, end)

@@ -363,7 +363,7 @@ def now_somewhere(sentence: str) -> Iterator[Match]:
                 "fact", "name_of:gym", value, f"User's gym is {value}", 0.8, correction=True
             )
         elif prep == "in" and _MOVED.search(sentence):
-            yield Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
+            yield _lives_in(value)
         elif prep == "at" and _CHANGED_JOBS.search(sentence):
             yield _works_at(value)
 
@@ -383,9 +383,9 @@ def membership_moved(sentence: str) -> Iterator[Match]:
         yield Match("fact", "name_of:gym", value, f"User's gym is {value}", 0.8, correction=True)
 
 
-def _now_places(sentence: str) -> Iterator[tuple[str, str]]:
+def _now_places(sentence: str, lead: re.Pattern[str] = _NOW_IN) -> Iterator[tuple[str, str]]:
     """("in" or "at", the place) of each "I'm in/at X now" that is no visit."""
-    for found in _NOW_IN.finditer(sentence):
+    for found in lead.finditer(sentence):
         rest = found.group("rest")
         if not re.search(r"(?i:\bnow\b)", sentence) or re.search(
             r"(?i:\b(?:for|visiting|holiday|vacation|trip|weekend)\b)", rest
@@ -406,16 +406,39 @@ _LEFT_A_JOB = re.compile(
 )
 
 
+# "Fairbairn sold the flat out from under us, gave us the two months notice ... so after a mad
+# scramble we're now in Leith": the move is told in the sentences around the new place.
+_LEFT_A_HOME = re.compile(
+    r"(?i:\b(?:sold\s+the\s+(?:flat|house|place)|(?:months?|weeks?)['’]?\s+notice|notice\s+to\s+"
+    r"(?:leave|quit)|evict(?:ed|ion)|landlord|lease|tenancy|new\s+(?:flat|place|house|home)|"
+    r"(?:un)?packing|(?:the|our|my)\s+rent|rent\s+is|rent['’]s)\b)"
+)
+
+
 def now_at_work(message: str) -> Iterator[tuple[Match, tuple[int, int]]]:
-    """(employer, span) of "I'm at X now" in a message that says the user left a job."""
-    if not _LEFT_A_JOB.search(message):
+    """(employer, span) of "I'm at X now" in a message that says the user left a job, and
+    (home, span) of "we're now in X" in one that says they left a home."""
+    left_a_job, left_a_home = _LEFT_A_JOB.search(message), _LEFT_A_HOME.search(message)
+    if not (left_a_job or left_a_home):
         return
     for told in SENTENCE.finditer(message):
-        if _CHANGED_JOBS.search(told.group(0)):
-            continue  # the sentence rule reads it
-        for prep, value in _now_places(told.group(0)):
-            if prep == "at":
-                yield _works_at(value), told.span()
+        sentence = told.group(0)
+        for prep, value in _now_places(sentence):
+            if prep == "at" and left_a_job and not _CHANGED_JOBS.search(sentence):
+                yield _works_at(value), told.span()  # (else the sentence rule reads it)
+        if left_a_home and not _MOVED.search(sentence):
+            for _prep, value in _now_places(sentence, _WE_NOW_IN):
+                yield _lives_in(value), told.span()
+
+
+# (a home is the household's: "we're now in Leith" as much as "I'm now in Leith")
+_WE_NOW_IN = re.compile(
+    rf"(?i:\b(?:{I_AM}|we['’]re|we\s+are)\s+(?:now\s+)?(?P<prep>in)\s+)(?P<rest>.+)"
+)
+
+
+def _lives_in(value: str) -> Match:
+    return Match("fact", "home_city", value, f"User lives in {value}", 0.8, correction=True)
 
 
 def _works_at(value: str) -> Match:

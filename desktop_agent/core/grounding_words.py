@@ -248,7 +248,7 @@ _AS_A_CHILD = re.compile(r"\b(?:as|when\s+i\s+was)\s+a\s+(?:child|kid|boy|girl|b
 
 def _relation_in(text: str) -> str | None:
     for word in _WORD.findall(_AS_A_CHILD.sub(" ", text)):
-        stem = _stem(word)
+        stem = _stem(word.removeprefix("ex-"))  # "my ex-boyfriend's name" asks of a boyfriend
         if stem in {_stem(r) for r in RELATIONS}:
             return stem
         if stem in _BREEDS:  # "what's my greyhound called?": the dog

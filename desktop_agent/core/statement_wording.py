@@ -39,6 +39,7 @@ _REASON: Final = re.compile(
 ENDED: Final = re.compile(
     r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)(?![^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
+    r"killed\s+(?:off\s+)?(?:the|my|our)\b|"
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"
     r"(?:will|'ll)\s+have\s+to\s+wait|on\s+hold|"
     r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"

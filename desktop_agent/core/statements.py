@@ -207,6 +207,7 @@ CHANGE: Final = re.compile(
     # ("dropped our dd to £118", not "dropped my phone in the bath")
     r"(?:dropped|hiked|(?:went|gone)\s+(?:up|down))(?=[^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|pushed|postponed|rescheduled|brought\s+forward|"
     r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
+    r"(?:gone|went|going|come|came)\s+over\s+to|"
     r"transferred|transferring|quit|(?:took|taken|taking)\s+up|"
     r"replaced|replacement|bumped|took\s+over|taking\s+over|new|now|turns\s+out|updated?|moving|changing|switching|put\s+\w+\s+(?:up|down)|"
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
@@ -262,9 +263,11 @@ def changed_since(
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
     on_it = {n for n, clause in enumerate(clauses) if stems(clause) & set(asked)}
-    if best.told_on:
+    if best.told_on or not on_it:
         # a headline and what it told: "Japan is booked!!! | flying to Osaka on 2 April with
-        # Chiara" is all the one piece of news
+        # Chiara" is all the one piece of news; and a quote found by its meaning, no clause of
+        # which says a word asked ("honestly spotify is the one I use most" for "what do I use
+        # for music streaming?"), is all on it
         on_it = set(range(len(clauses)))
     if all(len(clauses[n].split()) < 4 for n in on_it):
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
@@ -317,7 +320,7 @@ def changed_since(
             of_others |= substance(sentence)
     of_others -= on_topic
     later: Statement | None = None
-    later_topical = False
+    later_topical = later_priced = False
     most = (0, False)  # how many words of it ``later`` says, and whether it names a value
     for recollection in episodes:
         item = recollection.item
@@ -404,18 +407,27 @@ def changed_since(
             priced = bool(_PRICE.search(sentence))
             if later is not None and later_topical and not topical and priced:
                 continue
-            newest = newest or (topical and not later_topical)
+            # (and the other way round, whichever recall found first: an older change on it
+            # replaces a newer price change found before it, and no other newer change)
+            newest = newest or (topical and not later_topical and later_priced)
             if (newest or more) and (CHANGE.search(sentence) or measured) and shared:
-                later_topical = topical
+                later_topical, later_priced = topical, priced
                 now_said = sentence
                 if (
                     ENDED.search(sentence)
-                    and not substance(sentence) - substance(told.user_text) - _STOPPED
                     and n + 1 < len(sentences)
                     and CHANGE.search(sentences[n + 1])
+                    and (
+                        not substance(sentence) - substance(told.user_text) - _STOPPED
+                        or (
+                            bool(A_VALUE.search(sentences[n + 1]))
+                            and not _WHAT_CAME.search(sentence)
+                        )
+                    )
                 ):
                     # only how the old one ended, then what came: "no longer with barclays!! |
-                    # moved everything over to monzo last week"
+                    # moved everything over to monzo last week"; or how it ended, then what
+                    # came by name: "we killed the Spotify Duo plan. | I've gone over to Deezer"
                     now_said = sentences[n + 1]
                 later = Statement(
                     clipped(what_is_so(now_said, question)), recollection, best.shared
@@ -434,7 +446,7 @@ def changed_since(
             ):
                 # what ended, then what came instead: "ugh Chiara had to bail, work wouldn't
                 # give her the time off. | my cousin Ravi is taking her spot"
-                later_topical = topical
+                later_topical, later_priced = topical, bool(_PRICE.search(sentences[n + 1]))
                 later = Statement(
                     clipped(what_is_so(sentences[n + 1], question)), recollection, best.shared
                 )
@@ -445,6 +457,13 @@ def changed_since(
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
 # "my car insurance", "our broadband provider": two words naming one thing, the second its head
 _COMPOUND: Final = re.compile(r"\b(?:my|our|the)\s+([a-z]+)\s+([a-z]+)\b(?=\s*(?:with|\?|$))", re.I)
+# An ending that says what came itself: "Lisbon hotels were way too pricey so we booked Porto
+# instead. | still May, just 4 nights now" (what follows it is no newer news).
+_WHAT_CAME: Final = re.compile(
+    r"\b(?:instead|booked|chose|picked|(?:switched|swapped|moved|changed)\s+(?:\w+\s+)?to|"
+    r"(?:went|gone|going)\s+with)\b",
+    re.IGNORECASE,
+)
 # The words of an ending, which say nothing new of what came after it.
 _STOPPED: Final = frozenset(stems("no longer anymore any more not stopped ended over done gone"))
 # A new price said: "dropped our dd to £95", "it's 65/month now"
