@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from desktop_agent.memory.model import ForgetReceipt
 
 logger = logging.getLogger(__name__)
+# How many exchanges naming a forgotten name are read for replies that repeated it (a search
+# by the names: the replies saying them rank first).
+REPLIES_SEARCHED = 200
 
 
 class Forgetting:
@@ -229,7 +232,31 @@ class Forgetting:
                 return None
             return service.item(episode_id)
 
-        return plan_redactions(semantic, survivors, episode)
+        plans = plan_redactions(semantic, survivors, episode)
+        return plans + self._replies_repeating(semantic, doomed | {p.episode_id for p in plans})
+
+    def _replies_repeating(
+        self, forgotten: Sequence[MemoryItem], skip: set[str]
+    ) -> list[EpisodeRedaction]:
+        """The replies of other exchanges that repeated a forgotten name: the model said
+        "enjoy your time in Seville" two messages after the trip was told, and that exchange
+        reached the next prompts after the trip was forgotten."""
+        from desktop_agent.core.redaction import names_in, rewrite_reply
+
+        names = names_in(forgotten)
+        if not names:
+            return []
+        found = self.service.search(
+            " ".join(sorted(names)),
+            limit=REPLIES_SEARCHED,
+            kinds=(EPISODIC,),
+            include_superseded=True,
+        )
+        return [
+            plan
+            for hit in found
+            if hit.item.id not in skip and (plan := rewrite_reply(hit.item, names)) is not None
+        ]
 
     def rebuild_topics(self, *, had_topics: bool = False) -> None:
         rebuild_topics(self.service, had_topics=had_topics)

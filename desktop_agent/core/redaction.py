@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from desktop_agent.core.memory_model import MemoryItem, Provenance, episode_text
 from desktop_agent.core.reply_versions import redact_versions
+from desktop_agent.core.timeparse import MONTHS, WEEKDAYS
 from desktop_agent.search.tokenize import STOPWORDS
 
 MARK: Final = "[forgotten]"
@@ -124,6 +125,39 @@ def rewrite_episode(
             for p in item.provenance
         )
     return EpisodeRedaction(episode.id, text, meta, moved)
+
+
+def names_in(forgotten: Iterable[MemoryItem]) -> set[str]:
+    """The names the forgotten facts say (a person, a place, a brand: capitalised after the
+    first word, never "User", a day or a month), casefolded: what a reply elsewhere repeats."""
+    return {
+        word.casefold()
+        for item in forgotten
+        for word in _NAME.findall(item.text)
+        if word.casefold() not in STOPWORDS | _CALENDAR
+    }
+
+
+def rewrite_reply(episode: MemoryItem, names: set[str]) -> EpisodeRedaction | None:
+    """Another exchange whose reply repeated a forgotten name ("I'm glad you're enjoying your
+    time in Seville"): the reply's sentences that say it go, in every version; the user's words
+    there are no source of the fact and stay."""
+    meta = dict(episode.meta or {})
+    if not meta.get("user_end") or not names:
+        return None
+    reply = episode.reply_text
+    new_reply = _redact_sentences(reply, names)
+    if new_reply == reply:
+        return None
+    redact_versions(meta, lambda version: _redact_sentences(version, names))
+    text, meta["user_end"] = episode_text(episode.user_text, new_reply)
+    meta["redacted"] = int(meta.get("redacted", 0)) + 1
+    return EpisodeRedaction(episode.id, text, meta)
+
+
+_CALENDAR: Final = frozenset({*MONTHS, *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS)})
+# A capitalised word after a fact's first: "User's partner is Luca", "... going to Seville"
+_NAME: Final = re.compile(r"(?<=\s)(?!User\b)[A-ZÀ-Ý][\w'’-]{2,}")
 
 
 def _ranges_for(

@@ -105,3 +105,29 @@ def test_a_replys_lens_and_learned_line_lose_a_forgotten_memory(assistant: Assis
     assert job.id not in {m.id for m in rewrites.reply(told).learned}
     assert any("Miso" in m.text for m in rewrites.reply(told).learned)
     assert job.id not in {r.item.id for r in rewrites.reply(asked).memories_used}
+
+
+def test_a_reply_elsewhere_that_repeated_a_forgotten_name_loses_that_sentence(
+    memory: MemoryService,
+) -> None:
+    # Given a name learned in one exchange and repeated by the model in another
+    replies = iter(["Okay.", "You may want to rest. Enjoy your time in Seville with Luca!"])
+    engine = ScriptedEngine(lambda messages: next(replies))
+    assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
+    conversation = assistant.start_conversation()
+    told = chat(assistant, conversation, "My boyfriend is called Luca.")
+    later = chat(assistant, conversation, "Any tips for a long weekend away?")
+    partner = next(m for m in told.learned if "Luca" in m.text)
+
+    # When the fact is forgotten
+    receipt = memory.forget([partner.id])
+
+    # Then that reply no longer says the name, and keeps what did not say it
+    assert later.episode_id in receipt.redacted
+    episode = memory.item(later.episode_id)
+    assert "Luca" not in episode.text
+    assert "You may want to rest." in episode.reply_text  # ("may" is no month here)
+    assert episode.user_text == "Any tips for a long weekend away?"
+    # and the open conversation shows it so
+    assistant.take_forget(receipt)
+    assert "luca" not in _words(conversation).casefold()
