@@ -179,8 +179,10 @@ def _erase_offer(conversation: Conversation, pending: PendingForget) -> None:
     for number, line in enumerate(pending.offered, 1):
         offer = offer.replace(f"{number}. {line}", f"{number}. {MARK}")
     messages[-1] = ChatMessage("assistant", offer)
-    if len(pending.topic.strip()) > 1:
-        named = re.compile(rf"(?<!\w){re.escape(pending.topic.strip())}(?!\w)", re.IGNORECASE)
+    # (the topic as one, and each of "Luca and the Seville trip" as the request said it)
+    said = [pending.topic, *re.split(r"\s+and\s+", pending.topic)]
+    for piece in sorted({p.strip() for p in said if len(p.strip()) > 1}, key=len, reverse=True):
+        named = re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)", re.IGNORECASE)
         messages[-2] = ChatMessage("user", named.sub(MARK, messages[-2].content))
     if untitled:
         conversation.title = opening_words(conversation.first_user_message())

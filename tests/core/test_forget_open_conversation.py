@@ -131,3 +131,17 @@ def test_a_reply_elsewhere_that_repeated_a_forgotten_name_loses_that_sentence(
     # and the open conversation shows it so
     assistant.take_forget(receipt)
     assert "luca" not in _words(conversation).casefold()
+
+
+def test_a_forget_of_him_and_a_thing_erases_the_thing_from_the_request(
+    assistant: Assistant,
+) -> None:
+    conversation = assistant.start_conversation()
+    chat(assistant, conversation, "my boyfriend Luca and I are going to Seville in May.")
+    chat(assistant, conversation, "well that's over. Luca and I broke up last night.")
+    chat(
+        assistant, conversation, "can you forget everything about him please? and the Seville trip"
+    )
+    chat(assistant, conversation, "yes")
+    words = _words(conversation).casefold()
+    assert "seville" not in words and "luca" not in words, words
