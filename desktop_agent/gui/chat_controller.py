@@ -78,17 +78,22 @@ class ChatController(QObject):
         self.view.composer.cancel_edit()
         self.view.show_conversation(conversation, self.replies.get(conversation_id))
 
-    def take_forget(self, rewrites: ForgetRewrites, *, redraw: bool = False) -> None:
+    def take_forget(self, rewrites: ForgetRewrites) -> None:
         """A forget rewrote memories this window shows: each reply's lens and "memory updated"
         line take them as stored now, and the transcript on screen is drawn again if it showed
-        them (``redraw``: it did, whatever the rewrites say)."""
-        for replies in self.replies.values():
+        them (in its messages or in a lens)."""
+        current = self.conversation.id if self.conversation is not None else None
+        lens_changed = False
+        for conversation_id, replies in self.replies.items():
             for index, reply in list(replies.items()):
-                replies[index] = rewrites.reply(reply)
+                now = rewrites.reply(reply)
+                if now is not reply:
+                    replies[index] = now
+                    lens_changed |= conversation_id == current
         conversation = self.conversation
         if conversation is None or self.busy:
             return  # (a streaming turn redraws when it ends)
-        if redraw or conversation.id in rewrites.conversations:
+        if lens_changed or conversation.id in rewrites.conversations:
             self.view.show_conversation(conversation, self.replies.get(conversation.id))
 
     def forget(self, conversation_id: str) -> None:
@@ -240,10 +245,10 @@ class ChatController(QObject):
             replies[len(conversation.messages) - 1] = reply
         index = conversation.reply_index()  # where the reply is in the messages
         self.view.end_reply(reply if self._is_current(conversation) else None, index)
-        if reply.receipt is not None:  # a forget from this chat: its offer is erased too
-            self.take_forget(
-                self.assistant.take_forget(reply.receipt), redraw=self._is_current(conversation)
-            )
+        if reply.receipt is not None and self._is_current(conversation):
+            # a forget from this chat: its request and offer are erased too (the core did it;
+            # the lenses follow from memory_did_change, as for any forget)
+            self.view.show_conversation(conversation, self.replies.get(conversation.id))
         self.conversation_did_change.emit(conversation.id)
         self.generation_did_end.emit(reply)
 

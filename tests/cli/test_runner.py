@@ -263,9 +263,9 @@ def test_undecodable_argument_bytes_give_one_line() -> None:
             assert "bogus\\udcff" in err or "bogus\\xff" in err
 
 
-def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> None:
-    """No fact was learned of the gate code: `--about` offers the sentence that says it (not
-    its whole message), changes nothing without --yes, and erases only it with --yes."""
+def told_in_one_chat(run: Run, *messages: str) -> None:
+    """Say ``messages`` in one chat of the scripted engine over the CLI's vault, as the user
+    would have before the command under test."""
     from desktop_agent.cli.base import memory_service
     from desktop_agent.core.assistant import Assistant
     from desktop_agent.llm import GenerationSettings
@@ -274,14 +274,22 @@ def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> No
     run("memory", "list")  # the vault and its keys exist
     with memory_service() as service:
         assistant = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=16), memory=service)
-        turn = assistant.send(
-            assistant.start_conversation(),
-            "Before I forget - the side gate code is 4471. Our neighbour Dolores at number 7 "
-            "has the spare key.",
-        )
-        for _ in turn:
-            pass
-        turn.finish()
+        conversation = assistant.start_conversation()
+        for said in messages:
+            turn = assistant.send(conversation, said)
+            for _ in turn:
+                pass
+            turn.finish()
+
+
+def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> None:
+    """No fact was learned of the gate code: `--about` offers the sentence that says it (not
+    its whole message), changes nothing without --yes, and erases only it with --yes."""
+    told_in_one_chat(
+        run,
+        "Before I forget - the side gate code is 4471. Our neighbour Dolores at number 7 "
+        "has the spare key.",
+    )
 
     shown = run("memory", "forget", "--about", "side gate code", "--json")
     assert shown.exit_code == 0, shown.stderr
@@ -308,23 +316,11 @@ def test_forget_about_shows_the_sentences_then_forgets_only_them(run: Run) -> No
 def test_forget_about_a_person_and_a_thing_lists_facts_and_sentences_apart(run: Run) -> None:
     """A mixed offer (his facts, and the sentence that told the thing) says each as what it is,
     in the JSON and in the line that asks for --yes."""
-    from desktop_agent.cli.base import memory_service
-    from desktop_agent.core.assistant import Assistant
-    from desktop_agent.llm import GenerationSettings
-    from desktop_agent.llm.fake import ScriptedEngine
-
-    run("memory", "list")  # the vault and its keys exist
-    with memory_service() as service:
-        assistant = Assistant(ScriptedEngine(), GenerationSettings(max_tokens=16), memory=service)
-        conversation = assistant.start_conversation()
-        for said in (
-            "my brother Rui is a pilot for TAP, he lives in Lisbon. I teach maths",
-            "Rui and I had a huge row at the Algarve house last weekend.",
-        ):
-            turn = assistant.send(conversation, said)
-            for _ in turn:
-                pass
-            turn.finish()
+    told_in_one_chat(
+        run,
+        "my brother Rui is a pilot for TAP, he lives in Lisbon. I teach maths",
+        "Rui and I had a huge row at the Algarve house last weekend.",
+    )
 
     shown = run("memory", "forget", "--about", "Rui and the Algarve house", "--json")
     assert shown.exit_code == 0, shown.stderr
