@@ -12,14 +12,20 @@ import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from desktop_agent.core.assistant_setup import SYSTEM_PROMPT, AssistantSetup
 from desktop_agent.core.background_consolidation import BackgroundConsolidation
 from desktop_agent.core.chat_commands import ChatCommands
-from desktop_agent.core.checked_replies import answer_about_user, risk_checked, with_risks
+from desktop_agent.core.checked_replies import (
+    answer_about_user,
+    denied_line,
+    risk_checked,
+    with_risks,
+)
 from desktop_agent.core.conversation import Conversation
-from desktop_agent.core.guarded import without_made_up_quote
+from desktop_agent.core.guarded import with_line_after, without_made_up_quote
 from desktop_agent.core.null_memory import NullMemoryService
 from desktop_agent.core.open_conversations import OpenConversations, restore
 from desktop_agent.core.turn import Reply, Turn, canned_generation
@@ -252,6 +258,10 @@ class Assistant:
             from desktop_agent.core.grounding import DONT_KNOW  # (loads the memory side)
 
             generation = without_made_up_quote(generation, DONT_KNOW)
+            if not risks and (others := self._all_risks(conversation, text)):
+                # not a request a risk matters for, so the reply streams; one saying a risk
+                # is not so ("you have no allergies") is followed by the warning
+                generation = with_line_after(generation, partial(denied_line, others))
 
         def on_finish(result: GenerationResult) -> Reply:
             from desktop_agent.core.reasoning import split_thinking
@@ -373,11 +383,18 @@ class Assistant:
         return ground(self._memory, text, excluded, said[-1] if said else None, said[-4:-1])
 
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
+        """The remembered risks that matter for ``text``."""
+        from desktop_agent.core.risks import relevant_risks
+
+        return relevant_risks(text, self._all_risks(conversation, text))
+
+    def _all_risks(self, conversation: Conversation, text: str) -> list[Risk]:
+        """The remembered risks, but those ``text`` takes back."""
         if not self._remembering() or conversation.incognito:
             return []
-        from desktop_agent.core.risks import relevant_risks, risks_of, taken_back
+        from desktop_agent.core.risks import risks_of, taken_back
 
-        risks = relevant_risks(text, risks_of(self._memory.active_facts()))
+        risks = risks_of(self._memory.active_facts())
         gone = taken_back(text, risks)
         return [r for r in risks if r not in gone]
 

@@ -71,6 +71,7 @@ def risk_checked(
     does not mention the risk gets a reminder of it."""
     from desktop_agent.core.guarded import guarded_generation
     from desktop_agent.core.risks import (
+        denials,
         named_risks,
         reminder,
         risk_instruction,
@@ -95,16 +96,27 @@ def risk_checked(
         result = run_to_end(engine.chat(messages, settings), cancel)
         if result.cancelled:
             return result.text, result
-        if not violations(result.text, risks):
+        # (a reply saying the risk is not so, "you have no allergies", breaks it too)
+        if not violations(result.text, risks) and not denials(result.text, risks):
             return with_reason(result.text), result
         system = f"{risk_instruction(risks)}\n\n{messages[0].content}"
         stated = [ChatMessage("system", system), *messages[1:]]
         retry = run_to_end(engine.chat(stated, settings), cancel)
         if retry.cancelled:
             return retry.text, retry
-        broken = violations(retry.text, risks)
+        denied = denials(retry.text, risks)
+        broken = [*denied, *(r for r in violations(retry.text, risks) if r not in denied)]
         if not broken:
             return with_reason(retry.text), retry
-        return f"{retry.text.rstrip()}\n\n{warning(broken)}", retry
+        return f"{retry.text.rstrip()}\n\n{warning(broken, denied)}", retry
 
     return guarded_generation(produce)
+
+
+def denied_line(risks: Sequence[Risk], reply: str) -> str:
+    """The warning to follow a streamed reply that says one of ``risks`` is not so ("you have
+    no allergies"), else ""."""
+    from desktop_agent.core.risks import denials, warning
+
+    denied = denials(reply, risks)
+    return warning(denied, denied) if denied else ""

@@ -13,7 +13,9 @@ from desktop_agent.core.extraction_phrases import I_AM, Match, _compile, _object
 
 _ALLERGY = _compile(
     rf"(?:{I_AM}\s+(?:(?:very|severely|mildly|really|also)\s+)?allergic\s+to\s+(?P<to>.+)$|"
-    r"i\s+have\s+an?\s+(?:(?:severe|mild|serious|bad)\s+)?(?P<of>[\w -]+?)\s+allergy\b)"
+    # "i have a peanut allergy", "i've got a bad shellfish allergy"
+    r"i(?:\s+have|\s+have\s+got|['’]ve\s+got|\s+got)\s+an?\s+"
+    r"(?:(?:severe|mild|serious|bad|nasty|slight|really\s+bad)\s+)?(?P<of>[\w -]+?)\s+allergy\b)"
 )
 
 

@@ -85,3 +85,32 @@ def without_made_up_quote(inner: Generation, instead: str) -> Generation:
 
     threading.Thread(target=run, name="quote-guard", daemon=True).start()
     return outer
+
+
+def with_line_after(inner: Generation, line_for: Callable[[str], str]) -> Generation:
+    """``inner`` streamed as it comes, then the line ``line_for(whole reply)`` gives, if any,
+    after a blank line: a streamed reply cannot be taken back, but the warning that it says a
+    remembered risk is not so ("you have no allergies") can follow it."""
+    outer = Generation()
+    outer.cancel_event = inner.cancel_event  # a Stop reaches the model at once
+
+    def run() -> None:
+        try:
+            for piece in inner:
+                outer._emit(piece)
+            result = inner.result()
+        except BaseException as error:  # the reader gets it from result()
+            outer._finish(None, error)
+            return
+        line = "" if result.cancelled else line_for(result.text)
+        text = result.text
+        if line:
+            added = f"\n\n{line}" if text.strip() else line
+            outer._emit(added)
+            text += added
+        outer._finish(
+            dataclasses.replace(result, text=text, cancelled=result.cancelled or outer.cancelled)
+        )
+
+    threading.Thread(target=run, name="line-after", daemon=True).start()
+    return outer

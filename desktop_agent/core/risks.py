@@ -42,6 +42,13 @@ _TAKEN_BACK = re.compile(
 _AFTER_ALLERGY = re.compile(
     r"(?:allergic|allergy|allergies|intolerant|intolerance)\s+(?:to\s+)?(.+)$", re.IGNORECASE
 )
+# What the allergy is to, said before it: "my peanut allergy", "a severe shellfish allergy".
+_BEFORE_ALLERGY = re.compile(r"((?:[a-z]+\s+){1,2})(?:allergy|allergies|intolerance)\b")
+# Words of a risk's wording that name nothing it rules out.
+_NOT_TERMS: Final = frozenset(
+    "and or to the a an any all of other foods my his her their no has have is user severe "
+    "mild serious bad nasty slight food known".split()
+)
 _AFTER_AVOID = re.compile(
     r"(?:does not|doesn't|do not|don't|never|cannot|can't)\s+(?:eat|drink|have|take)\s+(.+)$|"
     r"\bavoids?\s+(.+)$",
@@ -221,6 +228,64 @@ def violations(reply: str, risks: Sequence[Risk]) -> list[Risk]:
     return [r for r in risks if any(_recommends(lowered, term) for term in r.terms)]
 
 
+# A reply saying a risk is not so: "you're not allergic to peanuts", "the user has no
+# allergies", "you aren't vegan", "not afraid of heights". What follows the word may name what
+# it is to ("to peanuts", "of heights").
+_DENIED = re.compile(
+    r"(?:\b(?:no|not|never|without)|n['’]t)\s+(?P<between>(?:[\w'’-]+\s+){0,2}?)"
+    r"(?P<kind>allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|c[o]?eliac|vegan|vegetarian|pescatarian|"
+    r"diabetic|afraid|scared|terrified|frightened)\b(?P<rest>[^.!?;\n]*)",
+    re.IGNORECASE,
+)
+# Whom the clause is about: the user ("your friend is not allergic" is not the user).
+_THE_USER = re.compile(r"\b(?:you|you['’](?:re|ve)|user)\b", re.IGNORECASE)
+# "no other allergies", "not allergic to anything else": the remembered one is not denied.
+_BESIDES = re.compile(r"\b(?:other|else|besides|apart|except|another|new)\b", re.IGNORECASE)
+_NAMED_AFTER = re.compile(r"\s+(?:to|of|towards?)\s+(?P<what>(?:[\w'’-]+\s*){1,4})", re.I)
+_FEAR_WORDS: Final = frozenset({"afraid", "scared", "terrified", "frightened"})
+
+
+def denials(reply: str, risks: Sequence[Risk]) -> list[Risk]:
+    """Risks the reply says are not so: "The user has no allergies to peanuts" beside a
+    remembered peanut allergy. Of something else ("not allergic to cats"), or of others
+    ("no other allergies"), a denial says nothing against the risk."""
+    denied = []
+    for risk in risks:
+        for found in _DENIED.finditer(reply):
+            clause = _CLAUSE_START.split(reply[: found.start()])[-1]
+            if _denies(risk, found) and _THE_USER.search(clause):
+                denied.append(risk)
+                break
+    return denied
+
+
+def _denies(risk: Risk, found: re.Match[str]) -> bool:
+    """Whether one denial found (``_DENIED``) is of ``risk``: the same kind of risk, and what
+    it names, if anything, is among what the risk rules out."""
+    kind = found.group("kind").casefold()
+    if risk.drug:
+        return False
+    if risk.activity != (kind in _FEAR_WORDS):
+        return False
+    told = _RISK_KIND.search(risk.memory.text)
+    if not risk.activity and (told is None or told.group(0).casefold()[:5] != kind[:5]):
+        return False
+    if _BESIDES.search(found.group("between")) or _BESIDES.search(found.group("rest")[:30]):
+        return False
+    named = _NAMED_AFTER.match(found.group("rest"))
+    said = {w.casefold() for w in _WORD.findall(found.group("between"))}
+    if named is not None:
+        said |= {w.casefold() for w in _WORD.findall(named.group("what"))}
+    said -= _NOT_TERMS | {"at", "anything", "really", "actually", "even", "any", "longer"}
+    if not said:
+        return True  # "you have no allergies": all of them, this one too
+    if risk.activity:
+        feared = risk.memory.subject_key.casefold().partition("fear:")[2]
+        return any(w[:5] == feared[:5] for w in said)
+    singular = {w[:-1] for w in said if w.endswith("s")}
+    return bool((said | singular) & set(risk.terms))
+
+
 def _recommends(text: str, term: str) -> bool:
     """Whether ``term`` occurs in ``text`` other than excluded: "no peanuts", "avoid peanut
     butter or peanuts", "peanut-free", "allergic to peanuts" are fine; "peanut butter
@@ -280,17 +345,21 @@ def reminder(risks: Sequence[Risk]) -> str:
 
 
 # After the risks, said to the user: "⚠ Careful: you don't eat pork, and this suggests ..."
-_SAID: Final = {"Remember": "", "Careful": ", and this suggests something that rules out"}
+_SAID: Final = {
+    "Remember": "",
+    "Careful": ", and this suggests something that rules out",
+    "Denied": ", and this says otherwise",
+}
 
 
-def _lines(risks: Sequence[Risk], lead: str) -> str:
+def _lines(risks: Sequence[Risk], lead: str, said: str = "") -> str:
     """One line for every risk of a medicine taken, one for all the others together, each
     naming the memory as said to the user ("you are allergic to peanuts")."""
     lines = [r.interaction(lead) for r in risks if r.drug]
     others = [r for r in risks if not r.drug]
     if others:
         named = "; ".join(_to_user(r.memory.text) for r in others)
-        lines.append(f"⚠ {lead}: {named}{_SAID[lead]}.")
+        lines.append(f"⚠ {lead}: {named}{_SAID[said or lead]}.")
     return "\n".join(lines)
 
 
@@ -314,15 +383,18 @@ def _distinct(terms: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
-def warning(risks: Sequence[Risk]) -> str:
-    """The one line appended when a reply still breaks a risk."""
-    return _lines(risks, "Careful")
+def warning(risks: Sequence[Risk], denied: Sequence[Risk] = ()) -> str:
+    """The line appended when a reply still breaks a risk, and the one when it says a risk is
+    not so (``denied``)."""
+    broken = [r for r in risks if r not in denied]
+    lines = [_lines(denied, "Careful", "Denied"), _lines(broken, "Careful")]
+    return "\n".join(line for line in lines if line)
 
 
 def _terms(text: str) -> set[str]:
     lowered = text.casefold()
     objects = []
-    for pattern in (_AFTER_ALLERGY, _AFTER_AVOID):
+    for pattern in (_AFTER_ALLERGY, _AFTER_AVOID, _BEFORE_ALLERGY):
         found = pattern.search(lowered)
         if found:
             objects.append(next(g for g in found.groups() if g))
@@ -334,7 +406,7 @@ def _terms(text: str) -> set[str]:
                 terms.update(EXPANSIONS.get(family, (family,)))
     for word in words:
         singular = word[:-1] if word.endswith("s") and len(word) > 3 else word
-        if word in {"and", "or", "to", "the", "a", "an", "any", "all", "of", "other", "foods"}:
+        if word in _NOT_TERMS:
             continue
         terms.update({word, singular})
         for family in (word, singular):
