@@ -229,11 +229,11 @@ def _forget_preview(
 def _forgotten(receipt: ForgetReceipt, *, as_json: bool, line: str | None = None) -> int:
     """Say what a forget did (``line`` instead of the count of memories: words forgotten), and
     a damaged file that kept rows of it."""
-    from desktop_agent.core.memory_service import also_touched
+    from desktop_agent.core.memory_service import receipt_touched
 
     topics = sum(1 for k in receipt.kinds if k == "topic")
     count = len(receipt.ids) - topics - len(receipt.learned) or len(receipt.ids)
-    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
+    also = receipt_touched(receipt)
     line = line or (
         f"forgot {count} memor{'y' if count == 1 else 'ies'}"
         + (f" {also}" if also else "")

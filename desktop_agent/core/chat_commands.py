@@ -125,7 +125,7 @@ class ChatCommands:
 
 def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
     """The user said yes: forget what was offered."""
-    from desktop_agent.core.memory_service import also_touched
+    from desktop_agent.core.memory_service import receipt_touched
 
     if pending.words and pending.ids:  # a person and a thing: facts of one, words of the other
         from desktop_agent.core.forget_request import forget_pending
@@ -150,8 +150,7 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
         )
     receipt = memory.forget(pending.ids)
     asked = len(pending.ids)
-    topics = sum(1 for kind in receipt.kinds if kind == "topic")
-    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
+    also = receipt_touched(receipt)
     return CommandReply(
         f"Forgotten: {asked} memor{'y' if asked == 1 else 'ies'}"
         + (f" {also}" if also else "")

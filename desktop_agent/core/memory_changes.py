@@ -63,10 +63,17 @@ class ForgetPreview:
     redacted: tuple[str, ...]  # episodes whose words taught them (those words are erased)
     # Facts learned only from messages being forgotten (a PIN told in a message is a fact too).
     learned: tuple[str, ...] = ()
+    # Of ``redacted``, the exchanges whose reply only repeated a forgotten name.
+    repeated: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """ "and 2 messages it came from": what else goes, in the user's words."""
-        return also_touched(len(self.redacted), len(self.topics), len(self.learned))
+        return also_touched(
+            len(self.redacted) - len(self.repeated),
+            len(self.topics),
+            len(self.learned),
+            len(self.repeated),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,15 +81,32 @@ class ForgetPreview:
             "topics": list(self.topics),
             "redacted": list(self.redacted),
             "learned": list(self.learned),
+            "repeated": list(self.repeated),
         }
 
 
-def also_touched(messages: int, topics: int = 0, learned: int = 0) -> str:
+def receipt_touched(receipt: ForgetReceipt, *, topics_asked: bool = False) -> str:
+    """What a done forget took with it ("and 1 message it came from and 1 topic summary"),
+    the memories asked for aside (``topics_asked``: the topic summaries were)."""
+    topics = 0 if topics_asked else sum(1 for kind in receipt.kinds if kind == "topic")
+    return also_touched(
+        len(receipt.redacted) - len(receipt.repeated),
+        topics,
+        len(receipt.learned),
+        len(receipt.repeated),
+    )
+
+
+def also_touched(messages: int, topics: int = 0, learned: int = 0, repeated: int = 0) -> str:
+    """What else a forget erases: the facts learned only from what goes, the messages the
+    memories came from, the replies elsewhere that repeated them, the topic summaries."""
     parts = []
     if learned:
         parts.append(f"{learned} fact{'s' if learned != 1 else ''} learned from it")
     if messages:
         parts.append(f"{messages} message{'s' if messages != 1 else ''} it came from")
+    if repeated:
+        parts.append(f"{repeated} repl{'ies' if repeated != 1 else 'y'} that repeated it")
     if topics:
         parts.append(f"{topics} topic summar{'ies' if topics != 1 else 'y'}")
     return ("and " + " and ".join(parts)) if parts else ""

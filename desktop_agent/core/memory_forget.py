@@ -128,6 +128,8 @@ class Forgetting:
             for p, vector in zip(plans, vectors, strict=True)
         }
         receipt = service.vault.forget(ids, rewrite=rewrite)
+        repeated = tuple(p.episode_id for p in plans if p.reply_only)
+        receipt = replace(receipt, repeated=repeated) if repeated else receipt
         logger.info("forgot %d memories, redacted %d messages", len(ids), len(plans))
         self.usage.drop(ids)
         for plan in plans:
@@ -156,6 +158,7 @@ class Forgetting:
             tuple(topics),
             tuple(p.episode_id for p in plans if p.episode_id not in set(ids)),
             tuple(learned),
+            tuple(p.episode_id for p in plans if p.reply_only),
         )
 
     def _learned_only_from(

@@ -23,6 +23,7 @@ from desktop_agent.core.memory_changes import (
     MemoryChange,
     Recollection,
     also_touched,
+    receipt_touched,
 )
 from desktop_agent.core.memory_conversations import Conversations
 from desktop_agent.core.memory_forget import Forgetting
@@ -71,6 +72,7 @@ __all__ = [
     "MemoryService",
     "Recollection",
     "also_touched",
+    "receipt_touched",
 ]
 
 logger = logging.getLogger(__name__)

@@ -43,6 +43,9 @@ class EpisodeRedaction:
     text: str
     meta: dict[str, Any]
     moved: dict[str, tuple[Provenance, ...]] = field(default_factory=dict)
+    # Only the reply was rewritten: it repeated a forgotten name, and the user's words there
+    # are no source of the fact (counted apart: "and 1 reply that repeated it").
+    reply_only: bool = False
 
 
 def plan_redactions(
@@ -152,7 +155,7 @@ def rewrite_reply(episode: MemoryItem, names: set[str]) -> EpisodeRedaction | No
     redact_versions(meta, lambda version: _redact_sentences(version, names))
     text, meta["user_end"] = episode_text(episode.user_text, new_reply)
     meta["redacted"] = int(meta.get("redacted", 0)) + 1
-    return EpisodeRedaction(episode.id, text, meta)
+    return EpisodeRedaction(episode.id, text, meta, reply_only=True)
 
 
 _CALENDAR: Final = frozenset({*MONTHS, *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS)})

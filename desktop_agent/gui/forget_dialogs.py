@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_agent.core.memory_service import also_touched
+from desktop_agent.core.memory_service import receipt_touched
 
 if TYPE_CHECKING:  # the GUI does not load the vault's package, only its results
     from desktop_agent.memory.model import ForgetReceipt
@@ -82,9 +82,9 @@ def forgotten_summary(receipt: ForgetReceipt) -> str:
     user asked to forget counted apart from what went with them, as the question put it."""
     topics = sum(1 for kind in receipt.kinds if kind == "topic")
     count = len(receipt.ids) - topics - len(receipt.learned)
-    if count == 0:  # only topics were asked for
-        count, topics = topics, 0
-    also = also_touched(len(receipt.redacted), topics, len(receipt.learned))
+    only_topics = count == 0  # only topics were asked for
+    also = receipt_touched(receipt, topics_asked=only_topics)
+    count = topics if only_topics else count
     return f"Forgotten: {count} memor{'y' if count == 1 else 'ies'}" + (f" {also}" if also else "")
 
 

@@ -80,6 +80,9 @@ class ForgetReceipt:
     redacted: tuple[MemoryId, ...] = ()
     # Facts forgotten because every message they were learned from was (set by the service).
     learned: tuple[str, ...] = ()
+    # Of ``redacted``, the exchanges whose reply only was rewritten: it repeated a forgotten
+    # name, the user's words there taught nothing forgotten (set by the service).
+    repeated: tuple[str, ...] = ()
     # Damaged data files the forget had to leave as they were ("fragment 3 (data file ...)"):
     # the forgotten memories' keys are gone, but rows of theirs in those files were not deleted.
     damaged: tuple[str, ...] = ()
@@ -89,6 +92,7 @@ class ForgetReceipt:
             "forgotten": [{"id": i, "kind": k} for i, k in zip(self.ids, self.kinds, strict=True)],
             "redacted": list(self.redacted),
             "learned": list(self.learned),
+            "repeated": list(self.repeated),
             "at": self.at.isoformat(),
             "epoch": self.epoch,
             "rekeyed": self.rekeyed,

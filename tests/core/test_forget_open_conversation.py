@@ -145,3 +145,28 @@ def test_a_forget_of_him_and_a_thing_erases_the_thing_from_the_request(
     chat(assistant, conversation, "yes")
     words = _words(conversation).casefold()
     assert "seville" not in words and "luca" not in words, words
+
+
+def test_a_reply_that_only_repeated_the_name_is_counted_apart_from_where_it_came_from(
+    memory: MemoryService,
+) -> None:
+    # Given a name learned in one exchange and repeated by the model in another
+    replies = iter(["Okay.", "Enjoy your time in Seville with Luca!"])
+    engine = ScriptedEngine(lambda messages: next(replies))
+    assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
+    conversation = assistant.start_conversation()
+    told = chat(assistant, conversation, "My boyfriend is called Luca.")
+    later = chat(assistant, conversation, "Any tips for a long weekend away?")
+    partner = next(m for m in told.learned if "Luca" in m.text)
+
+    # Then the forget says, before and after, one message it came from and one reply
+    preview = memory.forget_preview([partner.id])
+    said = "and 1 message it came from and 1 reply that repeated it"
+    assert preview.describe().startswith(said)  # (then the topic summary that quoted it)
+    assert preview.repeated == (later.episode_id,)
+    receipt = memory.forget([partner.id])
+    assert receipt.repeated == (later.episode_id,) and len(receipt.redacted) == 2
+    from desktop_agent.core.memory_service import receipt_touched
+
+    assert receipt_touched(receipt).startswith(said)
+    assert receipt.to_json()["repeated"] == [later.episode_id]
