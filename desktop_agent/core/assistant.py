@@ -380,7 +380,14 @@ class Assistant:
         excluded = self._open.excluded(conversation.id)
         said = [m.content for m in conversation.messages if m.role == "user"]
         # the question before, and the few before it that "that" in it may lean on
-        return ground(self._memory, text, excluded, said[-1] if said else None, said[-4:-1])
+        return ground(
+            self._memory,
+            text,
+            excluded,
+            said[-1] if said else None,
+            said[-4:-1],
+            last_resort=True,
+        )
 
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
         """The remembered risks that matter for ``text``."""

@@ -73,7 +73,7 @@ from desktop_agent.core.slot_past import before_a_missed_change, before_its_sour
 from desktop_agent.core.statement_wording import AMOUNT_SAID, ENDED, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement, position, with_whom
 from desktop_agent.core.successors import ROLE
-from desktop_agent.core.thing_questions import said_of_it
+from desktop_agent.core.thing_questions import ADVICE, said_at_last, said_of_it
 from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.memory.model import MemoryNotFound
@@ -95,11 +95,23 @@ def ground(
     excluded: Collection[str] = (),
     before: str | None = None,
     earlier: Sequence[str] = (),
+    *,
+    last_resort: bool = False,
 ) -> Grounding | None:
     """The grounded answer to ``text`` if it asks about the user, else None; ``before``: the
     user's message before it, whom "she" in "where does she live?" may mean, and ``earlier``
-    the ones before that (oldest first), what "it" in the question before meant."""
+    the ones before that (oldest first), what "it" in the question before meant. With
+    ``last_resort``, a question no rule knows is answered by the user's sentence that says
+    the thing and the kind asked (``said_at_last``), before the model is."""
+    if ADVICE.search(text):
+        return None  # "what should I get Nia for her birthday?" asks for ideas: the model's
     grounded = _ground(memory, text, excluded, before, earlier)
+    if grounded is None and last_resort:
+        asked = plain_question(text)
+        if before and PRONOUN.search(asked):
+            asked = resolved(asked, before, people_by_name(memory))
+        if (said := said_at_last(memory, asked, excluded)) is not None:
+            return _quoting(said.sentence, said.source, memory, asked)
     alone = _WITH_SOMEONE.sub("", text)
     if grounded is not None and alone != text and not _says_asked(grounded, text):
         # "when do I have my one-to-ones with my manager?": nothing known of the manager's

@@ -79,7 +79,9 @@ def best_statement(
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
-        wanted -= kin  # the relation alone ("my sister") does not answer "what's her job?"
+        # the relation alone ("my sister") does not answer "what's her job?", nor its other
+        # words ("physiotherapist" for "who's my physio?")
+        wanted -= kin | content_words(" ".join(kin))
     if not wanted and not kin:
         return None
     wanted |= inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."

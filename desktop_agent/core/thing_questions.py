@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import replace
 from typing import Final
 
+from desktop_agent.core.current_words import current
 from desktop_agent.core.grounding import content_words, stems
 from desktop_agent.core.grounding_words import the_thing
 from desktop_agent.core.memory_model import EPISODIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
-from desktop_agent.core.questions import asks_the_past
-from desktop_agent.core.statement_wording import kind_asked
-from desktop_agent.core.statements import Statement, best_statement
+from desktop_agent.core.questions import asks_only, asks_the_past, question_only
+from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked, what_is_so
+from desktop_agent.core.statements import (
+    Statement,
+    best_statement,
+    changed_since,
+    clipped,
+    inflected,
+    with_next,
+)
+from desktop_agent.core.user_sentences import told_sentences
 
 
 def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
@@ -65,4 +75,104 @@ _WHEN_OR_WHERE: Final = re.compile(
 )
 
 
-__all__ = ["said_of_it"]
+# Questions that ask for advice, ideas or how something works, not for what the user told:
+# "what should I get Nia for her birthday?", "can you explain how a deposit works?"
+ADVICE: Final = re.compile(
+    r"\b(?:what|which|where|how)\s+(?:should|shall|could|can)\s+(?:i|we)\s+(?:get|buy|gift|cook|"
+    r"make|do|wear|watch|read|say|bring|plan|eat|order|try|visit|go|spend|celebrate)\b|"
+    r"\b(?:ideas?|suggest\w*|recommend\w*|tips?|advice|advise|explain|how\s+(?:does|do)\s+"
+    r"(?:an?|the|one|you)\b|what\s+is\s+an?\b|what\s+are\s+(?:some|good)\b)",
+    re.IGNORECASE,
+)
+# Words that say the kind of thing asked, not the thing: "time" in "what time is physio?"
+_KIND_WORDS: Final = frozenset(
+    stems("time day date night week month year much many long old name called heavy tall big "
+          "far cost price number amount kind sort type")
+)  # fmt: skip
+# What asks a measure, which only a number says: "how heavy is Rolo?", "how tall is Mia?"
+_MEASURE_ASKED: Final = re.compile(r"\bhow\s+(?:heavy|tall|big|far|high|deep)\b|\bweigh", re.I)
+_NUMBER: Final = re.compile(r"\d")
+# Where something is, said: "at Parkside pool", "in Leeds", "on Hill Lane"
+_WHERE_ASKED: Final = re.compile(r"^\s*(?:and\s+)?where\b", re.IGNORECASE)
+_PLACE_SAID: Final = re.compile(r"\b(?:at|in|on|near)\s+(?:the\s+)?[\w'’-]+", re.IGNORECASE)
+_WHO_ASKED: Final = re.compile(r"^\s*(?:and\s+)?who\b", re.IGNORECASE)
+
+
+def said_at_last(memory: MemoryService, text: str, excluded: Collection[str]) -> Statement | None:
+    """The last resort before the model, for a question no rule knows ("how heavy is Rolo?",
+    "how much is the deposit?"): the user's sentence that says the thing it asks of (every word
+    of it but one at most, a name always) and the kind of thing asked (a number, a time, a
+    place, someone), the newest of those that say as much; or a change to it said since. None
+    for a question asking for advice or about the past, or when no sentence says both: "how
+    heavy is a blue whale?" after "Rolo weighs 9kg" asks the model."""
+    if not asks_only(text) or ADVICE.search(text) or asks_the_past(text):
+        return None
+    thing = (content_words(text) & stems(text)) - _KIND_WORDS
+    if not thing:
+        return None
+    if not _kind_of(text) and len(thing) < 2:
+        return None  # "what is pottery?", "what's the weather like?": one word is no answer
+    names = {w for w in thing if _is_name(w, text)}
+    # (one word of three or more may be said otherwise: "physio" for "my shoulder physio")
+    allowed = 1 if len(thing) >= 3 else 0
+    hidden = {*excluded, *memory.outdated_episodes()}
+    episodes = current(
+        memory, memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=hidden)
+    )
+    best: Statement | None = None
+    best_key: tuple[int, float] | None = None
+    for recollection in episodes:
+        if question_only(recollection.item):
+            continue
+        for sentence in told_sentences(recollection.item.user_text):
+            missed = _missed(thing, sentence)
+            if missed & names or len(missed) > allowed:
+                continue
+            found = with_next(Statement(clipped(what_is_so(sentence, text)), recollection, 0), text)
+            key = (len(thing) - len(missed), recollection.item.created_at.timestamp())
+            if _says_kind(text, found.sentence) and (best_key is None or key > best_key):
+                best, best_key = replace(found, shared=key[0]), key
+    if best is None:
+        return None
+    changed = changed_since(best, episodes, content_words(text), text)
+    return with_next(changed, text) if changed is not None else best
+
+
+def _missed(thing: set[str], sentence: str) -> set[str]:
+    """The words of ``thing`` that ``sentence`` does not say, in any form ("swim" is said by
+    "swimming")."""
+    said = stems(sentence)
+    return {
+        w
+        for w in thing
+        if w not in said
+        and not inflected({w}) & said
+        and not (len(w) >= 4 and any(s.startswith(w) for s in said))
+    }
+
+
+def _is_name(word: str, text: str) -> bool:
+    """Whether ``word`` is a name in ``text`` (capitalised after its first word)."""
+    later = re.findall(r"[\w'’-]+", text)[1:]
+    return any(w[:1].isupper() and w.casefold().startswith(word) for w in later)
+
+
+def _kind_of(question: str) -> re.Pattern[str] | None:
+    """What a sentence must say to answer the kind of thing ``question`` asks: a number for a
+    measure, a time, an amount, a name, a place for "where", someone for "who"; else None."""
+    if _MEASURE_ASKED.search(question):
+        return _NUMBER
+    if (kind := kind_asked(question)) is not None:
+        return kind
+    if _WHERE_ASKED.match(question):
+        return _PLACE_SAID
+    return NAMES_SOMEONE if _WHO_ASKED.match(question) else None
+
+
+def _says_kind(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` says the kind of thing ``question`` asks, when it asks one."""
+    kind = _kind_of(question)
+    return kind is None or kind.search(sentence) is not None
+
+
+__all__ = ["ADVICE", "said_at_last", "said_of_it"]
