@@ -79,9 +79,9 @@ def best_statement(
     wanted = content_words(question)
     kin = kin_asked(question)
     if kin:
-        # the relation alone ("my sister") does not answer "what's her job?", nor its other
-        # words ("physiotherapist" for "who's my physio?")
-        wanted -= kin | content_words(" ".join(kin))
+        # the relation alone ("my sister") does not answer "what's her job?", nor a carer's
+        # other words ("physiotherapist" for "who's my physio?")
+        wanted -= kin | content_words(" ".join(kin & CARERS))
     if not wanted and not kin:
         return None
     wanted |= inflected(wanted)  # "which race did I sign up for?" -> "Signed up for ..."
