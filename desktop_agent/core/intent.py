@@ -102,7 +102,14 @@ _WHY = re.compile(
 
 
 def _forget_argument(forget: re.Match[str]) -> str:
-    argument, *why = _WHY.split(forget.group(1), maxsplit=1)
+    asked = forget.group(1)
+    if (meant := _MEANT.search(asked)) is not None:
+        # "the therapy stuff? like Dr. Lindqvist and all that": both are to be forgotten
+        thing = _THE.sub("", _THING.sub("", asked[: meant.start()].strip(" .!?,")))
+        what = _ALL_THAT.sub("", _WHY.split(asked[meant.end() :], maxsplit=1)[0].strip(" .!?,)"))
+        if thing and what:
+            asked = f"{thing} and {what}"
+    argument, *why = _WHY.split(asked, maxsplit=1)
     also = _ALSO.match(why[0]) if why else None
     if also is not None and not re.search(r"\b(?:too|well)$", also[0]) and len(also[0].split()) > 5:
         also = None  # "... and the way you talk is weird": a remark, not one more thing
@@ -115,6 +122,19 @@ def _forget_argument(forget: re.Match[str]) -> str:
     argument = re.sub(r"\s+(?:please|pls|plz)\b", "", argument, flags=re.IGNORECASE)
     return argument.strip(" .!,")
 
+
+# What a request says it means, after the thing: "the therapy stuff? like Dr. Lindqvist and all
+# that", "the court case stuff, e.g. Mr Okoro", "the money things (especially the loan)" (not
+# "forget that I like pizza": a "like" after a word of the thing is a verb)
+_MEANT: Final = re.compile(
+    r"(?:[,?!(—–-]|\b(?:stuff|things?|bits?|business|info))\s*\(?\s*"
+    r"(?:like|e\.?\s?g\.?|i\.?\s?e\.?|especially|including|incl\.?|namely|mainly|mostly)\s+",
+    re.IGNORECASE,
+)
+_ALL_THAT: Final = re.compile(
+    r",?\s+(?:(?:and|&)\s+(?:all\s+that|stuff|everything|so\s+on|that)|etc\.?)$", re.I
+)
+_THE: Final = re.compile(r"^(?:the|my|our|all\s+the)\s+", re.IGNORECASE)
 
 # "... and the target too": one more thing to forget, said after the request
 _ALSO: Final = re.compile(

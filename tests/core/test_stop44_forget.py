@@ -1,0 +1,51 @@
+"""Stop 44: a forget request that says what it means after the thing ("the therapy stuff? like
+Dr. Lindqvist and all that") forgets what it names there too. Before, only "therapy" was looked
+for, the user's sentences said "session with Dr. Lindqvist ... the anxiety stuff", and the
+answer was "I don't remember anything about “therapy”". Cases written before the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.intent import perceive
+from tests.core.conftest import chat
+
+
+@pytest.mark.parametrize(
+    ("request_", "argument"),
+    [
+        (
+            "actually can you forget the therapy stuff? like Dr. Lindqvist and all that, I'd "
+            "rather not have it saved",
+            "therapy and Dr. Lindqvist",
+        ),
+        ("please forget the court case stuff, e.g. Mr Okoro", "court case and Mr Okoro"),
+        (
+            "forget the money stuff, especially the loan from Jamal",
+            "money and the loan from Jamal",
+        ),
+        ("forget that I like pizza", "I like pizza"),
+    ],
+)
+def test_what_a_request_says_it_means_is_forgotten_too(request_: str, argument: str) -> None:
+    intent = perceive(request_, None)
+    assert (intent.command, intent.argument) == ("forget", argument)
+
+
+def test_the_therapist_named_after_like_is_offered_and_forgotten(assistant: Assistant) -> None:
+    told = (
+        "had my session with Dr. Halvorsen today for the anxiety stuff, she suggested "
+        "journaling. also Pip knocked my tea off the desk"
+    )
+    chat(assistant, assistant.start_conversation(), told)
+    conversation = assistant.start_conversation()
+    offer = chat(
+        assistant,
+        conversation,
+        "can you forget the therapy stuff? like Dr. Halvorsen and all that",
+    ).text
+    assert "Halvorsen" in offer, offer
+    chat(assistant, conversation, "yes")
+    said = " ".join(e.text for e in assistant.memory.items("episodic"))
+    assert "Halvorsen" not in said and "Pip knocked my tea" in said, said
