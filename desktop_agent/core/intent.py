@@ -91,7 +91,9 @@ _FORGET = re.compile(
 # don't want him in here at all", "forget my address because I'm moving".
 _WHY = re.compile(
     r"[,;]\s*(?=(?:i|i'm|im|i've|i'd|it|we|we're|we've|we'll|we\s+won't|because|"
-    r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn't|don't|"
+    r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn['’]?t|don['’]?t|"
+    # ", probably shouldnt have shared that", ", honestly not sure why I said it"
+    r"didn['’]?t|wouldn['’]?t|probably|prob|maybe|honestly|tbh|really|not\s+sure|"
     # ", the letting agent handles everything now": a clause of its own
     r"the\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:is|are|was|were|has|have|handles|does|did|will|can)"
     r")\b)|\s+(?:because|since|cos|coz)\s+|"

@@ -26,6 +26,12 @@ from tests.core.conftest import chat
             "money and the loan from Jamal",
         ),
         ("forget that I like pizza", "I like pizza"),
+        # why, said after it, is not part of it
+        (
+            "can you delete the gym door pin i gave you, probably shouldnt have shared that",
+            "gym door pin",
+        ),
+        ("please forget my bank details, honestly not sure why I said them", "my bank details"),
     ],
 )
 def test_what_a_request_says_it_means_is_forgotten_too(request_: str, argument: str) -> None:
@@ -49,3 +55,20 @@ def test_the_therapist_named_after_like_is_offered_and_forgotten(assistant: Assi
     chat(assistant, conversation, "yes")
     said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "Halvorsen" not in said and "Pip knocked my tea" in said, said
+
+
+def test_a_pin_asked_to_be_deleted_with_why_after_it_goes_and_the_gym_stays(
+    assistant: Assistant,
+) -> None:
+    told = "joined puregym in york, £31.50 a month. door pin is 55190"
+    chat(assistant, assistant.start_conversation(), told)
+    conversation = assistant.start_conversation()
+    offer = chat(
+        assistant,
+        conversation,
+        "can you delete the gym door pin i gave you, probably shouldnt have shared that",
+    ).text
+    assert "55190" in offer, offer
+    chat(assistant, conversation, "yes")
+    said = " ".join(e.text for e in assistant.memory.items("episodic"))
+    assert "55190" not in said and "puregym in york" in said, said
