@@ -417,7 +417,19 @@ def _said_in(text: str) -> set[str]:
         said.add(_SUM_SAID)
     if any(not _NOT_A_NAME.match(n) for n in _NAME_IN.findall(text)):
         said.add(_NAME_SAID)
+    if _HOME_IN.search(text):
+        said.add(_HOME_SAID)
     return said
+
+
+def _names_beside_home(sentence: str) -> bool:
+    """Whether ``sentence`` names someone, the names of where they live aside ("he lives at
+    9 Mill Lane, Ely" names no one)."""
+    home = [m.span() for m in _HOME_IN.finditer(sentence)]
+    return any(
+        not any(a <= m.start() < b for a, b in home) and not _NOT_A_NAME.match(m.group(0))
+        for m in _NAME_IN.finditer(sentence)
+    )
 
 
 # "forget how much the wedding costs": a sentence saying an amount says it ("they're spending
@@ -443,6 +455,21 @@ _NOT_A_NAME: Final = re.compile(
     r"s?\b"
 )
 _NAME_SAID: Final = "#name"
+# "forget my dad's address", "what I said about where Tom lives": a sentence saying where
+# someone lives says it ("he lives at 9 Mill Lane", "he's just moved to croydon, some flat"),
+# more than one that only names them
+_HOME_TOPIC: Final = re.compile(
+    r"\baddress(?:es)?\b|\bwhere\b.*\b(?:lives?|living|staying)\b", re.IGNORECASE
+)
+_HOME_IN: Final = re.compile(
+    r"\b(?:lives?|living|moved|moving|staying)\s+(?:at|in|to|into|near|over\s+in)\b"
+    r"(?:[\s,]+(?:the\s+)?\d*\s*[\w'’-]+)*?(?=[.!?]|$|\s+(?:if|and|but|so|since|for|with)\b)|"
+    r"\b\d+[a-z]?\s+(?:[A-Z][\w'’-]*\s+)+(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
+    r"way|crescent|court|place|terrace|gardens|grove)\b|\bpostcode\b|\b(?:flat|apartment|house)\s+"
+    r"(?:near|by|on|in|at)\b",
+    re.IGNORECASE,
+)
+_HOME_SAID: Final = "#home"
 _PEOPLE: Final = frozenset(stems(" ".join(RELATIONS)))
 
 
@@ -463,6 +490,9 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
         wanted.add(_SUM_SAID)
     if _NAME_TOPIC.search(topic):
         wanted.add(_NAME_SAID)
+    home = bool(_HOME_TOPIC.search(topic))
+    if home:
+        wanted.add(_HOME_SAID)
     # each word of the topic counts once, however many of its forms or synonyms a sentence
     # says: "Rafael's phone number" is not said by "phone is a Pixel 7 and I'm on Mint Mobile"
     root: dict[str, str] = {}
@@ -470,9 +500,14 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
         for form in {word} | inflected({word}) | derived({word}) | content_words(word):
             root.setdefault(form, word)
     root[_NAME_SAID] = "name"  # (a name said and the word "named" say the name once)
+    if home:  # (and "lives" and "lives at 9 Mill Lane" say where once)
+        asked_home = [w for w in stems(topic) if w.startswith(("address", "live", "living"))]
+        root[_HOME_SAID] = asked_home[0] if asked_home else _HOME_SAID
     # (the names the topic says, first word too: "Lena getting engaged"; and whom it names
     # by relation: "my father's diagnosis" is "he was just diagnosed with ...")
     whom = {w for name in _CAPITALISED.findall(topic) for w in stems(name)} & wanted
+    if home:  # whose home: "he lives at ..." for "my dad's address", "where tom lives"
+        whom |= (content_words(topic) & stems(topic)) - {root[_HOME_SAID]} - set(STOPWORDS)
     kin = kin_asked(topic) & wanted
     found = []
     # a message saying it across its sentences: "she told me she's pregnant!! | due in
@@ -492,7 +527,7 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
                 # "she's pregnant" says Amara's news, for "Amara being pregnant" (a "her" alone
                 # is anyone's: "her name's Pixel" is the cat, not "everything about Lena")
                 said |= whom
-                if not _NAME_IN.search(sentence) and not (stems(sentence) & _PEOPLE) - kin:
+                if not _names_beside_home(sentence) and not (stems(sentence) & _PEOPLE) - kin:
                     said |= kin  # ... and "she" by relation, when it can mean no one else
             words = {root.get(word, word) for word in wanted & said}
             shared = len(words)

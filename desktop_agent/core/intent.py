@@ -94,6 +94,10 @@ _WHY = re.compile(
     r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn['’]?t|don['’]?t|"
     # ", probably shouldnt have shared that", ", honestly not sure why I said it"
     r"didn['’]?t|wouldn['’]?t|probably|prob|maybe|honestly|tbh|really|not\s+sure|"
+    r"not\s+(?:really|my|our|something|important|relevant)|"
+    # ", that really wasn't mine to share"
+    r"(?:that|it|this)\s+(?:really\s+|just\s+|honestly\s+|probably\s+)?"
+    r"(?:wasn['’]?t|isn['’]?t|shouldn['’]?t|was|is)|"
     # ", the letting agent handles everything now": a clause of its own
     r"the\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:is|are|was|were|has|have|handles|does|did|will|can)"
     r")\b)|\s+(?:because|since|cos|coz)\s+|"

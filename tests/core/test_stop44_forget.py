@@ -32,6 +32,11 @@ from tests.core.conftest import chat
             "gym door pin",
         ),
         ("please forget my bank details, honestly not sure why I said them", "my bank details"),
+        (
+            "hey, about Jess - please forget what I told you about her divorce and Mark, that "
+            "really wasn't mine to share",
+            "Jess's divorce and Mark",
+        ),
     ],
 )
 def test_what_a_request_says_it_means_is_forgotten_too(request_: str, argument: str) -> None:
@@ -72,3 +77,35 @@ def test_a_pin_asked_to_be_deleted_with_why_after_it_goes_and_the_gym_stays(
     chat(assistant, conversation, "yes")
     said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "55190" not in said and "puregym in york" in said, said
+
+
+@pytest.mark.parametrize(
+    ("told", "request_", "offered", "kept"),
+    [
+        (
+            [
+                "my dad Joe just retired and took up pottery, loves it. he lives at 9 Mill "
+                "Lane, Ely if you ever need it."
+            ],
+            "can you delete my dad's address? i don't want that stored",
+            "Mill Lane",
+            "pottery",
+        ),
+        (
+            [
+                "so my ex tom has the kids sundays at 4 for his weekends",
+                "he's just moved to croydon apparently, some flat by the park",
+            ],
+            "also please forget what i said about where tom lives, not really my business",
+            "croydon",
+            "sundays",
+        ),
+    ],
+)
+def test_an_address_is_the_sentence_saying_where_they_live(
+    assistant: Assistant, told: list[str], request_: str, offered: str, kept: str
+) -> None:
+    for message in told:
+        chat(assistant, assistant.start_conversation(), message)
+    offer = chat(assistant, assistant.start_conversation(), request_).text
+    assert offered in offer and kept not in offer, offer
