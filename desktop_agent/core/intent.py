@@ -75,6 +75,9 @@ _FORGET = re.compile(
     r"|forget\s+(?:the|this)\s+(?:whole\s+(?=[\w'’-]+\s+\w))?(?!(?:past|rest|whole|above|last|previous|first|second|third|"
     r"next|question|answer|reply|email|paragraph|sentence|line)\b)"
     r"(?=[\w'’ -]{2,40}?(?:\s+(?:thing|stuff|bit|part|info))?(?:[\s,]+please)?(?:[.!?,;]|$))"
+    # "delete the ballet info": a thing of the memory, named as such, never a text to edit
+    r"|(?:delete|erase|remove|wipe|scrub)\s+(?:the|that|all\s+the)\s+"
+    r"(?=[\w'’ -]{2,40}?\s+(?:info|information|details|stuff)(?:[\s,]+please)?(?:[.!?,;]|$))"
     # "scrap the bit about my salary", "drop what I said about the vet bill" (not "drop my
     # son at football": these verbs forget only what is named as told)
     r"|(?:scrap|scratch|drop|ditch|bin|lose|clear|get\s+rid\s+of)\s+(?:(?:the|that|all\s+"
@@ -95,6 +98,8 @@ _WHY = re.compile(
     # ", probably shouldnt have shared that", ", honestly not sure why I said it"
     r"didn['’]?t|wouldn['’]?t|probably|prob|maybe|honestly|tbh|really|not\s+sure|"
     r"not\s+(?:really|my|our|something|important|relevant)|"
+    r"(?:she|he|they)(?:['’](?:s|re|ve|d))?\s+(?:has|have|had|stopped|quit|left|is|are|was|"
+    r"were|doesn['’]?t|don['’]?t|asked|wants?|moved|finished|isn['’]?t|aren['’]?t)|"
     # ", that really wasn't mine to share"
     r"(?:that|it|this)\s+(?:really\s+|just\s+|honestly\s+|probably\s+)?"
     r"(?:wasn['’]?t|isn['’]?t|shouldn['’]?t|was|is)|"
@@ -111,10 +116,14 @@ def _forget_argument(forget: re.Match[str]) -> str:
     asked = forget.group(1)
     if (meant := _MEANT.search(asked)) is not None:
         # "the therapy stuff? like Dr. Lindqvist and all that": both are to be forgotten
-        thing = _THE.sub("", _THING.sub("", asked[: meant.start()].strip(" .!?,")))
+        thing = _bare(asked[: meant.start()])
         what = _ALL_THAT.sub("", _WHY.split(asked[meant.end() :], maxsplit=1)[0].strip(" .!?,)"))
         if thing and what:
             asked = f"{thing} and {what}"
+    elif (listed := _LISTED.search(asked)) is not None and _bare(asked[: listed.start()]):
+        # "the custody case? lawyer, hearing, all of it": each of them too
+        what = re.sub(r"\s*,\s*", " and ", listed["what"].strip(" ,"))
+        asked = f"{_bare(asked[: listed.start()])} and {what}"
     argument, *why = _WHY.split(asked, maxsplit=1)
     also = _ALSO.match(why[0]) if why else None
     if also is not None and not re.search(r"\b(?:too|well)$", also[0]) and len(also[0].split()) > 5:
@@ -141,6 +150,20 @@ _ALL_THAT: Final = re.compile(
     r",?\s+(?:(?:and|&)\s+(?:all\s+that|stuff|everything|so\s+on|that)|etc\.?)$", re.I
 )
 _THE: Final = re.compile(r"^(?:the|my|our|all\s+the)\s+", re.IGNORECASE)
+# What a request lists after the thing, closed by "all of it": "the custody case? lawyer,
+# hearing, all of it", "the medication stuff? the sertraline and the dose and all that"
+_LISTED: Final = re.compile(
+    r"(?:[?:;]|\s[-–—])\s+(?P<what>[^?.!;:]+?),?\s+(?:and\s+)?"
+    r"(?:all\s+(?:of\s+)?(?:it|that|them|this)|everything|the\s+lot|etc\.?)(?=[\s,.!?;]|$)",
+    re.IGNORECASE,
+)
+
+
+def _bare(thing: str) -> str:
+    """The thing a request names, without "the", "stuff", "I told you last time"."""
+    thing = re.sub(rf"\s+{_I_TOLD.pattern}\s*$", "", thing.strip(" .!?,"), flags=re.I)
+    return _THE.sub("", _THING.sub("", thing.strip(" .!?,")))
+
 
 # "... and the target too": one more thing to forget, said after the request
 _ALSO: Final = re.compile(

@@ -32,6 +32,20 @@ from tests.core.conftest import chat
             "gym door pin",
         ),
         ("please forget my bank details, honestly not sure why I said them", "my bank details"),
+        # what it means, listed after it and closed with "all of it"
+        (
+            "hey can you delete everything about the court case? solicitor, hearing, all of "
+            "it. I don't want it sitting here",
+            "court case and solicitor and hearing",
+        ),
+        (
+            "could you forget all the medication stuff I told you last time? the lithium and "
+            "the dose and all that, I'd rather not have it stored",
+            "medication and the lithium and the dose",
+        ),
+        # "delete the X info": a thing of the memory, never a text to edit
+        ("and can you delete the swimming info, she's stopped going", "swimming"),
+        ("please remove the allotment details", "allotment details"),
         (
             "hey, about Jess - please forget what I told you about her divorce and Mark, that "
             "really wasn't mine to share",
@@ -65,7 +79,7 @@ def test_the_therapist_named_after_like_is_offered_and_forgotten(assistant: Assi
 def test_a_pin_asked_to_be_deleted_with_why_after_it_goes_and_the_gym_stays(
     assistant: Assistant,
 ) -> None:
-    told = "joined puregym in york, £31.50 a month. door pin is 55190"
+    told = "joined puregym in leeds, £27.99 a month. door pin is 55190"
     chat(assistant, assistant.start_conversation(), told)
     conversation = assistant.start_conversation()
     offer = chat(
@@ -76,7 +90,7 @@ def test_a_pin_asked_to_be_deleted_with_why_after_it_goes_and_the_gym_stays(
     assert "55190" in offer, offer
     chat(assistant, conversation, "yes")
     said = " ".join(e.text for e in assistant.memory.items("episodic"))
-    assert "55190" not in said and "puregym in york" in said, said
+    assert "55190" not in said and "puregym in leeds" in said, said
 
 
 @pytest.mark.parametrize(
@@ -109,3 +123,24 @@ def test_an_address_is_the_sentence_saying_where_they_live(
         chat(assistant, assistant.start_conversation(), message)
     offer = chat(assistant, assistant.start_conversation(), request_).text
     assert offered in offer and kept not in offer, offer
+
+
+def test_what_a_request_lists_after_the_thing_is_forgotten_with_it(assistant: Assistant) -> None:
+    told = [
+        "about my kids: Ines is 12 and does violin, they keep me busy",
+        "the custody stuff with my ex Pavel is getting messy. my solicitor is Greta Lind, next "
+        "hearing is 9 July",
+    ]
+    for message in told:
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    chat(
+        assistant,
+        conversation,
+        "hey can you delete everything about the custody case? solicitor, hearing, all of it.",
+    )
+    chat(assistant, conversation, "yes")
+    said = " ".join(e.text for e in assistant.memory.items("episodic"))
+    assert "Greta" not in said and "9 July" not in said and "violin" in said, said
+    facts = " ".join(f.text for f in assistant.memory.active_facts())
+    assert "Greta" not in facts, facts
