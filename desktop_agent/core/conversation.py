@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from desktop_agent.core.reply_versions import ReplyVersions
+from desktop_agent.core.turn import QUOTE_OPENING
 from desktop_agent.errors import InputError
 from desktop_agent.llm import ChatMessage
 
@@ -56,12 +57,16 @@ class Conversation:
     def history_for_the_model(self) -> list[ChatMessage]:
         """The messages the model reads back: a command's exchange ("/remember ...", a forget's
         offer and the yes to it) is no part of the conversation, and after a forget its erased
-        list only taught a small model to answer with lists of "[forgotten]"."""
+        list only taught a small model to answer with lists of "[forgotten]". Nor is a quote
+        of the user's words the core answered with: the bundled model copied its opening into
+        the next reply ("what should I cook tonight?" -> "You told me ..."), which the guard
+        against made-up quotes then replaced with "I don't know that yet"."""
         kept: list[ChatMessage] = []
         for index, message in enumerate(self.messages):
-            if message.role == "assistant" and index not in self.versions:
+            quote = message.role == "assistant" and message.content.startswith(QUOTE_OPENING)
+            if message.role == "assistant" and (index not in self.versions or quote):
                 if kept and kept[-1].role == "user":
-                    kept.pop()  # (the command it answered)
+                    kept.pop()  # (the command or the question it answered)
                 continue
             kept.append(message)
         return kept

@@ -48,6 +48,7 @@ from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import SLOT_WORDS, AboutUser
 from desktop_agent.core.statement_wording import WHEN_SAID, kind_asked, what_is_so
+from desktop_agent.core.turn import QUOTE_OPENING
 from desktop_agent.search.tokenize import STOPWORDS
 
 # Above this cosine a fact answers a question even with no slot or word in common.
@@ -271,7 +272,7 @@ def quoted(sentence: str, source: Recollection) -> GroundedAnswer:
     words = [w for w in _WORD.findall(sentence.casefold()) if len(w) >= 3]
     frame = {"user", "you"} | _VERB_WORDS | set(STOPWORDS) | RELATIONS | _QUESTION_FRAME
     values = tuple(dict.fromkeys(w for w in words if w not in frame))
-    return GroundedAnswer(f"You told me: “{sentence}”", (source,), (), values)
+    return GroundedAnswer(f"{QUOTE_OPENING}: “{sentence}”", (source,), (), values)
 
 
 def check_answer(answer: str, grounded: GroundedAnswer) -> bool:

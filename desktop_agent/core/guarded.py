@@ -8,6 +8,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from desktop_agent.core.turn import QUOTE_OPENING
 from desktop_agent.llm import Generation, GenerationResult
 
 logger = logging.getLogger(__name__)
@@ -40,10 +41,6 @@ def guarded_generation(produce: Producer) -> Generation:
     return outer
 
 
-# How the core opens a quote of the user's own words; the model never has one to give.
-_QUOTE_OPENING = "You told me"
-
-
 def without_made_up_quote(inner: Generation, instead: str) -> Generation:
     """``inner`` streamed as it comes, unless it opens the way the core quotes the user ("You
     told me: “...”"): the model copies that from the answers earlier in the chat, and what it
@@ -63,8 +60,8 @@ def without_made_up_quote(inner: Generation, instead: str) -> Generation:
                     continue
                 held += piece
                 opening = held.lstrip()
-                if len(opening) >= len(_QUOTE_OPENING) or not _QUOTE_OPENING.startswith(opening):
-                    decided, made_up = True, opening.startswith(_QUOTE_OPENING)
+                if len(opening) >= len(QUOTE_OPENING) or not QUOTE_OPENING.startswith(opening):
+                    decided, made_up = True, opening.startswith(QUOTE_OPENING)
                     if not made_up:
                         outer._emit(held)
             result = inner.result()
@@ -72,7 +69,7 @@ def without_made_up_quote(inner: Generation, instead: str) -> Generation:
             outer._finish(None, error)
             return
         if not decided and held:
-            made_up = held.lstrip().startswith(_QUOTE_OPENING)
+            made_up = held.lstrip().startswith(QUOTE_OPENING)
             if not made_up:
                 outer._emit(held)
         if made_up:

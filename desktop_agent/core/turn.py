@@ -66,6 +66,9 @@ class Turn:
 
 # finish_reason of a reply the core wrote from memory (a grounded answer), not the model.
 FROM_MEMORY = "memory"
+# How the core opens a quote of the user's own words ("You told me: “...”"); the model never
+# has one to give.
+QUOTE_OPENING = "You told me"
 
 
 def canned_generation(text: str, finish_reason: str = "stop") -> Generation:

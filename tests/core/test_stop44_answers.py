@@ -8,6 +8,9 @@ from __future__ import annotations
 import pytest
 
 from desktop_agent.core.assistant import Assistant
+from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.llm import GenerationSettings
+from desktop_agent.llm.fake import ScriptedEngine
 from tests.core.conftest import chat, told_then_asked
 
 
@@ -84,3 +87,19 @@ def test_whom_a_role_names_is_found_by_the_words_when_a_forget_is_near(
     chat(assistant, conversation, "yes")
     reply = chat(assistant, assistant.start_conversation(), "who's my physio again?").text
     assert "orla" in reply and "wilhelmina" not in reply.casefold(), reply
+
+
+def test_a_quote_from_memory_is_no_history_the_model_reads(memory: MemoryService) -> None:
+    # Tried as a user: after two quoted answers in a chat, the bundled model opened its reply
+    # to "what should I cook tonight?" with "You told me", copied from them, and the guard
+    # against made-up quotes answered "I don't know that yet: you haven't told me."
+    engine = ScriptedEngine()
+    assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
+    chat(assistant, assistant.start_conversation(), "our dog rolo weighs 11kg now")
+    conversation = assistant.start_conversation()
+    assert chat(assistant, conversation, "how heavy is rolo?").text.startswith("You told me")
+    chat(assistant, conversation, "what should I cook tonight?")
+    read = [m.content for m in engine.prompts[-1][1:]]
+    assert read == ["what should I cook tonight?"], read
+    # the chat on screen keeps the exchange
+    assert any(m.content.startswith("You told me") for m in conversation.messages)
