@@ -347,8 +347,8 @@ def reminder(risks: Sequence[Risk]) -> str:
 # After the risks, said to the user: "⚠ Careful: you don't eat pork, and this suggests ..."
 _SAID: Final = {
     "Remember": "",
-    "Careful": ", and this suggests something that rules out",
-    "Denied": ", and this says otherwise",
+    "Careful": ", and this reply suggests something you should avoid",
+    "Denied": ", and this reply says otherwise",
 }
 
 

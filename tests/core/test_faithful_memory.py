@@ -244,7 +244,7 @@ def test_a_reply_that_still_breaks_a_risk_gets_a_warning_naming_the_memory(
     text, systems = _cook(memory, ["Peanut noodles are great.", "Satay chicken it is."])
     assert text.startswith("Satay chicken it is.")
     assert text.splitlines()[-1] == (
-        "⚠ Careful: you are allergic to peanuts, and this suggests something that rules out."
+        "⚠ Careful: you are allergic to peanuts, and this reply suggests something you should avoid."
     )
 
 

@@ -106,7 +106,7 @@ def test_a_reply_still_denying_it_gets_a_warning_saying_so(memory: MemoryService
     )
     assert text.startswith("The user has no allergies to peanuts.")
     assert text.splitlines()[-1] == (
-        "⚠ Careful: you are allergic to peanuts, and this says otherwise."
+        "⚠ Careful: you are allergic to peanuts, and this reply says otherwise."
     )
 
 
@@ -120,7 +120,7 @@ def test_a_streamed_reply_denying_a_risk_outside_food_gets_the_warning(
     assert len(systems) == 1
     assert text.startswith("You have no allergies, so you're all set for the trip!")
     assert text.splitlines()[-1] == (
-        "⚠ Careful: you are allergic to peanuts, and this says otherwise."
+        "⚠ Careful: you are allergic to peanuts, and this reply says otherwise."
     )
     plain, _ = _cook(memory, ["Yes, you're all set for the trip!"], "any tips for packing?")
     assert plain == "Yes, you're all set for the trip!"
