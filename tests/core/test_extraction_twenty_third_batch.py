@@ -113,4 +113,6 @@ def test_the_risk_line_says_the_memory_to_the_user() -> None:
     pork = MemoryItem(id="m1", kind="semantic", text="User does not eat pork", created_at=now,
                       updated_at=now, type="risk", subject_key="diet")  # fmt: skip
     line = warning(risks_of([pork]))
-    assert line == "⚠ Careful: you don't eat pork, and this reply suggests something you should avoid."
+    assert (
+        line == "⚠ Careful: you don't eat pork, and this reply suggests something you should avoid."
+    )
