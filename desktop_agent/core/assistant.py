@@ -243,7 +243,10 @@ class Assistant:
             # A regenerated reply's own exchange is no memory to answer it with.
             own = {earlier.episode_id} if earlier and earlier.episode_id else set()
             recollections = self._recall(conversation, text, own)
-            risks = self._risks(conversation, text)
+            from desktop_agent.core.risks import relevant_risks
+
+            remembered = self._risks(conversation, text)
+            risks = relevant_risks(text, remembered)
             # A risk that matters for this request is stated in the prompt (and shown in the
             # lens) even when recall did not rank it: "what should I cook?" shares no word with
             # "allergic to peanuts".
@@ -258,10 +261,10 @@ class Assistant:
             from desktop_agent.core.grounding import DONT_KNOW  # (loads the memory side)
 
             generation = without_made_up_quote(generation, DONT_KNOW)
-            if not risks and (others := self._all_risks(conversation, text)):
+            if not risks and remembered:
                 # not a request a risk matters for, so the reply streams; one saying a risk
                 # is not so ("you have no allergies") is followed by the warning
-                generation = with_line_after(generation, partial(denied_line, others))
+                generation = with_line_after(generation, partial(denied_line, remembered))
 
         def on_finish(result: GenerationResult) -> Reply:
             from desktop_agent.core.reasoning import split_thinking
@@ -390,12 +393,6 @@ class Assistant:
         )
 
     def _risks(self, conversation: Conversation, text: str) -> list[Risk]:
-        """The remembered risks that matter for ``text``."""
-        from desktop_agent.core.risks import relevant_risks
-
-        return relevant_risks(text, self._all_risks(conversation, text))
-
-    def _all_risks(self, conversation: Conversation, text: str) -> list[Risk]:
         """The remembered risks, but those ``text`` takes back."""
         if not self._remembering() or conversation.incognito:
             return []

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from desktop_agent.core.assistant import Assistant
 from desktop_agent.core.conversation import Conversation
+from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import MemoryService
+from desktop_agent.core.turn import Reply
 from desktop_agent.llm import GenerationSettings
 from desktop_agent.llm.fake import ScriptedEngine
 from tests.core.conftest import chat
@@ -107,17 +109,28 @@ def test_a_replys_lens_and_learned_line_lose_a_forgotten_memory(assistant: Assis
     assert job.id not in {r.item.id for r in rewrites.reply(asked).memories_used}
 
 
-def test_a_reply_elsewhere_that_repeated_a_forgotten_name_loses_that_sentence(
-    memory: MemoryService,
-) -> None:
-    # Given a name learned in one exchange and repeated by the model in another
-    replies = iter(["Okay.", "You may want to rest. Enjoy your time in Seville with Luca!"])
+def _name_repeated_elsewhere(
+    memory: MemoryService, repeating: str
+) -> tuple[Assistant, Conversation, Reply, MemoryItem]:
+    """A partner's name learned in one exchange and repeated by the model (``repeating``) in
+    the next: the assistant, the conversation, that later reply and the fact learned."""
+    replies = iter(["Okay.", repeating])
     engine = ScriptedEngine(lambda messages: next(replies))
     assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
     conversation = assistant.start_conversation()
     told = chat(assistant, conversation, "My boyfriend is called Luca.")
     later = chat(assistant, conversation, "Any tips for a long weekend away?")
     partner = next(m for m in told.learned if "Luca" in m.text)
+    return assistant, conversation, later, partner
+
+
+def test_a_reply_elsewhere_that_repeated_a_forgotten_name_loses_that_sentence(
+    memory: MemoryService,
+) -> None:
+    # Given a name learned in one exchange and repeated by the model in another
+    assistant, conversation, later, partner = _name_repeated_elsewhere(
+        memory, "You may want to rest. Enjoy your time in Seville with Luca!"
+    )
 
     # When the fact is forgotten
     receipt = memory.forget([partner.id])
@@ -151,13 +164,7 @@ def test_a_reply_that_only_repeated_the_name_is_counted_apart_from_where_it_came
     memory: MemoryService,
 ) -> None:
     # Given a name learned in one exchange and repeated by the model in another
-    replies = iter(["Okay.", "Enjoy your time in Seville with Luca!"])
-    engine = ScriptedEngine(lambda messages: next(replies))
-    assistant = Assistant(engine, GenerationSettings(max_tokens=48), memory=memory)
-    conversation = assistant.start_conversation()
-    told = chat(assistant, conversation, "My boyfriend is called Luca.")
-    later = chat(assistant, conversation, "Any tips for a long weekend away?")
-    partner = next(m for m in told.learned if "Luca" in m.text)
+    _, _, later, partner = _name_repeated_elsewhere(memory, "Enjoy your time in Seville with Luca!")
 
     # Then the forget says, before and after, one message it came from and one reply
     preview = memory.forget_preview([partner.id])

@@ -58,38 +58,38 @@ def test_what_a_request_says_it_means_is_forgotten_too(request_: str, argument: 
     assert (intent.command, intent.argument) == ("forget", argument)
 
 
+def _forgotten(assistant: Assistant, told: list[str], request_: str) -> tuple[str, str]:
+    """Each of ``told`` said in a chat of its own, then ``request_`` and "yes" in another: the
+    offer, and every episode's text after it."""
+    for message in told:
+        chat(assistant, assistant.start_conversation(), message)
+    conversation = assistant.start_conversation()
+    offer = chat(assistant, conversation, request_).text
+    chat(assistant, conversation, "yes")
+    return offer, " ".join(e.text for e in assistant.memory.items("episodic"))
+
+
 def test_the_therapist_named_after_like_is_offered_and_forgotten(assistant: Assistant) -> None:
     told = (
         "had my session with Dr. Halvorsen today for the anxiety stuff, she suggested "
         "journaling. also Pip knocked my tea off the desk"
     )
-    chat(assistant, assistant.start_conversation(), told)
-    conversation = assistant.start_conversation()
-    offer = chat(
-        assistant,
-        conversation,
-        "can you forget the therapy stuff? like Dr. Halvorsen and all that",
-    ).text
+    offer, said = _forgotten(
+        assistant, [told], "can you forget the therapy stuff? like Dr. Halvorsen and all that"
+    )
     assert "Halvorsen" in offer, offer
-    chat(assistant, conversation, "yes")
-    said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "Halvorsen" not in said and "Pip knocked my tea" in said, said
 
 
 def test_a_pin_asked_to_be_deleted_with_why_after_it_goes_and_the_gym_stays(
     assistant: Assistant,
 ) -> None:
-    told = "joined puregym in leeds, £27.99 a month. door pin is 55190"
-    chat(assistant, assistant.start_conversation(), told)
-    conversation = assistant.start_conversation()
-    offer = chat(
+    offer, said = _forgotten(
         assistant,
-        conversation,
+        ["joined puregym in leeds, £27.99 a month. door pin is 55190"],
         "can you delete the gym door pin i gave you, probably shouldnt have shared that",
-    ).text
+    )
     assert "55190" in offer, offer
-    chat(assistant, conversation, "yes")
-    said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "55190" not in said and "puregym in leeds" in said, said
 
 
@@ -131,16 +131,11 @@ def test_what_a_request_lists_after_the_thing_is_forgotten_with_it(assistant: As
         "the custody stuff with my ex Pavel is getting messy. my solicitor is Greta Lind, next "
         "hearing is 9 July",
     ]
-    for message in told:
-        chat(assistant, assistant.start_conversation(), message)
-    conversation = assistant.start_conversation()
-    chat(
+    _, said = _forgotten(
         assistant,
-        conversation,
+        told,
         "hey can you delete everything about the custody case? solicitor, hearing, all of it.",
     )
-    chat(assistant, conversation, "yes")
-    said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "Greta" not in said and "9 July" not in said and "violin" in said, said
     facts = " ".join(f.text for f in assistant.memory.active_facts())
     assert "Greta" not in facts, facts
