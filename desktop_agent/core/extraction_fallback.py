@@ -10,6 +10,7 @@ embedder when one is registered (``use_embedder``), else by the sentence's gramm
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -22,6 +23,12 @@ logger = logging.getLogger(__name__)
 
 # "I need help with my CV", "I think so": requests and opinions of the moment.
 _NOT_ABOUT_THEM = frozenset("need want wonder hope think guess wish try mean feel".split())
+
+# "I got Shelby's age wrong the other day", "I mixed up the dates": what the user said before
+# being put right, which says nothing lasting of them (what was right follows it).
+_PUTTING_RIGHT = re.compile(
+    r"\b(?:wrong|mistake|mistaken|misspoke|typo|mixed\s+up|muddled|misremembered)\b", re.I
+)
 
 _lock = threading.Lock()
 _classifier: Any = None
@@ -60,6 +67,8 @@ def statements(doc: Any, found: Sequence[Any]) -> Iterator[tuple[Match, tuple[in
         if len(tokens) < 3 or parse._transient(tokens) or parse._negated(root):
             continue
         if _modal(root) or root.lemma_ in _NOT_ABOUT_THEM:
+            continue
+        if _PUTTING_RIGHT.search(sentence.text):
             continue
         if not _lasting(root, tokens, sentence.text):
             continue

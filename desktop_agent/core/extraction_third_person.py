@@ -44,11 +44,17 @@ _AUX_THIRD |= {"do": "does", "was": "was", "were": "was"}
 def third_person(tokens: list[Token], who: Who) -> str:
     """The clause with "I" as "User" and verbs agreeing: "I don't eat pork" -> "User does not
     eat pork"; "my sister Ana lives in Rome" -> "User's sister Ana lives in Rome"."""
+    # in the order said: a clause gathered from subtrees may hold an apposition out of place
+    # ("our wedding is on 14 June at the old mill, 90 guests" read "wedding 90 guestsis")
+    tokens = sorted(tokens, key=lambda token: token.i)
     out: list[str] = []
     for index, token in enumerate(tokens):
         out.append(_third_word(token, who))
         glued = index + 1 < len(tokens) and _glue(tokens, index)
-        out.append(" " if token.whitespace_ or glued else "")
+        # (a word left out after it, a comma say, took the space: "the old mill, 90 guests")
+        gap = index + 1 < len(tokens) and tokens[index + 1].i > token.i + 1
+        comma = gap and token.doc[token.i + 1].text == ","
+        out.append(", " if comma else " " if token.whitespace_ or glued or gap else "")
     text = re.sub(r"\bcan not\b", "cannot", "".join(out).strip())
     if who.kind == "person" and who.name and tokens and tokens[0].text == who.name:
         return f"User's {who.relation} {text}"  # "Ana moved to Milan": whose Ana

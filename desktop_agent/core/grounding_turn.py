@@ -66,15 +66,28 @@ from desktop_agent.core.questions import (
     by_role,
     of_me,
     plain_question,
+    question_only,
 )
 from desktop_agent.core.quote_now import said_as_now, tells_a_change
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
 from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
 from desktop_agent.core.statement_wording import AMOUNT_SAID, ENDED, WHEN_SAID, kind_asked
-from desktop_agent.core.statements import Statement, best_statement, position, with_whom
+from desktop_agent.core.statements import (
+    Statement,
+    best_statement,
+    position,
+    with_what_is_asked,
+    with_whom,
+)
 from desktop_agent.core.successors import ROLE
-from desktop_agent.core.thing_questions import ADVICE, said_at_last, said_of_it
+from desktop_agent.core.thing_questions import (
+    ADVICE,
+    said_at_last,
+    said_before_at_last,
+    said_of_it,
+)
 from desktop_agent.core.told_next import with_what_followed
+from desktop_agent.core.unchanged import said_before_unchanged
 from desktop_agent.core.user_sentences import told_sentences
 from desktop_agent.memory.model import MemoryNotFound
 
@@ -106,12 +119,16 @@ def ground(
     if ADVICE.search(text):
         return None  # "what should I get Nia for her birthday?" asks for ideas: the model's
     grounded = _ground(memory, text, excluded, before, earlier)
+    if grounded is not None and (same := _unchanged(memory, grounded, text, excluded)):
+        return same  # "same spin days tho": the days, said before
     if grounded is None and last_resort:
         asked = plain_question(text)
         if before and PRONOUN.search(asked):
             asked = resolved(asked, before, people_by_name(memory))
         if (said := said_at_last(memory, asked, excluded)) is not None:
             return _quoting(said.sentence, said.source, memory, asked)
+        if (said := said_before_at_last(memory, asked, excluded)) is not None:
+            return _quoting(said.sentence, said.source, question=asked)
     alone = _WITH_SOMEONE.sub("", text)
     if grounded is not None and alone != text and not _says_asked(grounded, text):
         # "when do I have my one-to-ones with my manager?": nothing known of the manager's
@@ -120,6 +137,19 @@ def ground(
         if known is not None and known.answer.text != DONT_KNOW and _says_asked(known, text):
             return known
     return grounded
+
+
+def _unchanged(
+    memory: MemoryService, grounded: Grounding, question: str, excluded: Collection[str]
+) -> Grounding | None:
+    """For a quote that only says the thing asked stayed the same ("date's unchanged"), the
+    quote of the user's words before it that say it (``said_before_unchanged``)."""
+    if len(grounded.facts) != 1 or grounded.facts[0].item.kind != EPISODIC:
+        return None
+    source = grounded.facts[0]
+    said = source.item.text.removeprefix("User: ")
+    found = said_before_unchanged(memory, said, source, question, excluded)
+    return None if found is None else _quoting(found.sentence, found.source, question=question)
 
 
 def _says_asked(grounded: Grounding, question: str) -> bool:
@@ -277,15 +307,19 @@ def _ground(
         if not past and (said := _said(memory, text, excluded, known=known)) and said.earlier:
             # no fact's past, but the user's words before a change they told ("our cat Mochi
             # is on Royal Canin" before "we've switched her over to Hill's")
-            return _quoting(said.sentence, said.source)
+            return _quoting(said.sentence, said.source, question=text)
         if (
             not past
             and facts
             and (said := before_a_missed_change(memory, facts[0], text, excluded))
         ):
-            return _quoting(said.sentence, said.source)  # "we're renting in Bristol for now"
+            return _quoting(
+                said.sentence, said.source, question=text
+            )  # "we're renting in Bristol for now"
         if not past and facts and (said := before_its_source(memory, facts[0], text, excluded)):
-            return _quoting(said.sentence, said.source)  # "my honda civic is making a noise"
+            return _quoting(
+                said.sentence, said.source, question=text
+            )  # "my honda civic is making a noise"
     if not facts and not question.past and not question.everything:
         # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer
         older = memory.search(
@@ -315,7 +349,7 @@ def _ground(
             or (_slot_missed(facts, text) and _names_them(statement, facts))
         ):
             now = "" if question.past else text
-            return _quoting(statement.sentence, statement.source, memory, now)
+            return _quoting(statement.sentence, statement.source, memory, now, question=text)
         if (
             facts
             and not question.past
@@ -600,7 +634,12 @@ def _with_about(memory: MemoryService, found: list[Recollection]) -> list[Recoll
 
 
 def _quoting(
-    sentence: str, source: Recollection, memory: MemoryService | None = None, asked: str = ""
+    sentence: str,
+    source: Recollection,
+    memory: MemoryService | None = None,
+    asked: str = "",
+    *,
+    question: str = "",
 ) -> Grounding:
     """The answer that quotes the user's ``sentence``; the memory it shows is that sentence of
     the episode (same id, so the lens links to it), not the whole exchange: the rest of the
@@ -608,6 +647,11 @@ def _quoting(
     up"). With what is ``asked`` now, a change is quoted without the value it replaced, as
     the user's earlier messages on it name that value (``said_as_now``)."""
     item = source.item
+    if (question or asked) and not (memory and asked and _changed_since(memory, item, asked)):
+        # what is asked may be said beside the sentence that names the thing (for now, not
+        # from a message a later one changed: "we do Monday and Thursday" with the PT)
+        stale = no_longer_so(memory) if memory is not None and asked else ()
+        sentence = with_what_is_asked(sentence, item.user_text, question or asked, stale)
     if memory is not None and asked and tells_a_change(sentence):
         # (recalled only for a change: the quote of any other sentence stays whole)
         episodes = memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))
@@ -620,6 +664,16 @@ def _quoting(
         meta = {**(item.meta or {}), "user_end": len(said)}
         source = dataclasses.replace(source, item=dataclasses.replace(item, text=said, meta=meta))
     return Grounding(quoted(sentence, source), (source,), ())
+
+
+def _changed_since(memory: MemoryService, item: MemoryItem, asked: str) -> bool:
+    """Whether a message after ``item``, recalled for ``asked``, tells a change."""
+    return any(
+        r.item.created_at > item.created_at
+        and not question_only(r.item)
+        and tells_a_change(r.item.user_text)
+        for r in memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))
+    )
 
 
 def _said(

@@ -41,7 +41,9 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     cut = _FROM.sub(
         lambda m: (
             ""
-            if _was(m.group("old"), old, m.string[m.end() :])
+            if _was(
+                m.group("old"), old, m.string[m.end() :], put_right=_PUT_RIGHT.match(m.group(0))
+            )
             and not (
                 m.group(0).lstrip()[:3].casefold() == "not"
                 and _IT_IS_NOT.search(m.string[: m.start()])
@@ -50,6 +52,7 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         ),
         sentence,
     )
+    cut = re.sub(r"\s*,(?=\s*(?:[.!?,;]|$))", "", cut)  # "he's 14, not 12." -> "he's 14."
     # "swapped tuesday for wednesday" -> "swapped for wednesday"
     cut = _SWAPPED.sub(
         lambda m: m.group("verb") + " " if stems(m.group("old")) & old else m.group(0), cut
@@ -88,7 +91,8 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         joint = pieces[2 * n - 1]
         said += ", " if n - 1 in gone and re.search(r"[a-z]", joint, re.I) else joint
         said += clauses[n]
-    return said.strip(" ,;:-–")
+    # (what is kept may open with the joint of a clause left out: "and the department ...")
+    return re.sub(r"^(?:and|so|but)\s+", "", said.strip(" ,;:-–"), flags=re.IGNORECASE)
 
 
 def _cause_of_now(pieces: list[str], n: int, sentence: str) -> bool:
@@ -114,15 +118,17 @@ def _cause_of_now(pieces: list[str], n: int, sentence: str) -> bool:
 _IT_IS_NOT: Final = re.compile(r"(?:\bis|['’]s|\bare|\bwas|\bwere|\bit)\s*$", re.IGNORECASE)
 
 
-def _was(said: str, old: set[str], then: str) -> bool:
+def _was(said: str, old: set[str], then: str, *, put_right: object = None) -> bool:
     """Whether ``said`` after "from" names the old value, not a time ("from next month"):
-    "from Tuesdays to Thursdays" is a change of day."""
+    "from Tuesdays to Thursdays" is a change of day. After "not" (``put_right``) it is what was
+    said wrong, a number too: "he's 14, not 12"."""
     to = re.match(r"\s+(?:to|into|onto)\b", then, re.IGNORECASE)
-    if not to and (DAY_OR_MONTH.search(said) or _WHEN.match(said)):
+    if not to and not put_right and (DAY_OR_MONTH.search(said) or _WHEN.match(said)):
         return False
     return bool(stems(said) & old)
 
 
+_PUT_RIGHT: Final = re.compile(r"\s+not\b", re.IGNORECASE)
 _WHEN: Final = re.compile(r"(?:next|this|last|now|then|today|tomorrow|\d)", re.IGNORECASE)
 
 
@@ -150,9 +156,11 @@ def _new_value(clause: str, said_before: set[str]) -> bool:
 
 
 _WORD: Final = re.compile(r"[^\W_][\w'’-]*")
-# A sentence telling a change: "switched", "now", "instead", "retired", "repainted".
+# A sentence telling a change: "switched", "now", "instead", "retired", "repainted", "wrong".
 _A_CHANGE: Final = re.compile(
-    rf"{CHANGE.pattern}|{ENDED.pattern}|\bre(?:paint|do|did|done|plac|arrang|fitt|tiled)\w*",
+    rf"{CHANGE.pattern}|{ENDED.pattern}|\bre(?:paint|do|did|done|plac|arrang|fitt|tiled)\w*|"
+    # a correction is a change of what was said: "he's 14, not 12"
+    r"\b(?:mistaken|typo|misspoke|correction)\b",
     re.IGNORECASE,
 )
 _NO_VALUE: Final = frozenset(
@@ -174,7 +182,7 @@ _ENDING: Final = re.compile(
     r"scrap(?:ped)?|deferred|(?:handed|gave|given|took|taken)\s+(?:[\w'’-]+\s+){1,3}back|"
     r"traded\s+in|let\s+(?:him|her|them)\s+go|"
     r"took\s+a\s+(?:job|post|role)|went\s+on\s+"
-    r"(?:leave|maternity)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
+    r"(?:leave|maternity|sabbatical|secondment)|passed\s+away|died|emigrated|relocated|(?:looked|looks|was|felt)\s+"
     r"(?:too\s+|really\s+|so\s+)?(?:grim|awful|cold|dark|wrong|horrible|terrible|dated))\b",
     re.IGNORECASE,
 )

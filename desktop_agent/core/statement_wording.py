@@ -198,7 +198,7 @@ def _without_reason(sentence: str) -> str:
 # A question asking when, and the words that say it.
 _WHEN_ASKED: Final = re.compile(
     r"\b(?:when|what\s+(?:time|day|days|night|nights|date|month)|which\s+(?:day|days|night|"
-    r"nights|date|month))\b",
+    r"nights|date|month)|what(?:['’]s|\s+is|\s+was)\s+the\s+(?:date|time|day))\b",
     re.IGNORECASE,
 )
 # Days said short, two or more together: "so its mon, wed, thu" ("sat" or "wed" alone is a word)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -275,6 +275,15 @@ def changed_since(
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
         # that only names the thing leans on its neighbours
         on_it |= {m for n in on_it for m in (n - 1, n + 1)}
+    # a clause that says the kind of thing asked is on it: "... for the Summit, 12-14 May 🎉 |
+    # I booked the Avenida Palace for 3 nights" for "which hotel am I at for the lisbon trip?"
+    if (what_says := _what_says(question)) is not None:
+        on_it |= {n for n, clause in enumerate(clauses) if what_says(clause)}
+    # a clause that says it of the one before goes on with it: "I swim at the city pool three
+    # mornings a week, | honestly it's the only thing keeping my back in shape"
+    on_it |= {
+        n - 1 for n in on_it if 0 < n < len(clauses) and _SAYS_IT_OF_THE_LAST.match(clauses[n])
+    }
     # a clause that only names who or where goes on with the one before it: "dentist is
     # booked for tuesday at 4:15pm, | Dr. Halvorsen at Brightsmile on Elm Street"
     on_it |= {n + 1 for n in on_it if n + 1 < len(clauses) and _NAMED_ASIDE.match(clauses[n + 1])}
@@ -623,6 +632,82 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
         return told_on(best, question, past=past)
     joined = f"{best.sentence.rstrip()} {after}"
     return Statement(clipped(joined), best.source, best.shared, best.span, best.earlier)
+
+
+def with_what_is_asked(
+    sentence: str, message: str, question: str, no_longer_so: Collection[str] = ()
+) -> str:
+    """``sentence`` of ``message`` as a quote that says the kind of thing ``question`` asks (a
+    time, an amount, someone, a sport), when it does not and its whole sentence or a
+    neighbour in the message does: "Joined a book club!" | "We meet ... at Hester's flat" for
+    "whose place does the book club meet at?"; "so I've swapped my weekend shifts" is the end
+    of "my daughter just made the netball A team ..." for "what sport does my girl play?".
+    People tell one thing over a few sentences; the one that names the topic may not say it.
+    Nothing saying one of ``no_longer_so`` (the names and numbers of superseded facts) is
+    added: the rest of an old message may say what changed since."""
+    what_says = _what_says(question)
+    if what_says is None or what_says(sentence):
+        return sentence
+    stale = {stem for word in no_longer_so for stem in stems(word)}
+
+    def says(neighbour: str) -> bool:
+        return what_says(neighbour) and not stems(neighbour) & stale
+
+    sentences = told_sentences(message)
+    at = next((i for i, s in enumerate(sentences) if sentence.rstrip(".!?… ")[:40] in s), None)
+    if at is None:
+        return sentence
+    if sentences[at] != sentence and says(sentences[at]):
+        return clipped(sentences[at])  # a clause of it was quoted
+    if at + 1 < len(sentences) and says(sentences[at + 1]):
+        after = sentences[at + 1]
+        joined = f"{_ended(sentence)} {after}"
+        return clipped(joined) if len(joined) <= QUOTE_LIMIT else clipped(after)
+    if at > 0 and says(sentences[at - 1]):
+        return clipped(f"{_ended(sentences[at - 1])} {sentence}")
+    return sentence
+
+
+def _ended(sentence: str) -> str:
+    sentence = sentence.rstrip()
+    return sentence if sentence[-1:] in ".!?…" else f"{sentence}."
+
+
+def _what_says(question: str) -> Callable[[str], bool] | None:
+    """What a sentence must say to answer ``question``: the kind it asks (``kind_asked``),
+    someone for "who"/"whose", or a member of a kind it names ("what sport ...?")."""
+    kind = kind_asked(question)
+    if kind is not None:
+        return lambda sentence: kind.search(sentence) is not None
+    if _ASKS_WHO.match(question):
+        # (a name, not a day: "I'm hosting a dinner party on Saturday" names no one)
+        return lambda sentence: any(
+            not DAY_OR_MONTH.fullmatch(name) for name in NAMES_SOMEONE.findall(sentence)
+        )
+    if _ASKS_A_NAMED_THING.search(question):
+        # (and a name in capitals: "got MUBI instead")
+        return lambda sentence: any(
+            not DAY_OR_MONTH.fullmatch(name) for name in _NAMED_THING.findall(sentence)
+        )
+    members = members_asked(question)
+    if members:
+        return lambda sentence: says_a_member(members, sentence)
+    return None
+
+
+_SAYS_IT_OF_THE_LAST: Final = re.compile(
+    r"\s*(?:(?:honestly|really|tbh|and|but|so|which)[\s,]+)*(?:it|that|this|which)\b", re.I
+)
+_NAMED_THING: Final = re.compile(r"(?<=[\s,(])(?!I\b|I['’])[A-ZÀ-Ý][\w'’&+-]+")
+_ASKS_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?(?:who|whose|whom)\b", re.IGNORECASE)
+# Things known by their names, which a question asking which one wants: "what book is the
+# book club reading?" is answered by "Lessons in Chemistry".
+_ASKS_A_NAMED_THING: Final = re.compile(
+    r"\b(?:what|which)\s+(?:book|novel|film|movie|show|series|song|album|band|"
+    r"podcast|game|restaurant|hotel|school|college|university|uni|company|firm|shop|gym|"
+    r"club|team|app|airline|hospital|clinic|practice|bank)\b",
+    re.IGNORECASE,
+)
 
 
 def with_whom(best: Statement, question: str) -> Statement:

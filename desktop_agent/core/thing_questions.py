@@ -18,6 +18,7 @@ from desktop_agent.core.memory_model import EPISODIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import asks_only, asks_the_past, question_only
+from desktop_agent.core.said_by_meaning import before_a_change
 from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked, what_is_so
 from desktop_agent.core.statements import (
     Statement,
@@ -138,6 +139,59 @@ def said_at_last(memory: MemoryService, text: str, excluded: Collection[str]) ->
     return with_next(changed, text) if changed is not None else best
 
 
+def said_before_at_last(
+    memory: MemoryService, text: str, excluded: Collection[str]
+) -> Statement | None:
+    """The last resort for a question about the past no rule knows ("what was the old network
+    name?", "where was Kofi's party originally meant to be?"): the user's oldest sentence that
+    says the thing and the kind asked, when a later message tells a change to it; without a
+    change since, what was said is what is so, and no answer about the past."""
+    if not asks_only(text) or ADVICE.search(text) or not asks_the_past(text):
+        return None
+    thing = (content_words(text) & stems(text)) - _KIND_WORDS - _PAST_WORDS
+    names = {w for w in thing if _is_name(w, text)}
+    allowed = 1 if len(thing) >= 3 else 0
+    episodes = memory.search(text, limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded)
+    asked = content_words(text) - _PAST_WORDS
+    best: Statement | None = None
+    best_key: tuple[int, float] | None = None
+    for recollection in episodes:
+        if question_only(recollection.item):
+            continue
+        for sentence in told_sentences(recollection.item.user_text) if thing else ():
+            missed = _missed(thing, sentence)
+            if missed & names or len(missed) > allowed:
+                continue
+            found = with_next(Statement(clipped(sentence), recollection, 0), text, past=True)
+            # (the oldest of those that say as much)
+            key = (len(thing) - len(missed), -recollection.item.created_at.timestamp())
+            if best_key is not None and key <= best_key or not _says_kind(text, found.sentence):
+                continue
+            if changed_since(found, episodes, asked, text) is not None:
+                best, best_key = found, key
+    if best is None:
+        # by meaning: the words before the change nearest to the question ("soft play
+        # cancelled on us so the party's moving" for "where was Kofi's party meant to be?")
+        best = before_a_change(text, episodes, memory.embedder.embed)
+    if best is None or not _says_kind(text, best.sentence) or _kind_of(text) is None:
+        return None
+    # only the parts that say the kind asked: the rest of an old message may be anything
+    # ("home wifi is called NetGoblin" of "my phone's a pixel 7, home wifi is called ...")
+    parts = [p.strip() for p in _PARTS.split(best.sentence) if _says_kind(text, p)]
+    return replace(best, sentence=", ".join(parts))
+
+
+_PARTS: Final = re.compile(r",\s+|;\s+|\s[-–—]\s")
+
+
+# Words of a question about the past that say when, not what: "the old school", "originally
+# meant to be", "what was the bike that got stolen"
+_PAST_WORDS: Final = frozenset(
+    stems("old original originally before previous previously used first earlier initially "
+          "former back then meant supposed planned happen got")
+)  # fmt: skip
+
+
 def _missed(thing: set[str], sentence: str) -> set[str]:
     """The words of ``thing`` that ``sentence`` does not say, in any form ("swim" is said by
     "swimming")."""
@@ -175,4 +229,4 @@ def _says_kind(question: str, sentence: str) -> bool:
     return kind is None or kind.search(sentence) is not None
 
 
-__all__ = ["ADVICE", "said_at_last", "said_of_it"]
+__all__ = ["ADVICE", "said_at_last", "said_before_at_last", "said_of_it"]

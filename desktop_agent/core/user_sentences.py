@@ -91,7 +91,9 @@ _REMEMBER_THAT: Final = re.compile(
 )
 # where a request starts inside a sentence that told something first
 _REQUEST_AFTER: Final = re.compile(
-    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+(?:you|u)\b|[,;:]\s*(?:any|what|how|do\s+you)\b",
+    r"[,;:]?\s+(?:so\s+)?(?:can|could|would|will)\s+(?:you|u)\b|[,;:]\s*(?:any|what|how|do\s+you)\b|"
+    # "... at CoreFit on elm st, pls remind me to pack my shoes"
+    r"[,;:]?\s+(?:(?:and|so|but|pls|plz|please)\s+)+remind\s+(?:me|us)\b|[,;:]\s*remind\s+(?:me|us)\b",
     re.IGNORECASE,
 )
 
