@@ -76,6 +76,7 @@ from desktop_agent.core.statements import (
     Statement,
     best_statement,
     position,
+    substance,
     with_what_is_asked,
     with_whom,
 )
@@ -667,11 +668,15 @@ def _quoting(
 
 
 def _changed_since(memory: MemoryService, item: MemoryItem, asked: str) -> bool:
-    """Whether a message after ``item``, recalled for ``asked``, tells a change."""
+    """Whether a message after ``item``, recalled for ``asked``, tells a change to something
+    it said (they share a word of substance: "switched studios" changes nothing of the
+    climbing gym)."""
+    said = substance(item.user_text)
     return any(
         r.item.created_at > item.created_at
         and not question_only(r.item)
         and tells_a_change(r.item.user_text)
+        and bool(substance(r.item.user_text) & said)
         for r in memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))
     )
 

@@ -274,16 +274,17 @@ def changed_since(
     if all(len(clauses[n].split()) < 4 for n in on_it):
         # "dentist with Dr Nwosu is Tuesday the 14th at 8.40, | the crown thing": a clause
         # that only names the thing leans on its neighbours
-        on_it |= {m for n in on_it for m in (n - 1, n + 1)}
+        on_it |= {m for n in on_it for m in (n - 1, n + 1) if 0 <= m < len(clauses)}
     # a clause that says the kind of thing asked is on it: "... for the Summit, 12-14 May 🎉 |
     # I booked the Avenida Palace for 3 nights" for "which hotel am I at for the lisbon trip?"
-    if (what_says := _what_says(question)) is not None:
+    # (when the clauses on it say none: of "swimming is wednesdays at 5:30, football saturday
+    # mornings at 10am", only the football's time is on "when does Ava have football?")
+    what_says = _what_says(question)
+    if what_says is not None and not any(what_says(clauses[n]) for n in on_it):
         on_it |= {n for n, clause in enumerate(clauses) if what_says(clause)}
     # a clause that says it of the one before goes on with it: "I swim at the city pool three
     # mornings a week, | honestly it's the only thing keeping my back in shape"
-    on_it |= {
-        n - 1 for n in on_it if 0 < n < len(clauses) and _SAYS_IT_OF_THE_LAST.match(clauses[n])
-    }
+    on_it |= {n - 1 for n in on_it if n > 0 and _SAYS_IT_OF_THE_LAST.match(clauses[n])}
     # a clause that only names who or where goes on with the one before it: "dentist is
     # booked for tuesday at 4:15pm, | Dr. Halvorsen at Brightsmile on Elm Street"
     on_it |= {n + 1 for n in on_it if n + 1 < len(clauses) and _NAMED_ASIDE.match(clauses[n + 1])}

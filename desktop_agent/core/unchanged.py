@@ -52,7 +52,8 @@ def said_before_unchanged(
         return found
     # only what says the kind asked: the rest of the old sentence may be what changed
     # ("on 21 March, departs 19:25" before "now leaves at 20:10. date's unchanged")
-    clauses = [c for c in _CLAUSES.split(found.sentence) if kind.search(c)]
+    says = _AN_AMOUNT if kind is AMOUNT_SAID else kind
+    clauses = [c for c in _CLAUSES.split(found.sentence) if says.search(c)]
     if not clauses:
         return None
     return replace(found, sentence=", ".join(c.strip() for c in clauses))
@@ -75,7 +76,8 @@ def _says_unchanged(sentence: str, question: str) -> bool:
         near = " ".join([*before, said.group(0), *after])
         if not stems(near) & asked:
             continue
-        if kind is not None and kind.search(f"{opening} {said.group(0)} {closing}"):
+        says = _AN_AMOUNT if kind is AMOUNT_SAID else kind  # ("due on the 5th" is no amount)
+        if says is not None and says.search(f"{opening} {said.group(0)} {closing}"):
             continue  # its own sentence says it: "rent stays the same but it's due on the 5th"
         return True
     return False
@@ -86,3 +88,5 @@ _SAME: Final = re.compile(
     r"\b(?:same|unchanged|stays|staying|stayed|as\s+before|not\s+changed|hasn['’]t\s+changed)\b",
     re.IGNORECASE,
 )
+# A number that is an amount, not a day of the month ("5th").
+_AN_AMOUNT: Final = re.compile(r"\b\d[\d.,]*\b")

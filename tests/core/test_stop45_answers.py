@@ -145,32 +145,47 @@ def test_saying_one_got_something_wrong_is_no_fact_about_the_user(
     assert facts("wait, I got Shelby's age wrong the other day. the vet card says 42") == {}
 
 
-def test_a_question_about_the_past_no_rule_knows_is_answered_by_the_words_before_a_change(
-    meaning: Assistant,
+@pytest.mark.parametrize(
+    ("told", "asked", "said", "not_said"),
+    [
+        (
+            # a question about the past no rule knows: "network" is never said; the words
+            # before the change nearest in meaning, cut to the part that says the name asked
+            "my home wifi is called PotatoNet lol, password is on the fridge"
+            "|we switched to Vodafone so the wifi's called VM-88 now",
+            "what was the old network name?",
+            "PotatoNet",
+            "fridge",
+        ),
+        (
+            # "it's the only thing keeping my knees in shape" says the question's words of the
+            # swim before it: the pool is what the quote is about, and the change names it
+            "I swim at the leisure centre pool four mornings a week, honestly it's the only "
+            "thing keeping my knees in shape|the pool shut for repairs till spring so I "
+            "switched to rowing at the gym with my cousin",
+            "what do I do to stay in shape now?",
+            "rowing",
+            "swim",
+        ),
+        (
+            # (found in the terminal trial: any later change had kept "Joined a climbing gym!"
+            # alone, though it changed nothing of the gym)
+            "hi, I'm Tomas. Joined a climbing gym! We go on Tuesday evenings with my mate "
+            "Callum.|switched yoga studios, im at Flow House now bc lotus put their prices up",
+            "who do I go climbing with?",
+            "Callum",
+            "Flow House",
+        ),
+    ],
+)
+def test_answers_found_past_a_change(
+    meaning: Assistant, told: str, asked: str, said: str, not_said: str
 ) -> None:
-    # "network" is never said: the words before the change nearest in meaning, cut to the
-    # part that says the name asked
-    told = (
-        "my home wifi is called PotatoNet lol, password is on the fridge"
-        "|we switched to Vodafone so the wifi's called VM-88 now"
-    )
-    reply = told_then_asked(meaning, told, "what was the old network name?")
-    assert "PotatoNet" in reply and "fridge" not in reply, reply
+    reply = told_then_asked(meaning, told, asked)
+    assert said in reply and not_said not in reply, reply
 
 
 def test_without_a_change_since_nothing_is_the_past(meaning: Assistant) -> None:
     told = "my home wifi is called PotatoNet lol, password is on the fridge"
     reply = told_then_asked(meaning, told, "what was the old network name?")
     assert not reply.startswith("You told me"), reply
-
-
-def test_a_change_to_what_a_remark_on_it_leans_on_is_found(meaning: Assistant) -> None:
-    # "it's the only thing keeping my knees in shape" says the question's words of the swim
-    # before it: the pool is what the quote is about, and the change since names it
-    told = (
-        "I swim at the leisure centre pool four mornings a week, honestly it's the only thing "
-        "keeping my knees in shape|the pool shut for repairs till spring so I switched to "
-        "rowing at the gym with my cousin"
-    )
-    reply = told_then_asked(meaning, told, "what do I do to stay in shape now?")
-    assert "rowing" in reply and "swim" not in reply, reply
