@@ -314,13 +314,11 @@ def _ground(
             and facts
             and (said := before_a_missed_change(memory, facts[0], text, excluded))
         ):
-            return _quoting(
-                said.sentence, said.source, question=text
-            )  # "we're renting in Bristol for now"
+            # "we're renting in Bristol for now"
+            return _quoting(said.sentence, said.source, question=text)
         if not past and facts and (said := before_its_source(memory, facts[0], text, excluded)):
-            return _quoting(
-                said.sentence, said.source, question=text
-            )  # "my honda civic is making a noise"
+            # "my honda civic is making a noise"
+            return _quoting(said.sentence, said.source, question=text)
     if not facts and not question.past and not question.everything:
         # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer
         older = memory.search(

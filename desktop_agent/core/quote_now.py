@@ -41,9 +41,7 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     cut = _FROM.sub(
         lambda m: (
             ""
-            if _was(
-                m.group("old"), old, m.string[m.end() :], put_right=_PUT_RIGHT.match(m.group(0))
-            )
+            if _was(m.group("old"), old, m.string[m.end() :], put_right=_PUT_RIGHT.match(m[0]))
             and not (
                 m.group(0).lstrip()[:3].casefold() == "not"
                 and _IT_IS_NOT.search(m.string[: m.start()])
@@ -118,7 +116,7 @@ def _cause_of_now(pieces: list[str], n: int, sentence: str) -> bool:
 _IT_IS_NOT: Final = re.compile(r"(?:\bis|['’]s|\bare|\bwas|\bwere|\bit)\s*$", re.IGNORECASE)
 
 
-def _was(said: str, old: set[str], then: str, *, put_right: object = None) -> bool:
+def _was(said: str, old: set[str], then: str, *, put_right: re.Match[str] | None = None) -> bool:
     """Whether ``said`` after "from" names the old value, not a time ("from next month"):
     "from Tuesdays to Thursdays" is a change of day. After "not" (``put_right``) it is what was
     said wrong, a number too: "he's 14, not 12"."""
