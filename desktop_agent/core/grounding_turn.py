@@ -76,6 +76,7 @@ from desktop_agent.core.statements import (
     Statement,
     best_statement,
     position,
+    says_the_kind_asked,
     substance,
     with_what_is_asked,
     with_whom,
@@ -646,11 +647,17 @@ def _quoting(
     up"). With what is ``asked`` now, a change is quoted without the value it replaced, as
     the user's earlier messages on it name that value (``said_as_now``)."""
     item = source.item
-    if (question or asked) and not (memory and asked and _changed_since(memory, item, asked)):
+    wanted = question or asked
+    if (
+        wanted
+        and not says_the_kind_asked(sentence, wanted)
+        and not (memory and asked and _changed_since(memory, item, asked))
+    ):
         # what is asked may be said beside the sentence that names the thing (for now, not
-        # from a message a later one changed: "we do Monday and Thursday" with the PT)
+        # from a message a later one changed: "we do Monday and Thursday" with the PT); the
+        # recall and the superseded facts are read only when the quote lacks it
         stale = no_longer_so(memory) if memory is not None and asked else ()
-        sentence = with_what_is_asked(sentence, item.user_text, question or asked, stale)
+        sentence = with_what_is_asked(sentence, item.user_text, wanted, stale)
     if memory is not None and asked and tells_a_change(sentence):
         # (recalled only for a change: the quote of any other sentence stays whole)
         episodes = memory.search(asked, limit=RECALL_DEPTH, kinds=(EPISODIC,))

@@ -648,7 +648,7 @@ def with_what_is_asked(
     added: the rest of an old message may say what changed since."""
     what_says = _what_says(question)
     if what_says is None or what_says(sentence):
-        return sentence
+        return sentence  # (``says_the_kind_asked``)
     stale = {stem for word in no_longer_so for stem in stems(word)}
 
     def says(neighbour: str) -> bool:
@@ -667,6 +667,23 @@ def with_what_is_asked(
     if at > 0 and says(sentences[at - 1]):
         return clipped(f"{_ended(sentences[at - 1])} {sentence}")
     return sentence
+
+
+def says_the_kind_asked(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` says the kind of thing ``question`` asks, or it asks none that a
+    neighbour could say (``with_what_is_asked`` leaves such a quote as it is)."""
+    what_says = _what_says(question)
+    return what_says is None or what_says(sentence)
+
+
+def parts_saying(sentence: str, says: Callable[[str], bool]) -> str:
+    """The parts of ``sentence`` (between commas, semicolons and dashes) that ``says`` keeps,
+    joined; "" when none does. The rest of an old sentence may be what changed since ("on 21
+    March, departs 19:25" before "now leaves at 20:10. date's unchanged")."""
+    return ", ".join(part.strip() for part in _PART_BREAK.split(sentence) if says(part))
+
+
+_PART_BREAK: Final = re.compile(r",\s+|;\s+|\s[-–—]\s")
 
 
 def _ended(sentence: str) -> str:

@@ -26,6 +26,7 @@ from desktop_agent.core.statements import (
     changed_since,
     clipped,
     inflected,
+    parts_saying,
     with_next,
 )
 from desktop_agent.core.user_sentences import told_sentences
@@ -177,11 +178,8 @@ def said_before_at_last(
         return None
     # only the parts that say the kind asked: the rest of an old message may be anything
     # ("home wifi is called NetGoblin" of "my phone's a pixel 7, home wifi is called ...")
-    parts = [p.strip() for p in _PARTS.split(best.sentence) if _says_kind(text, p)]
-    return replace(best, sentence=", ".join(parts))
-
-
-_PARTS: Final = re.compile(r",\s+|;\s+|\s[-–—]\s")
+    said = parts_saying(best.sentence, lambda part: _says_kind(text, part))
+    return replace(best, sentence=said) if said else None
 
 
 # Words of a question about the past that say when, not what: "the old school", "originally

@@ -17,7 +17,7 @@ from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import asks_the_past
 from desktop_agent.core.statement_wording import AMOUNT_SAID, WHEN_SAID, kind_asked
-from desktop_agent.core.statements import Statement, best_statement, said_before
+from desktop_agent.core.statements import Statement, best_statement, parts_saying, said_before
 
 
 def said_before_unchanged(
@@ -51,15 +51,9 @@ def said_before_unchanged(
     if kind is None:
         return found
     # only what says the kind asked: the rest of the old sentence may be what changed
-    # ("on 21 March, departs 19:25" before "now leaves at 20:10. date's unchanged")
     says = _AN_AMOUNT if kind is AMOUNT_SAID else kind
-    clauses = [c for c in _CLAUSES.split(found.sentence) if says.search(c)]
-    if not clauses:
-        return None
-    return replace(found, sentence=", ".join(c.strip() for c in clauses))
-
-
-_CLAUSES: Final = re.compile(r",\s+|;\s+|\s[-–—]\s")
+    said = parts_saying(found.sentence, lambda part: says.search(part) is not None)
+    return replace(found, sentence=said) if said else None
 
 
 def _says_unchanged(sentence: str, question: str) -> bool:
