@@ -88,7 +88,7 @@ def normalise(message: str) -> Normalised:
     text, origin = _join(pieces, len(message))
     restored = _named_subjects(_we(_restore_subjects(Normalised(text, origin))))
     restored = _remembered(_plainly(restored))
-    return Normalised(_names_capitalised(restored.text), restored.origin)
+    return Normalised(names_capitalised(restored.text), restored.origin)
 
 
 # Emoji, and what joins or varies them.
@@ -204,7 +204,7 @@ _LOWER_START: Final = re.compile(r"(?:^|[.!?]\s+)[^\w\s]*[a-z]")
 
 
 @lru_cache(maxsize=1024)
-def _names_capitalised(text: str) -> str:
+def names_capitalised(text: str) -> str:
     """``text`` with the names a phone keyboard left in lower case capitalised, by the parser's
     tags: "transferred to northern general in sheffield" -> "... Sheffield", "my therapist dr
     nakamura" -> "Dr Nakamura". Same length, so spans still map to the user's words."""
@@ -224,11 +224,48 @@ def _names_capitalised(text: str) -> str:
             and word.islower()
             and len(word) >= 2
             and word not in _NOT_NAMES
+            and word not in INFORMAL  # ("callum's got a new gf")
         ):
             chars[token.idx] = word[0].upper()
     return "".join(chars)
 
 
+@lru_cache(maxsize=1024)
+def people_capitalised(question: str) -> str:
+    """``question``, typed in lower case, with the names of the people it asks about
+    capitalised, by the parser's tags: "when is callum's birthday" -> "when is Callum's
+    birthday", "where does daniel live now?" -> "... Daniel ...". Only a name whose thing is
+    asked (a possessive) or that does what is asked (a subject): a question's other lower-case
+    words the tagger takes for names ("the bike lock code?", "what bp medication") stay."""
+    if question[1:] != question[1:].casefold():
+        return question  # typed with capitals: its names are capitalised
+    from desktop_agent import nlp
+
+    doc = nlp.parse(question)
+    if doc is None:
+        return question
+    chars = list(question)
+    for token in doc:
+        head = token.head if token.dep_ == "compound" else token  # "tia rosa"
+        word = token.text
+        if (
+            token.pos_ == "PROPN"
+            and head.pos_ == "PROPN"
+            and head.dep_ in ("nsubj", "nsubjpass", "poss")
+            # ("my gym locker code": a thing of the user's)
+            and not any(child.lower_ in _DETERMINERS for child in head.children)
+            and word.isalpha()
+            and len(word) >= 2
+            and word not in _NOT_NAMES
+            and word not in VOCABULARY
+            and word not in INFORMAL
+            and word not in RELATIONS
+        ):
+            chars[token.idx] = word[0].upper()
+    return "".join(chars)
+
+
+_DETERMINERS: Final = frozenset("a an the my our your his her their this that".split())
 _TITLE = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)$")
 
 
@@ -347,4 +384,12 @@ def _restore_subjects(normalised: Normalised) -> Normalised:
     return Normalised(text, tuple(origin))
 
 
-__all__ = ["INFORMAL", "VOCABULARY", "Normalised", "normalise", "spelling"]
+__all__ = [
+    "INFORMAL",
+    "VOCABULARY",
+    "Normalised",
+    "names_capitalised",
+    "normalise",
+    "people_capitalised",
+    "spelling",
+]

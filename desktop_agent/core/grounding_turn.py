@@ -17,6 +17,7 @@ from typing import Final
 from desktop_agent.core.before_named import before_named, named_new
 from desktop_agent.core.current_words import current, no_longer_so
 from desktop_agent.core.extraction import extract
+from desktop_agent.core.extraction_normalise import people_capitalised
 from desktop_agent.core.extraction_words import CARERS, PET_WORDS
 from desktop_agent.core.fact_changes import changed_later
 from desktop_agent.core.grounding import (
@@ -88,9 +89,10 @@ from desktop_agent.core.thing_questions import (
     said_before_at_last,
     said_of_it,
 )
+from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.core.unchanged import said_before_unchanged
-from desktop_agent.core.user_sentences import told_sentences
+from desktop_agent.core.user_sentences import as_typed, told_sentences
 from desktop_agent.memory.model import MemoryNotFound
 
 # How many facts "what do you know about me" may state.
@@ -150,6 +152,13 @@ def _unchanged(
         return None
     source = grounded.facts[0]
     said = source.item.text.removeprefix("User: ")
+    if not says_the_kind_asked(said, question):
+        # "ferry moved to the 4th of july now." quoted for the booking ref, of a message
+        # that goes on "same booking ref tho": what stayed the same is said in the message
+        try:
+            said = memory.item(source.item.id).user_text
+        except MemoryNotFound:
+            return None
     found = said_before_unchanged(memory, said, source, question, excluded)
     return None if found is None else _quoting(found.sentence, found.source, question=question)
 
@@ -178,8 +187,9 @@ def _ground(
     before: str | None,
     earlier: Sequence[str],
 ) -> Grounding | None:
-    # "whos my gp" as "who's my gp"; "who's my dog's vet?" as "who's my vet?"
-    text = pets_vet_as_ours(memory, plain_question(text))
+    # "whos my gp" as "who's my gp"; "who's my dog's vet?" as "who's my vet?"; "when is
+    # callum's birthday" as "when is Callum's birthday"
+    text = pets_vet_as_ours(memory, people_capitalised(plain_question(text)))
     if before and PRONOUN.search(text):
         text = resolved(text, before, people_by_name(memory))
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
@@ -330,7 +340,7 @@ def _ground(
         if ended and (told := _ending(memory, ended[0].item)) is not None:
             # "What car do I have?" after "it got written off": how it ended, in their words
             return _quoting(*told)
-    if not past and not question.everything and not _answers(facts, text):
+    if not past and not question.everything and not _answers(facts, text, renamed_from):
         # No fact, or only facts of the slot that miss what is asked ("what shifts do I work?"
         # with only "User works at the hospital"): the user's own words may say it.
         # what the facts miss must be said
@@ -347,6 +357,8 @@ def _ground(
             # "where does my dad live?": none of his facts is where, and the sentence naming
             # him nearest the question says it ("he's been in Sapporo since he retired")
             or (_slot_missed(facts, text) and _names_them(statement, facts))
+            # "who's teaching Jayden to drive?": someone else, named beside him
+            or _names_another(statement.sentence, text, renamed_from)
         ):
             now = "" if question.past else text
             return _quoting(statement.sentence, statement.source, memory, now, question=text)
@@ -445,10 +457,27 @@ def _ended_asked(question: str) -> set[str]:
     return stems(ended.group(0)) if ended is not None else set()
 
 
-def _answers(facts: list[Recollection], question: str) -> bool:
+def _names_another(sentence: str, question: str, asked_as: str) -> bool:
+    """Whether ``question`` asks who, of someone it names, and ``sentence`` names another."""
+    if not _ASKS_WHO.match(question):
+        return False
+    of = stems(" ".join(_NAMES.findall(asked_as or question)))
+    return bool(of) and bool(_names_in(sentence) - of)
+
+
+def _names_in(text: str) -> set[str]:
+    """The stems of the names in ``text`` (its capitalised words but the first, no day or
+    month, not "User")."""
+    return {
+        w for name in _NAMES.findall(text) if not DAY_OR_MONTH.fullmatch(name) for w in stems(name)
+    }
+
+
+def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bool:
     """Whether ``facts`` say what ``question`` asks: something of each word asked beyond the
     slot, and more than a name unless a name is asked ("which university is my grandson going
-    to?" is not answered by "User's grandson is named Cian")."""
+    to?" is not answered by "User's grandson is named Cian"). ``asked_as``: the question as
+    the user put it, when it named one of their people ("Jayden" for "my son")."""
     if (ended := _ended_asked(question)) and not any(ended & stems(f.item.text) for f in facts):
         return False  # "which dentist retired?" is not answered by who the dentist is now
     if _slot_missed(facts, question):
@@ -460,6 +489,15 @@ def _answers(facts: list[Recollection], question: str) -> bool:
         asked = _NOW_WORDS.sub("", question).split()
         if any(stems(r) == stems(" ".join(asked[-len(r.split()) :])) for r in named):
             return True
+    of = stems(" ".join(_NAMES.findall(asked_as or question)))
+    if (
+        _ASKS_WHO.match(question)
+        and of
+        and not {w for f in facts for w in _names_in(f.item.text)} - of
+    ):
+        # "who's teaching Jayden to drive?" is not answered by "User's son Jayden is 17": it
+        # asks for someone else
+        return False
     if facts and "" not in named and named <= PEOPLE_WORDS and not _NAME_ASKED.search(question):
         which = re.match(r"\s*(?:which|what)\s+([\w'’-]+)", question, re.IGNORECASE)
         if not (which and stems(which.group(1)) & stems(" ".join(named))):  # "which dentist?"
@@ -502,6 +540,7 @@ _NOW_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 _NAME_ASKED: Final = re.compile(r"\b(?:name|names|named|called|call|who|whom|whose)\b", re.I)
+_ASKS_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?(?:who|whom)\b", re.IGNORECASE)
 
 
 def _says_of_them(statement: Statement, facts: list[Recollection], question: str) -> bool:
@@ -665,6 +704,7 @@ def _quoting(
             r.item.user_text for r in episodes if r.item.created_at < item.created_at
         )
         sentence = said_as_now(sentence, earlier, asked)
+    sentence = as_typed(sentence, item.user_text)  # (the reading may capitalise names)
     if item.kind == EPISODIC:
         said = f"User: {sentence}"
         meta = {**(item.meta or {}), "user_end": len(said)}

@@ -142,7 +142,15 @@ _SYNONYM_GROUPS: Final = (
     ("pregnant", "pregnancy", "expecting"),
     ("debit", "dd"),  # "octopus dropped our dd to £118"
     ("appointment", "appt"),
+    # "booking ref QZLMRT" for "what's the booking reference?"
+    ("reference", "ref", "confirmation", "conf"),
+    ("registration", "reg"),
+    ("information", "info"),
 )
+# Chat's short forms of the people and days asked of in full, the same word: "callum's bday is
+# 2 august" for "when is callum's birthday?"
+_SHORT_FORMS: Final = {"bday": "birthday", "gf": "girlfriend", "bf": "boyfriend",
+                       "hubby": "husband", "wifey": "wife", "sis": "sister"}  # fmt: skip
 _SYNONYMS: Final[dict[str, frozenset[str]]] = {
     word: frozenset(group) - {word} for group in _SYNONYM_GROUPS for word in group
 }
@@ -268,6 +276,7 @@ _BREEDS: Final = {
 
 def _stem(word: str) -> str:
     word = re.sub(r"['’]s?$", "", word.casefold())  # "my sister's", "my brothers' names"
+    word = _SHORT_FORMS.get(word, word)  # "callum's got a new gf" tells of his girlfriend
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     # "my tomatoes" is "my tomato plants"; "boxes", "watches", "classes" (not "shoes")

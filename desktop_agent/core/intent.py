@@ -237,7 +237,11 @@ def _forget_inside(text: str) -> Intent | None:
             return dataclasses.replace(back, told=told)
         forget = _FORGET.match(text[start.end() :])
         # (not "I love my job, | don't keep asking": only forgetting, asked for by name)
-        if forget is None or not _FORGETTING.search(forget.group(0)[: forget.start(1)]):
+        if forget is None or not (
+            _FORGETTING.search(lead := forget.group(0)[: forget.start(1)])
+            # "and don't keep the bit about his first theory score"
+            or (_NOT_KEEPING.search(lead) and _A_THING_TOLD.match(forget.group(1)))
+        ):
             continue
         argument = _whose(_forget_argument(forget), told)
         if (
@@ -268,7 +272,8 @@ def _whose(argument: str, told: str) -> str:
     names = _names_in(told)
     if pronoun is None or not names:
         return argument
-    return f"{names[-1]}'s {argument[pronoun.end() :]}"
+    whose = re.sub(r"['’]s$", "", names[-1])  # ("cancelled Jayden's test": Jayden)
+    return f"{whose}'s {argument[pronoun.end() :]}"
 
 
 def whom_meant(topic: str, earlier: Sequence[str], known: Collection[str] = ()) -> str:
@@ -301,8 +306,15 @@ _NOT_NAMES: Final = frozenset(
     "also oh ok okay well yeah yes hey hi thanks sorry please btw ugh honestly".split()
 )
 
-_FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe|scrub)\b", re.IGNORECASE)
+_FORGETTING: Final = re.compile(
+    r"\b(?:forget|delete|erase|wipe|scrub)\b",
+    re.IGNORECASE,
+)
 # (and "Kai bailed on the airport thing | so please forget his number": a plea joined by "so")
+_NOT_KEEPING: Final = re.compile(r"\b(?:don['’]?t|do\s+not)\s+(?:keep|store)\b", re.IGNORECASE)
+_A_THING_TOLD: Final = re.compile(
+    r"(?:the|that|this|any|anything|everything|what|my|our|his|her|their|all)\b", re.IGNORECASE
+)
 _PART_START: Final = re.compile(
     r"[.!?]+\s+|[,;:]\s+|\s[-–—]\s+|\s[^\w\s.,;:!?'’\"()&/-]+\s+|\s(?=(?:so|and|but)\s+(?:please|pls|plz|can\s+you|"
     r"could\s+you)\s+(?:forget|delete|erase|wipe|scrub)\b)",

@@ -15,7 +15,7 @@ from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked
-from desktop_agent.core.statements import CHANGE
+from desktop_agent.core.statements import CHANGE, leans_on_the_message_before
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
@@ -244,6 +244,12 @@ def of_them(
     message = statement.source.item.user_text
     if naming.search(message) and THEM.search(statement.sentence):
         return True  # "Mateo gave up on swimming. | he's doing judo now instead, thursdays"
+    if (
+        message.find(statement.sentence[:24]) <= 0
+        and leans_on_the_message_before(statement.sentence)
+        and naming.search(_message_before(memory, statement.source.item))
+    ):
+        return True  # "planning a surprise 40th for gareth!!" | "his actual birthday is 9 march"
     at = message.find(statement.sentence[:24])
     if at > 0 and naming.search(message[:at]) and CHANGE.search(statement.sentence):
         return True  # "scratch that about theo, | we swapped friday for thursday"
@@ -255,6 +261,14 @@ def of_them(
         item.created_at < told and stems(item.user_text) & shared
         for item in _told_naming(memory, name, excluded)
     )
+
+
+def _message_before(memory: MemoryService, item: MemoryItem) -> str:
+    """The user's message just before ``item`` in its conversation, or ""."""
+    if not item.conversation_id:
+        return ""
+    earlier = [e for e in memory.episodes(item.conversation_id) if e.created_at < item.created_at]
+    return max(earlier, key=lambda e: e.created_at).user_text if earlier else ""
 
 
 THEM: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.I)

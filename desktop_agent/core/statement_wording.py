@@ -223,6 +223,19 @@ _SAID_APART: Final = (
         re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
         AMOUNT_SAID := re.compile(r"\d"),
     ),
+    (  # "eurostar to paris, 11 feb, coach 7 | booking ref QZLMRT": a code has a digit or is
+        # five capitals or more (not "what's the dress code?", nor a password, often a word)
+        re.compile(
+            r"\b(?:ref|reference|confirmation|conf|(?<!dress\s)code|pin|postcode|"
+            r"(?:order|tracking|booking|policy|account|membership|crime|case|ticket|"
+            r"reservation)\s+(?:number|no|num|#))\b",
+            re.I,
+        ),
+        # (a day of the month is none: "moved to the 4th of july")
+        CODE_SAID := re.compile(
+            r"\b(?!\d{1,2}(?:st|nd|rd|th)\b)(?=[\w/-]*\d)[\w/-]{3,}\b|\b[A-Z][A-Z0-9]{4,}\b"
+        ),
+    ),
     (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:
         # for the present, where it was first planned is what a change may have replaced)
         re.compile(

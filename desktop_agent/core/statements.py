@@ -31,6 +31,7 @@ from desktop_agent.core.memory_service import Recollection
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statement_wording import (
     A_VALUE,
+    AMOUNT_SAID,
     ENDED,
     NAMES_SOMEONE,
     PARTS,
@@ -113,6 +114,8 @@ def best_statement(
         for sentence in told_sentences(recollection.item.user_text)
         for word in stems(sentence) & wanted
     )
+    # the names a question asks about, in lower case too ("when's gareth's birthday")
+    names = names_asked(question) & wanted
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -120,12 +123,17 @@ def best_statement(
         sentences = told_sentences(item.user_text)
         for n, sentence in enumerate(sentences):
             said = stems(sentence)
-            if n and _THEIR.search(sentence):
+            before = sentences[n - 1] if n else ""
+            if not n and leans_on_the_message_before(sentence):
+                before = _message_before(item, episodes)  # ("also Ollie asked ... his divorce")
+            if before and _THEIR.search(sentence):
                 # whom "her" means, named just before: "Mia's 6 and obsessed with axolotls. |
-                # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"
-                named = stems(" ".join(_NAMED.findall(sentences[n - 1])))
+                # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"; or in
+                # the message before ("planning a surprise 40th for gareth!!" | "his actual
+                # birthday is 9 march btw")
+                named = stems(" ".join(_NAMED.findall(before))) | names & stems(before)
                 said |= (wanted | set(known_as)) & named
-                if _OPENS_WITH_THEM.match(sentence):
+                if n and _OPENS_WITH_THEM.match(sentence):
                     # and who they are, said just before: "Saw a physio today, Thandi. | She
                     # thinks it's shin splints" for "what did the physio think it was?"
                     said |= (wanted | kin) & stems(sentences[n - 1]) & _ROLES
@@ -176,6 +184,10 @@ def best_statement(
         best = with_next(best, question, past=reasons)  # "... Spanish course! | Tuesdays 6:30"
     if best is not None and not reasons:
         changed = changed_since(best, episodes, wanted | kin, question, known_as)
+        if changed is not None and _of_something_else(best, changed, question):
+            # "we're spending £150 on their present" for "how much were we spending on the
+            # present?", not "lol the wedding's moved to the 28th", which says no amount
+            changed = None
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return with_next(changed, question, past=reasons)
     if best is not None and reasons and CHANGE.search(best.sentence):
@@ -186,11 +198,78 @@ def best_statement(
     return best
 
 
+def _of_something_else(best: Statement, changed: Statement, question: str) -> bool:
+    """Whether ``changed``, a change told since ``best``, is to something else than what
+    ``question`` asks: ``best`` says the kind asked (an amount, a time, someone) and the
+    change's whole message does not."""
+    what_says = _what_says(question)
+    if what_says is None:
+        return False
+    if kind_asked(question) is AMOUNT_SAID:  # (an amount, not "the 28th")
+        return bool(_AN_AMOUNT.search(best.sentence)) and not _AN_AMOUNT.search(
+            changed.source.item.user_text
+        )
+    return what_says(best.sentence) and not what_says(changed.source.item.user_text)
+
+
+# a number with its unit ("20mg", "£300", "4.5k"), not a day of the month ("the 28th")
+_AN_AMOUNT: Final = re.compile(
+    r"(?<![\w.])\d[\d.,]*(?!\d|(?:st|nd|rd|th)\b|\s*(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec)[a-z]*\b)"
+)
+
+
+def names_asked(question: str) -> set[str]:
+    """The stems of the names ``question`` asks about: its capitalised words after the first,
+    and in lower case the words before "'s" that are no question word, relation or thing
+    named with "the" ("when's gareth's birthday?" -> {"gareth"})."""
+    capitalised = _NAMED.findall(question.lstrip()[1:])
+    possessive = [
+        m["name"]
+        for m in _POSSESSIVE.finditer(question)
+        if m["name"].casefold() not in STOPWORDS and not _BEFORE_A_THING.match(m["before"] or "")
+    ]
+    return stems(" ".join([*capitalised, *possessive])) - content_words(" ".join(RELATIONS))
+
+
+def leans_on_the_message_before(sentence: str) -> bool:
+    """Whether ``sentence``, the first of its message, goes on about someone named before it:
+    it opens with "he", "his", "she" ... and names no one ("his actual birthday is 9 march")."""
+    return _LEADS_WITH_THEM.match(sentence) is not None and not _names_one(sentence)
+
+
+def _names_one(sentence: str) -> bool:
+    """Whether ``sentence`` names someone (a capitalised word after its first that is no day
+    or month): "also Ollie asked me not to talk about his divorce" says whose it is."""
+    return any(not DAY_OR_MONTH.fullmatch(name) for name in _NAMED.findall(sentence.lstrip()[1:]))
+
+
+def _message_before(item: MemoryItem, episodes: Sequence[Recollection]) -> str:
+    """The user's message recalled just before ``item`` in its conversation, or ""."""
+    if not item.conversation_id:
+        return ""
+    earlier = [
+        r.item
+        for r in episodes
+        if r.item.conversation_id == item.conversation_id and r.item.created_at < item.created_at
+    ]
+    return max(earlier, key=lambda e: e.created_at).user_text if earlier else ""
+
+
+_POSSESSIVE: Final = re.compile(r"(?:^|\s)(?P<before>\w+\s+)?(?P<name>[^\W\d_][\w-]*)['’]s\b")
+_BEFORE_A_THING: Final = re.compile(r"(?:the|my|our|your|his|her|their|a|an)\s", re.I)
+
+
 _SAID_AS: Final = {
     "live": frozenset("flat house bungalow apartment cottage condo".split()),
     "work": frozenset("job".split()),
 }
 _OPENS_WITH_THEM: Final = re.compile(r"\s*(?:he|she)(?:['’]s)?\b", re.IGNORECASE)
+# A message that goes on about someone from its first words: "his actual birthday is 9 march",
+# "oh and she's moved to Leeds"
+_LEADS_WITH_THEM: Final = re.compile(
+    r"\s*(?:[\w'’]+\s+){0,2}?(?:he|she|his|her|he['’]s|she['’]s|him)\b", re.IGNORECASE
+)
 _ROLES: Final = frozenset(stems(" ".join(CARERS | RELATIONS.keys())))
 _THEIR: Final = re.compile(r"\b(?:he|she|his|her|he's|she's|him)\b", re.IGNORECASE)
 _NAMED: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*")
@@ -205,7 +284,7 @@ _NOW_ASKED: Final = re.compile(
 # actually a meniscus tear", "we booked Porto instead".
 CHANGE: Final = re.compile(
     r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
-    r"decreased|upped|raised|lowered|reduced|cut|"
+    r"decreased|upped|raised|lowered|reduced|cut|raising|upping|lowering|increasing|reducing|"
     # ("dropped our dd to £118", not "dropped my phone in the bath")
     r"(?:dropped|hiked|(?:went|gone)\s+(?:up|down))(?=[^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|pushed|postponed|rescheduled|brought\s+forward|"
     r"shifted|(?:re)?shuffled|rearranged|this\s+time|skipping|skipped|ditched|ditching|"
@@ -723,7 +802,8 @@ _ASKS_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?(?:who|whose|whom)\b", re.IG
 _ASKS_A_NAMED_THING: Final = re.compile(
     r"\b(?:what|which)\s+(?:book|novel|film|movie|show|series|song|album|band|"
     r"podcast|game|restaurant|hotel|school|college|university|uni|company|firm|shop|gym|"
-    r"club|team|app|airline|hospital|clinic|practice|bank)\b",
+    r"club|team|app|airline|hospital|clinic|practice|bank|garage|venue|pub|bar|cafe|café|"
+    r"studio|salon|nursery|pharmacy|supermarket|agency|theatre|cinema|station|church)\b",
     re.IGNORECASE,
 )
 

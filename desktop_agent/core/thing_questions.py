@@ -38,11 +38,13 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     one thing it names with "the" when it asks when or where ("when's the dentist?"), or a
     change to it said since; for the past, the words before that change. None when no
     sentence says them all ("what's the capital of France?" after "off to France in May")."""
-    asked = content_words(text) & stems(text)
+    # ("how many people is the booking for?" asks of people and the booking)
+    asked = content_words(text) & stems(text) - _HOW_MANY
     if any(w[:1].isupper() for w in re.findall(r"[\w'’-]+", text)[1:]):
         return None
     # "when's the dentist?": one thing named with "the", asked when or where it is
-    # ... or said bare ("when is pottery now?"), answered only by a sentence saying when
+    # ... or said bare ("when is pottery now?", "how much is netflix?"), answered only by a
+    # sentence saying when (how much)
     bare = len(asked) == 1 and _WHEN_OR_WHERE.match(text) is not None
     if (
         len(asked) < 2
@@ -73,8 +75,10 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
 
 
 _WHEN_OR_WHERE: Final = re.compile(
-    r"\s*(?:when|where|what\s+(?:time|day|date)|which\s+(?:day|date))\b", re.IGNORECASE
+    r"\s*(?:when|where|what\s+(?:time|day|date)|which\s+(?:day|date)|how\s+(?:much|many))\b",
+    re.IGNORECASE,
 )
+_HOW_MANY: Final = frozenset({"much", "many"})
 
 
 # Questions that ask for advice, ideas or how something works, not for what the user told:

@@ -16,7 +16,7 @@ from desktop_agent.core.memory_model import EPISODIC
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import asks_the_past
-from desktop_agent.core.statement_wording import AMOUNT_SAID, WHEN_SAID, kind_asked
+from desktop_agent.core.statement_wording import AMOUNT_SAID, CODE_SAID, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import Statement, best_statement, parts_saying, said_before
 
 
@@ -29,8 +29,9 @@ def said_before_unchanged(
 ) -> Statement | None:
     """The user's sentence, said before ``sentence`` (of ``source``), that says the value of
     the thing ``question`` asks when ``sentence`` only says it stayed the same; else None."""
-    # (only for when and how much: "rent stays the same" says nothing of whom it is paid to)
-    if kind_asked(question) not in (WHEN_SAID, AMOUNT_SAID) or asks_the_past(question):
+    # (only for when, how much and a code: "rent stays the same" says nothing of whom it is
+    # paid to; "same confirmation number at least" keeps the one told before)
+    if kind_asked(question) not in (WHEN_SAID, AMOUNT_SAID, CODE_SAID) or asks_the_past(question):
         return None
     if not _says_unchanged(sentence, question):
         return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from desktop_agent.core.extraction_normalise import names_capitalised
+from desktop_agent.core.extraction_words import RELATIONS
 from desktop_agent.core.questions import SENTENCE, asks_only
 from desktop_agent.core.redaction import MARK
 
@@ -28,8 +30,30 @@ _NOT_A_STATEMENT: Final = re.compile(
 
 
 def told_sentences(message: str) -> list[str]:
-    """The user's statements in ``message`` (see ``located``)."""
-    return [sentence for sentence, _span in located(message)]
+    """The user's statements in ``message`` (see ``located``), with the names typed in lower
+    case capitalised: "we're at casa alfama for 3 nights" names the hotel asked of in "which
+    hotel are we staying at?". (Quoted, a sentence is put back as typed: ``as_typed``.)"""
+    return [
+        sentence for sentence, _span in located(_names_only(message, names_capitalised(message)))
+    ]
+
+
+def as_typed(sentence: str, message: str) -> str:
+    """``sentence``, said in ``message``, with each word in the case the user typed it: a quote
+    says "heron-lantern-42" as typed, not as the reading capitalised it."""
+    typed: dict[str, set[str]] = {}
+    for word in _TYPED_WORD.findall(message):
+        typed.setdefault(word.casefold(), set()).add(word)
+
+    def back(match: re.Match[str]) -> str:
+        word = match.group(0)
+        forms = typed.get(word.casefold(), set())
+        return next(iter(forms)) if word not in forms and len(forms) == 1 else word
+
+    return _TYPED_WORD.sub(back, sentence)
+
+
+_TYPED_WORD: Final = re.compile(r"[^\W_][\w'’-]*")
 
 
 def located(message: str) -> list[tuple[str, tuple[int, int]]]:
@@ -48,6 +72,31 @@ def located(message: str) -> list[tuple[str, tuple[int, int]]]:
                     continue
                 found.append((" ".join(sentence.split()), (at, at + len(sentence))))
     return found
+
+
+def _names_only(message: str, capitalised: str) -> str:
+    """``capitalised`` (``message`` with the parser's names capitalised) with the days, months
+    and relations the tagger also took for names kept as typed: "she does monday, wednesday
+    and friday" stays one list, "mum and dad's anniversary" stays about the user's parents."""
+    if capitalised == message:
+        return message
+    return _WORD.sub(
+        lambda m: message[m.start() : m.end()] if m.group(0).casefold() in _KEPT else m.group(0),
+        capitalised,
+    )
+
+
+_WORD: Final = re.compile(r"[^\W\d_]+")
+_KEPT: Final = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays january february march april may june july august "
+    "september october november december mum mom dad mam nan gran grandma grandad nana "
+    # languages and peoples, which name no one ("she helps my korean and i help her with
+    # portuguese")
+    "english spanish french german italian portuguese korean japanese chinese mandarin "
+    "cantonese arabic hindi urdu polish dutch russian greek turkish swedish welsh irish "
+    "scottish british american canadian australian indian brazilian mexican".split()
+) | {w for w in RELATIONS}
 
 
 def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:

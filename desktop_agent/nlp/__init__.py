@@ -55,9 +55,17 @@ def warm() -> None:
 
 
 def parse(text: str) -> Any:
-    """A spaCy ``Doc`` of ``text`` (tokens with tag, lemma, dependency, entities), or None."""
+    """A spaCy ``Doc`` of ``text`` (tokens with tag, lemma, dependency, entities), or None.
+    One parse at a time: the chat's questions and the memory lane's extraction both parse,
+    on their own threads, and spaCy does not promise a pipeline is safe to share."""
     nlp = load()
-    return nlp(text) if nlp is not None else None
+    if nlp is None:
+        return None
+    with _parsing:
+        return nlp(text)
+
+
+_parsing = threading.Lock()
 
 
 __all__ = ["MODEL", "available", "load", "parse", "warm"]
