@@ -459,8 +459,8 @@ def _ended_asked(question: str) -> set[str]:
 
 def _names_another(sentence: str, question: str, asked_as: str) -> bool:
     """Whether ``question`` asks who, of someone it names, and ``sentence`` names another."""
-    if not _ASKS_WHO.match(question):
-        return False
+    if not _ASKS_WHO.match(question) or tells_a_change(sentence):
+        return False  # (a change's names may be who it was: "Kwame's moved to Bristol")
     of = stems(" ".join(_NAMES.findall(asked_as or question)))
     return bool(of) and bool(_names_in(sentence) - of)
 
