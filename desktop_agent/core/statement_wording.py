@@ -220,11 +220,16 @@ WHEN_SAID: Final = _WHEN_SAID
 _SAID_APART: Final = (
     (_WHEN_ASKED, _WHEN_SAID),
     (  # "she doubled the lisinopril. | I'm on 20mg now."
-        re.compile(r"\b(?:how\s+(?:much|many|old)|what\s+dose|which\s+dose|what\s+age)\b", re.I),
+        re.compile(
+            r"\b(?:how\s+(?:much|many|old|big)|what\s+dose|which\s+dose|what\s+age)\b|"
+            r"\bwhat\s+(?:%|percent(?:age)?\b)",  # "what % am i putting into my pension?"
+            re.I,
+        ),
         AMOUNT_SAID := re.compile(r"\d"),
     ),
-    (  # "eurostar to paris, 11 feb, coach 7 | booking ref QZLMRT": a code has a digit or is
-        # five capitals or more (not "what's the dress code?", nor a password, often a word)
+    (  # "eurostar to paris, 11 feb, coach 7 | booking ref QZLMRT": a code is four characters
+        # or more with a digit ("SKY-4402918", not "slot 1-6"), or five capitals or more (not
+        # "what's the dress code?", nor a password, often a word)
         re.compile(
             r"\b(?:ref|reference|confirmation|conf|(?<!dress\s)code|pin|postcode|"
             r"(?:order|tracking|booking|policy|account|membership|crime|case|ticket|"
@@ -233,7 +238,7 @@ _SAID_APART: Final = (
         ),
         # (a day of the month is none: "moved to the 4th of july")
         CODE_SAID := re.compile(
-            r"\b(?!\d{1,2}(?:st|nd|rd|th)\b)(?=[\w/-]*\d)[\w/-]{3,}\b|\b[A-Z][A-Z0-9]{4,}\b"
+            r"\b(?!\d{1,2}(?:st|nd|rd|th)\b)(?=[\w/-]*\d)[\w/-]{4,}\b|\b[A-Z][A-Z0-9]{4,}\b"
         ),
     ),
     (  # "Planning our anniversary trip! | We're going to Lisbon for 5 nights" (the past only:

@@ -341,9 +341,18 @@ def changed_since(
     April 3rd" beside the ryokan asked about is no reason to quote "my flight got pushed".
     ``known_as``: the names of the one asked about by relation ("my best friend": "priya")."""
     told = best.source.item
+    # (a short word asked is a topic too: "isa", "gym", "vet")
+    short = {w for w in asked if len(w) == 3 and w not in STOPWORDS and not w.isdigit()}
+
+    def topic(text: str) -> set[str]:
+        return substance(text) | (stems(text) & short)
+
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
-    on_it = {n for n, clause in enumerate(clauses) if stems(clause) & set(asked)}
+    # (how often or how much is no topic: "monthly budget: rent 850, ... | and i put 150 into
+    # a stocks isa" for "how much am i putting into the ISA monthly?" is on the ISA)
+    asked_of = set(asked) - _HOW_OFTEN
+    on_it = {n for n, clause in enumerate(clauses) if stems(clause) & asked_of}
     if best.told_on or not on_it:
         # a headline and what it told: "Japan is booked!!! | flying to Osaka on 2 April with
         # Chiara" is all the one piece of news; and a quote found by its meaning, no clause of
@@ -371,10 +380,10 @@ def changed_since(
         word
         for n, clause in enumerate(clauses)
         if n not in on_it
-        for word in substance(clause)
+        for word in topic(clause)
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
-    subject = substance(told.user_text) - aside
+    subject = topic(told.user_text) - aside
     # the people the message's sentences on other things name are theirs: "Sam's teacher is
     # Mrs. Doyle. | Ruby goes to Tiny Steps daycare" is not changed by "Mrs. Doyle left" (by
     # title only: a place or a thing named there may be what the quote is about too)
@@ -395,11 +404,11 @@ def changed_since(
     members = members if says_a_member(members, best.sentence) else frozenset()
     # the one asked about, by name: their name alone is no subject a change shares
     whom = set(known_as) & stems(best.sentence)
-    on_topic = substance(best.sentence) | {
+    on_topic = topic(best.sentence) | {
         word
         for sentence in told_sentences(told.user_text)
         if stems(sentence) & set(asked)
-        for word in substance(sentence)
+        for word in topic(sentence)
     }
     # the words of the message's sentences on someone the question does not ask about, when
     # it asks about someone by name ("who's Priya's teacher?")
@@ -408,7 +417,7 @@ def changed_since(
     for sentence in told_sentences(told.user_text) if asked_names else ():
         names = _people_named(sentence)
         if names - asked_names - stems(best.sentence) and not names & asked_names:
-            of_others |= substance(sentence)
+            of_others |= topic(sentence)
     of_others -= on_topic
     later: Statement | None = None
     later_topical = later_priced = False
@@ -436,7 +445,7 @@ def changed_since(
             if same and CHANGE.search(best.sentence):
                 about = set(asked)
             elif same:
-                about = substance(sentence if n == 0 else best.sentence) | set(asked)
+                about = topic(sentence if n == 0 else best.sentence) | set(asked)
             if says is not None and not says.search(sentence):
                 continue
             if says is NAMES_SOMEONE and not _names_another(sentence, best.sentence):
@@ -449,7 +458,7 @@ def changed_since(
             # by "the trip got moved to August")
             # (the one asked about is no subject by name alone: "Ollie's now talking about
             # buying a house" changes nothing of "Ollie just got promoted to store manager")
-            shared = {w for w in about & substance(sentence) if not CHANGE.fullmatch(w)} - whom
+            shared = {w for w in about & topic(sentence) if not CHANGE.fullmatch(w)} - whom
             if not same and shared and shared <= of_others:
                 # what it shares is said only by the message's sentences on someone else:
                 # "Rohan does Tuesday and Friday at nursery" beside "Priya's teacher is Mr
@@ -461,11 +470,11 @@ def changed_since(
                 # September. | Priya's mum is fuming ... still 90 guests" for "when's the
                 # wedding?" after "Priya and I booked Hengrave Hall for 14 June!! 90 guests"
                 # (it weighs least: a sentence of its message that says the thing outranks it)
-                around = about & substance(item.user_text)
+                around = about & topic(item.user_text)
                 shared = around if len(around) >= 2 else set()
                 if (
                     says is NAMES_SOMEONE
-                    and not substance(sentence) & set(asked)
+                    and not topic(sentence) & set(asked)
                     and not _SWITCHED_TO.search(sentence)
                 ):
                     # any capital is a name to "who": "we've moved it to 6 September at a
@@ -478,7 +487,7 @@ def changed_since(
                 # and this year he's got Ms Nguyen"
                 weight = (len(shared), bool(A_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
-            if any(_SAME.search(p) and substance(p) & shared for p in PARTS.split(sentence)):
+            if any(_SAME.search(p) and topic(p) & shared for p in PARTS.split(sentence)):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
             # a new amount in the same measure says the change by itself: "she's put me on
             # 100mcg" after "dose is up to 75mcg now", "I'm on 47k from june" after "38k"
@@ -509,7 +518,7 @@ def changed_since(
                     and n + 1 < len(sentences)
                     and CHANGE.search(sentences[n + 1])
                     and (
-                        not substance(sentence) - substance(told.user_text) - _STOPPED
+                        not topic(sentence) - topic(told.user_text) - _STOPPED
                         or (
                             bool(A_VALUE.search(sentences[n + 1]))
                             and not _WHAT_CAME.search(sentence)
@@ -546,6 +555,9 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+_HOW_OFTEN: Final = frozenset(
+    "much many monthly weekly daily yearly annual annually each every per usually normally".split()
+)
 # "my car insurance", "our broadband provider": two words naming one thing, the second its head
 _COMPOUND: Final = re.compile(r"\b(?:my|our|the)\s+([a-z]+)\s+([a-z]+)\b(?=\s*(?:with|\?|$))", re.I)
 # An ending that says what came itself: "Lisbon hotels were way too pricey so we booked Porto
