@@ -76,6 +76,7 @@ from desktop_agent.core.statement_wording import AMOUNT_SAID, ENDED, WHEN_SAID, 
 from desktop_agent.core.statements import (
     Statement,
     best_statement,
+    names_in,
     position,
     says_the_kind_asked,
     substance,
@@ -89,7 +90,6 @@ from desktop_agent.core.thing_questions import (
     said_before_at_last,
     said_of_it,
 )
-from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.told_next import with_what_followed
 from desktop_agent.core.unchanged import said_before_unchanged
 from desktop_agent.core.user_sentences import as_typed, told_sentences
@@ -462,15 +462,7 @@ def _names_another(sentence: str, question: str, asked_as: str) -> bool:
     if not _ASKS_WHO.match(question) or tells_a_change(sentence):
         return False  # (a change's names may be who it was: "Kwame's moved to Bristol")
     of = stems(" ".join(_NAMES.findall(asked_as or question)))
-    return bool(of) and bool(_names_in(sentence) - of)
-
-
-def _names_in(text: str) -> set[str]:
-    """The stems of the names in ``text`` (its capitalised words but the first, no day or
-    month, not "User")."""
-    return {
-        w for name in _NAMES.findall(text) if not DAY_OR_MONTH.fullmatch(name) for w in stems(name)
-    }
+    return bool(of) and bool(names_in(sentence) - of)
 
 
 def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bool:
@@ -493,7 +485,7 @@ def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bo
     if (
         _ASKS_WHO.match(question)
         and of
-        and not {w for f in facts for w in _names_in(f.item.text)} - of
+        and not {w for f in facts for w in names_in(f.item.text)} - of
     ):
         # "who's teaching Jayden to drive?" is not answered by "User's son Jayden is 17": it
         # asks for someone else

@@ -306,10 +306,7 @@ _NOT_NAMES: Final = frozenset(
     "also oh ok okay well yeah yes hey hi thanks sorry please btw ugh honestly".split()
 )
 
-_FORGETTING: Final = re.compile(
-    r"\b(?:forget|delete|erase|wipe|scrub)\b",
-    re.IGNORECASE,
-)
+_FORGETTING: Final = re.compile(r"\b(?:forget|delete|erase|wipe|scrub)\b", re.IGNORECASE)
 # (and "Kai bailed on the airport thing | so please forget his number": a plea joined by "so")
 _NOT_KEEPING: Final = re.compile(r"\b(?:don['’]?t|do\s+not)\s+(?:keep|store)\b", re.IGNORECASE)
 _A_THING_TOLD: Final = re.compile(

@@ -229,19 +229,25 @@ def names_asked(question: str) -> set[str]:
         for m in _POSSESSIVE.finditer(question)
         if m["name"].casefold() not in STOPWORDS and not _BEFORE_A_THING.match(m["before"] or "")
     ]
-    return stems(" ".join([*capitalised, *possessive])) - content_words(" ".join(RELATIONS))
+    return stems(" ".join([*capitalised, *possessive])) - _RELATION_WORDS
 
 
 def leans_on_the_message_before(sentence: str) -> bool:
     """Whether ``sentence``, the first of its message, goes on about someone named before it:
     it opens with "he", "his", "she" ... and names no one ("his actual birthday is 9 march")."""
-    return _LEADS_WITH_THEM.match(sentence) is not None and not _names_one(sentence)
+    return _LEADS_WITH_THEM.match(sentence) is not None and not names_in(sentence)
 
 
-def _names_one(sentence: str) -> bool:
-    """Whether ``sentence`` names someone (a capitalised word after its first that is no day
-    or month): "also Ollie asked me not to talk about his divorce" says whose it is."""
-    return any(not DAY_OR_MONTH.fullmatch(name) for name in _NAMED.findall(sentence.lstrip()[1:]))
+def names_in(text: str) -> set[str]:
+    """The stems of the names ``text`` says: its capitalised words after the first, no day or
+    month, not "User" ("also Ollie asked me not to talk about his divorce" -> {"ollie"})."""
+    return {
+        word
+        for name in _NAMED.findall(text.lstrip()[1:])
+        if not DAY_OR_MONTH.fullmatch(name)
+        for word in stems(name)
+        if word != "user"  # ("User's son Jayden is 17")
+    }
 
 
 def _message_before(item: MemoryItem, episodes: Sequence[Recollection]) -> str:
@@ -256,6 +262,7 @@ def _message_before(item: MemoryItem, episodes: Sequence[Recollection]) -> str:
     return max(earlier, key=lambda e: e.created_at).user_text if earlier else ""
 
 
+_RELATION_WORDS: Final = content_words(" ".join(RELATIONS))
 _POSSESSIVE: Final = re.compile(r"(?:^|\s)(?P<before>\w+\s+)?(?P<name>[^\W\d_][\w-]*)['’]s\b")
 _BEFORE_A_THING: Final = re.compile(r"(?:the|my|our|your|his|her|their|a|an)\s", re.I)
 

@@ -45,11 +45,11 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     # "when's the dentist?": one thing named with "the", asked when or where it is
     # ... or said bare ("when is pottery now?", "how much is netflix?"), answered only by a
     # sentence saying when (how much)
-    bare = len(asked) == 1 and _WHEN_OR_WHERE.match(text) is not None
+    bare = len(asked) == 1 and _WHEN_WHERE_HOW_MUCH.match(text) is not None
     if (
         len(asked) < 2
         and not bare
-        and not (_WHEN_OR_WHERE.match(text) and asked and asked <= the_thing(text))
+        and not (_WHEN_WHERE_HOW_MUCH.match(text) and asked and asked <= the_thing(text))
     ):
         return None
     hidden = {*excluded, *memory.outdated_episodes()}
@@ -74,7 +74,7 @@ def said_of_it(memory: MemoryService, text: str, excluded: Collection[str]) -> S
     return best_statement(text, episodes, reasons=True)
 
 
-_WHEN_OR_WHERE: Final = re.compile(
+_WHEN_WHERE_HOW_MUCH: Final = re.compile(
     r"\s*(?:when|where|what\s+(?:time|day|date)|which\s+(?:day|date)|how\s+(?:much|many))\b",
     re.IGNORECASE,
 )
