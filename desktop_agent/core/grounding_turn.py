@@ -459,10 +459,18 @@ def _ended_asked(question: str) -> set[str]:
 
 def _names_another(sentence: str, question: str, asked_as: str) -> bool:
     """Whether ``question`` asks who, of someone it names, and ``sentence`` names another."""
-    if not _ASKS_WHO.match(question) or tells_a_change(sentence):
+    of = _who_of(question, asked_as)
+    if not of or tells_a_change(sentence):
         return False  # (a change's names may be who it was: "Kwame's moved to Bristol")
-    of = stems(" ".join(_NAMES.findall(asked_as or question)))
-    return bool(of) and bool(names_in(sentence) - of)
+    return bool(names_in(sentence) - of)
+
+
+def _who_of(question: str, asked_as: str) -> set[str]:
+    """The stems of the names a question asking who names, as the user put it (``asked_as``,
+    "Jayden" for "my son"); empty for any other question."""
+    if not _ASKS_WHO.match(question):
+        return set()
+    return stems(" ".join(_NAMES.findall(asked_as or question)))
 
 
 def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bool:
@@ -481,12 +489,8 @@ def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bo
         asked = _NOW_WORDS.sub("", question).split()
         if any(stems(r) == stems(" ".join(asked[-len(r.split()) :])) for r in named):
             return True
-    of = stems(" ".join(_NAMES.findall(asked_as or question)))
-    if (
-        _ASKS_WHO.match(question)
-        and of
-        and not {w for f in facts for w in names_in(f.item.text)} - of
-    ):
+    of = _who_of(question, asked_as)
+    if of and not {w for f in facts for w in names_in(f.item.text)} - of:
         # "who's teaching Jayden to drive?" is not answered by "User's son Jayden is 17": it
         # asks for someone else
         return False

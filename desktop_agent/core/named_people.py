@@ -15,7 +15,7 @@ from desktop_agent.core.memory_model import EPISODIC, SEMANTIC
 from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked
-from desktop_agent.core.statements import CHANGE, leans_on_the_message_before
+from desktop_agent.core.statements import CHANGE, leans_on_the_message_before, message_before
 from desktop_agent.search.tokenize import STOPWORDS
 
 if TYPE_CHECKING:
@@ -247,7 +247,12 @@ def of_them(
     if (
         message.find(statement.sentence[:24]) <= 0
         and leans_on_the_message_before(statement.sentence)
-        and naming.search(_message_before(memory, statement.source.item))
+        and statement.source.item.conversation_id
+        and naming.search(
+            message_before(
+                statement.source.item, memory.episodes(statement.source.item.conversation_id)
+            )
+        )
     ):
         return True  # "planning a surprise 40th for gareth!!" | "his actual birthday is 9 march"
     at = message.find(statement.sentence[:24])
@@ -261,14 +266,6 @@ def of_them(
         item.created_at < told and stems(item.user_text) & shared
         for item in _told_naming(memory, name, excluded)
     )
-
-
-def _message_before(memory: MemoryService, item: MemoryItem) -> str:
-    """The user's message just before ``item`` in its conversation, or ""."""
-    if not item.conversation_id:
-        return ""
-    earlier = [e for e in memory.episodes(item.conversation_id) if e.created_at < item.created_at]
-    return max(earlier, key=lambda e: e.created_at).user_text if earlier else ""
 
 
 THEM: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their|him|them)\b", re.I)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -125,7 +125,8 @@ def best_statement(
             said = stems(sentence)
             before = sentences[n - 1] if n else ""
             if not n and leans_on_the_message_before(sentence):
-                before = _message_before(item, episodes)  # ("also Ollie asked ... his divorce")
+                # (the one recalled: "also Ollie asked ... his divorce" names its own)
+                before = message_before(item, (r.item for r in episodes))
             if before and _THEIR.search(sentence):
                 # whom "her" means, named just before: "Mia's 6 and obsessed with axolotls. |
                 # her teacher this year is Mrs. Achterberg" for "who's Mia's teacher?"; or in
@@ -250,14 +251,15 @@ def names_in(text: str) -> set[str]:
     }
 
 
-def _message_before(item: MemoryItem, episodes: Sequence[Recollection]) -> str:
-    """The user's message recalled just before ``item`` in its conversation, or ""."""
+def message_before(item: MemoryItem, episodes: Iterable[MemoryItem]) -> str:
+    """The user's message just before ``item`` in its conversation, among ``episodes``, or
+    ""."""
     if not item.conversation_id:
         return ""
     earlier = [
-        r.item
-        for r in episodes
-        if r.item.conversation_id == item.conversation_id and r.item.created_at < item.created_at
+        e
+        for e in episodes
+        if e.conversation_id == item.conversation_id and e.created_at < item.created_at
     ]
     return max(earlier, key=lambda e: e.created_at).user_text if earlier else ""
 

@@ -42,7 +42,7 @@ def test_what_was_told_in_short_forms_answers_the_words_in_full(
     assistant: Assistant, told: str, asked: str, answer: str
 ) -> None:
     reply = told_then_asked(assistant, told, asked)
-    # (the quote may capitalise the names and months typed in lower case)
+    # (case aside: "ffion" is asked as told, whatever case a reply gives it)
     assert answer.casefold() in reply.casefold() and reply.startswith("You told me"), reply
 
 
