@@ -5,9 +5,10 @@ Each answer is a line of text (and a forget's receipt); the assistant turns it i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from desktop_agent.core.conversation import Conversation
@@ -15,8 +16,44 @@ if TYPE_CHECKING:
     from desktop_agent.core.memory_service import MemoryService
     from desktop_agent.memory.model import ForgetReceipt
 
-CONFIRM_WORDS = {"/yes", "yes", "y", "yes please", "confirm"}
-CANCEL_WORDS = {"/no", "no", "n", "cancel", "keep them"}
+# A forget is confirmed the way people answer in a chat ("yep", "yeah go ahead", "sure, do it",
+# "yes please delete it"): every word of the answer one of these, the first a yes. Any other
+# word ("yes but not the part about Sam") leaves it unconfirmed: nothing is forgotten on a doubt.
+_YES: Final = frozenset(
+    "/yes yes y ye yea yeah yep yup ya yas sure ok okay k confirm confirmed "
+    "absolutely definitely certainly correct right".split()
+)
+_YES_TOO: Final = frozenset(
+    "please pls plz do it go ahead delete forget erase wipe remove them that those all of "
+    "thanks thank you ty cheers sure yes yeah yep ok okay just".split()
+)
+_PLEASE_DO: Final = re.compile(r"^(?:please\s+do|go\s+ahead|do\s+it)\b")
+_NO: Final = frozenset("/no no n nope nah cancel don't dont not never actually wait".split())
+_NO_TOO: Final = frozenset(
+    "keep it them that those please pls thanks thank you mind no don't dont do actually "
+    "wait never not".split()
+)
+_WORDS: Final = re.compile(r"/?[\w'’]+")
+
+
+def _words(answer: str) -> list[str]:
+    said = answer.casefold().replace("’", "'").replace("👍", " yes ").replace("👎", " no ")
+    return _WORDS.findall(said)
+
+
+def confirms(answer: str) -> bool:
+    """Whether ``answer`` to an offer to forget says yes, and nothing but yes."""
+    words = _words(answer)
+    if not words:
+        return False
+    opens = words[0] in _YES or _PLEASE_DO.match(" ".join(words)) is not None
+    return opens and all(w in _YES or w in _YES_TOO for w in words)
+
+
+def declines(answer: str) -> bool:
+    """Whether ``answer`` to an offer to forget says no ("nah", "no, keep it")."""
+    words = _words(answer)
+    return bool(words) and words[0] in _NO and all(w in _NO or w in _NO_TOO for w in words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +96,11 @@ class ChatCommands:
         pending = self._pending.pop(conversation.id, None)
         stripped = text.strip()
         if pending is not None:
-            answer = stripped.casefold().rstrip(".!")
-            if answer in CONFIRM_WORDS:
+            if confirms(stripped):
                 reply = _confirmed(pending, memory())
                 _erase_offer(conversation, pending)
                 return reply
-            if answer in CANCEL_WORDS:
+            if declines(stripped):
                 return CommandReply("Kept: nothing was forgotten.")
         if intent.kind != "command":
             return None

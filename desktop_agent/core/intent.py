@@ -47,21 +47,36 @@ _I_TOLD = re.compile(
     r"(?:\s+(?:earlier|before|last\s+time|yesterday))?",
     re.IGNORECASE,
 )
+# The words that only say a thing is something told: "the therapist stuff", "the sertraline
+# note", "the entry about my ex"
+_TOLD_THING = r"(?:thing|things|stuff|bit|part|info|information|note|notes|entry|entries)"
+# What people type before a request: "hmm actually please forget ..."
+_LEAD = (
+    r"(?:hey|hi|ok|okay|so|oh|also|and|actually|um|umm|hmm|hm|erm|er|uh|ah|well|right|now|just|"
+    r"no|wait|sorry|btw|lol|ugh|yeah|yo|oops)"
+)
+# Who is asked, as typed: "can u", "would ya", "i'd like you to"
+_YOU = r"(?:you|u|ya)"
 _SLASH = re.compile(r"^\s*/(remember|forget)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _FORGET = re.compile(
-    r"^\s*(?:(?:hey|hi|ok|okay|so|oh|also|and|actually|um|right|now|just|no|wait|sorry)[\s,!]+)*"
-    r"(?:(?:can|could|would|will)\s+you\s+|you\s+can\s+(?:now\s+|go\s+ahead\s+and\s+)?)?"
+    rf"^\s*(?:{_LEAD}[\s,!.]+)*"
+    rf"(?:(?:can|could|would|will)\s+{_YOU}\s+|{_YOU}\s+can\s+(?:now\s+|go\s+ahead\s+and\s+)?|"
+    rf"i['’]?d\s+like\s+{_YOU}\s+to\s+|i\s+(?:want|need)\s+{_YOU}\s+to\s+)?"
     r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)*"
-    r"(?:(?:forget|delete|erase|remove|wipe|scrub)\s+"
+    r"(?:(?:forget|delete|erase|remove|wipe|scrub|unlearn)\s+"
     # "forget Gareth's phone number": what someone named has
     r"(?:(?=(?-i:[A-ZÀ-Ý])[\w-]+['’]s\s+\w)|"
     # "forget I ever applied at Monzo", "forget that I mentioned the loan": what was done or
     # told is what to forget
     r"(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said\s+anything\s+about|told\s+you\s+about)\s+|"
     r"(?:that\s+)?i\s+ever\s+(?=\w)|"
-    r"(?:the|that|all\s+(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+"
+    rf"(?:the|that|all\s+(?:the|that))\s+{_TOLD_THING}\s+"
     r"(?:about|on|re|regarding)|"  # "forget the thing about my therapist"
-    r"that|about|what i (?:said|told you) about|everything (?:about|on)|anything about|"
+    r"the\s+(?:part|bit)\s+where\s+i\s+(?:talked|spoke|told\s+you|went\s+on)\s+about|"
+    r"that|about|what i (?:said|told you) about|"
+    # "delete everything you know about Carla"
+    rf"(?:everything|anything)\s+(?:(?:{_YOU}\s+(?:know|have|remember)|{_YOU}['’]ve\s+got)\s+)?"
+    r"(?:about|on)|"
     # "forget everything I told you about my therapist"
     r"(?:everything|anything|all)\s+(?:that\s+)?i(?:['’]ve|\s+have)?\s+(?:said|told\s+you|mentioned)"
     r"\s+(?:about|on|regarding)\s+|"
@@ -74,18 +89,26 @@ _FORGET = re.compile(
     # ("forget the whole car park incident", not "forget the whole thing": never mind)
     r"|forget\s+(?:the|this)\s+(?:whole\s+(?=[\w'’-]+\s+\w))?(?!(?:past|rest|whole|above|last|previous|first|second|third|"
     r"next|question|answer|reply|email|paragraph|sentence|line)\b)"
-    r"(?=[\w'’ -]{2,40}?(?:\s+(?:thing|stuff|bit|part|info))?(?:[\s,]+please)?(?:[.!?,;]|$))"
+    rf"(?=[\w'’ -]{{2,40}}?(?:\s+{_TOLD_THING})?(?:[\s,]+please)?(?:[.!?,;]|$))"
     # "delete the ballet info": a thing of the memory, named as such, never a text to edit
     r"|(?:delete|erase|remove|wipe|scrub)\s+(?:the|that|all\s+the)\s+"
-    r"(?=[\w'’ -]{2,40}?\s+(?:info|information|details|stuff)(?:[\s,]+please)?(?:[.!?,;]|$))"
+    rf"(?=[\w'’ -]{{2,40}}?\s+(?:{_TOLD_THING}|details)(?:[\s,]+please)?(?:[.!?,;]|$))"
+    # "can you take my phone number out of your memory"
+    r"|take\s+(?=[\w'’ -]{2,40}?\s+out\s+of\s+(?:your\s+|the\s+)?(?:memory|notes|records?)\b)"
     # "scrap the bit about my salary", "drop what I said about the vet bill" (not "drop my
     # son at football": these verbs forget only what is named as told)
-    r"|(?:scrap|scratch|drop|ditch|bin|lose|clear|get\s+rid\s+of)\s+(?:(?:the|that|all\s+"
-    r"(?:the|that))\s+(?:thing|things|stuff|bit|part|info|information)\s+(?:about|on|re|"
-    r"regarding)|what\s+i\s+(?:said|told\s+you|mentioned)\s+about)"
+    r"|(?:scrap|scratch|drop|ditch|bin|lose|clear(?:\s+out)?|get\s+rid\s+of)\s+(?:(?:the|that|all\s+"
+    rf"(?:the|that))\s+{_TOLD_THING}\s+(?:about|on|re|"
+    r"regarding)|what\s+i\s+(?:said|told\s+you|mentioned)\s+about|(?:anything|everything)\s+"
+    r"(?:about|on))"
     # "can you not remember Tom's surgery?"
-    r"|(?:don't|do not|stop|not)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing))\s+(?:that\s+)?"
-    r"(?=\S))"
+    # "i don't want you remembering my address", "no need to remember my old number": what is
+    # told, named (not "don't keep asking")
+    rf"|(?:i\s+don['’]?t\s+want\s+{_YOU}\s+(?:to\s+)?|{_YOU}\s+don['’]?t\s+need\s+to\s+|"
+    r"no\s+need\s+to\s+|don['’]?t\s+|do\s+not\s+|stop\s+|not\s+)"
+    r"(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing)|sav(?:e|ing))\s+(?:that\s+)?"
+    r"(?=(?:the|that|this|any|anything|everything|what|my|our|his|her|their|all)\b|"
+    r"(?-i:[A-ZÀ-Ý])))"
     r"\b\s*(.*?)(?:[\s,]+please)?[\s.!?]*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -97,6 +120,8 @@ _WHY = re.compile(
     r"since|as|cos|coz|cause|thanks|thank\s+you|no\s+need|it's|that's|shouldn['’]?t|don['’]?t|"
     # ", probably shouldnt have shared that", ", honestly not sure why I said it"
     r"didn['’]?t|wouldn['’]?t|probably|prob|maybe|honestly|tbh|really|not\s+sure|"
+    # ", was just me moaning"
+    r"was|just|only|"
     r"not\s+(?:really|my|our|something|important|relevant)|"
     r"(?:she|he|they)(?:['’](?:s|re|ve|d))?\s+(?:has|have|had|stopped|quit|left|is|are|was|"
     r"were|doesn['’]?t|don['’]?t|asked|wants?|moved|finished|isn['’]?t|aren['’]?t)|"
@@ -135,6 +160,8 @@ def _forget_argument(forget: re.Match[str]) -> str:
     argument = _FROM_MEMORY.sub("", argument)
     argument = _THING.sub("", argument.strip(" .!?,"))
     argument = re.sub(r"\s+(?:please|pls|plz)\b", "", argument, flags=re.IGNORECASE)
+    # "u can forget my bank pin now": when, not what
+    argument = re.sub(r"\s+(?:now|anymore|any\s+more|for\s+good)$", "", argument, flags=re.I)
     return argument.strip(" .!,")
 
 
@@ -175,14 +202,15 @@ _ALSO: Final = re.compile(
 
 # "... from your memory": where it is, not what it is
 _FROM_MEMORY: Final = re.compile(
-    r"\s+from\s+(?:your\s+|the\s+)?(?:memory|records?|notes|brain|history)\s*$", re.IGNORECASE
+    r"\s+(?:from|out\s+of)\s+(?:your\s+|the\s+)?(?:memory|records?|notes|brain|history)\s*$",
+    re.IGNORECASE,
 )
 
 # "ok the bonus thing, can you scrub that? ...", "the stuff about my ex, please delete it": the
 # thing named first, then a request to forget that points back at it, and the end of a
 # sentence (what follows is why, and is not learned)
 _FORGET_BACK: Final = re.compile(
-    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey|no|wait|sorry)[\s,!]+)*"
+    rf"^\s*(?:{_LEAD}[\s,!.]+)*"
     r"(?:ugh\s+)?(?:the|that|all\s+the)\s+(?:(?:thing|stuff|bit|part|info)\s+"
     r"(?:i\s+(?:typed|said|wrote|mentioned|told\s+you)\s+)?(?:about|on|re|regarding)\s+)?"
     r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,40}?)"
@@ -200,7 +228,7 @@ _FORGET_BACK: Final = re.compile(
 # "I told you about my father's diagnosis earlier. Please remove that": what was told, named
 # first in the user's words, then the request pointing back at it
 _TOLD_BACK: Final = re.compile(
-    r"^\s*(?:(?:ok|okay|so|oh|also|and|actually|right|um|hey|no|wait|sorry)[\s,!]+)*"
+    rf"^\s*(?:{_LEAD}[\s,!.]+)*"
     r"(?:(?:you\s+know\s+)?(?:what|the\s+(?:thing|stuff|bit)\s+)?)?i\s+(?:(?:told\s+you|"
     r"said\s+something)\s+(?:about|regarding|on)|mentioned(?:\s+(?:about|regarding|on))?)\s+"
     r"(?P<topic>(?:(?:the|my|our|his|her|their)\s+)?[\w'’ -]{2,60}?)"
@@ -326,7 +354,7 @@ _TRAILING_LEAD: Final = re.compile(
 _NO_TOPIC: Final = frozenset({"", "it", "that", "this", "them", "everything", "all"})
 
 # "the therapist thing": the word that only says it is a thing
-_THING = re.compile(r"\s+(?:thing|stuff|bit|part|info)$", re.IGNORECASE)
+_THING = re.compile(r"\s+(?:thing|stuff|bit|part|info|note|notes|entry)$", re.IGNORECASE)
 
 _QUESTION_START = re.compile(
     r"^\s*(?:what|what's|where|when|who|whom|whose|why|how|which|do|does|did|can|could|would|"
