@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -66,6 +66,9 @@ class PendingForget:
     # What the request named and the offer listed: erased from the chat once forgotten.
     topic: str = ""
     offered: tuple[str, ...] = ()
+    # What the request's message told before it ("update: callum and sasha broke up 😬 | can
+    # you delete the sasha stuff"), kept as a message of its own.
+    told: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +100,8 @@ class ChatCommands:
         stripped = text.strip()
         if pending is not None:
             if confirms(stripped):
-                reply = _confirmed(pending, memory())
+                service = memory()
+                reply = _confirmed(_with_told(pending, conversation, service), service)
                 _erase_offer(conversation, pending)
                 return reply
             if declines(stripped):
@@ -124,11 +128,11 @@ class ChatCommands:
                 earlier.append(intent.told)
             service = memory()
             topic = whom_meant(intent.argument, earlier, people_by_name(service))
-            return self._forget(conversation, topic, service)
+            return self._forget(conversation, topic, service, intent.told or "")
         return None
 
     def _forget(
-        self, conversation: Conversation, topic: str, memory: MemoryService
+        self, conversation: Conversation, topic: str, memory: MemoryService, told: str = ""
     ) -> CommandReply:
         from desktop_agent.core.forget_request import offer_to_forget
 
@@ -136,7 +140,7 @@ class ChatCommands:
         if not offer:
             return CommandReply(f"I don't remember anything about “{topic}”.")
         offered = tuple(offer.lines())
-        self._pending[conversation.id] = PendingForget(offer.ids, offer.words, topic, offered)
+        self._pending[conversation.id] = PendingForget(offer.ids, offer.words, topic, offered, told)
         lines = "\n".join(f"{i}. {line}" for i, line in enumerate(offered, 1))
         # Blank lines around the list: the reply is Markdown, where single newlines run the
         # question into the last item.
@@ -176,7 +180,8 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
         )
     if pending.words:
         receipt = memory.forget_words(pending.words)
-        count = sum(len(r) for r in pending.words.values())
+        # (what the offer listed: the request's own words are erased beside it)
+        count = len(pending.offered) or sum(len(r) for r in pending.words.values())
         what = "those words" if count == 1 else f"those {count} sentences"
         return CommandReply(
             f"Forgotten: {what}, erased from "
@@ -196,12 +201,49 @@ def _confirmed(pending: PendingForget, memory: MemoryService) -> CommandReply:
     )
 
 
+def _with_told(
+    pending: PendingForget, conversation: Conversation, memory: MemoryService
+) -> PendingForget:
+    """``pending`` with the topic's words in what its request's message told before it: the
+    chat shows that message with them erased (``_erase_offer``), and its stored words are
+    erased too, or "callum and sasha broke up" keeps the name the user asked to forget."""
+    if not pending.told:
+        return pending
+    episode = next(
+        (e for e in reversed(memory.episodes(conversation.id)) if e.user_text == pending.told),
+        None,
+    )
+    if episode is None:
+        return pending
+    spans = [
+        found.span() for piece in _pieces(pending.topic) for found in piece.finditer(pending.told)
+    ]
+    if not spans:
+        return pending
+    words = dict(pending.words)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted({*words.get(episode.id, ()), *spans}):
+        if merged and start <= merged[-1][1]:  # (overlapping ranges as one)
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    words[episode.id] = tuple(merged)
+    return replace(pending, words=words)
+
+
+def _pieces(topic: str) -> list[re.Pattern[str]]:
+    """The topic as one, and each of "Luca and the Seville trip" as the request said it."""
+    said = [topic, *re.split(r"\s+and\s+", topic)]
+    return [
+        re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)", re.IGNORECASE)
+        for piece in sorted({p.strip() for p in said if len(p.strip()) > 1}, key=len, reverse=True)
+    ]
+
+
 def _erase_offer(conversation: Conversation, pending: PendingForget) -> None:
     """The request and the offer just before the "yes" quote what is now forgotten: the chat
     keeps them with those words erased, as the stored messages are (the model reads this
     history next, and the screen shows it)."""
-    import re
-
     from desktop_agent.core.conversation import opening_words
     from desktop_agent.core.redaction import MARK
     from desktop_agent.llm import ChatMessage
@@ -214,10 +256,7 @@ def _erase_offer(conversation: Conversation, pending: PendingForget) -> None:
     for number, line in enumerate(pending.offered, 1):
         offer = offer.replace(f"{number}. {line}", f"{number}. {MARK}")
     messages[-1] = ChatMessage("assistant", offer)
-    # (the topic as one, and each of "Luca and the Seville trip" as the request said it)
-    said = [pending.topic, *re.split(r"\s+and\s+", pending.topic)]
-    for piece in sorted({p.strip() for p in said if len(p.strip()) > 1}, key=len, reverse=True):
-        named = re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)", re.IGNORECASE)
+    for named in _pieces(pending.topic):
         messages[-2] = ChatMessage("user", named.sub(MARK, messages[-2].content))
     if untitled:
         conversation.title = opening_words(conversation.first_user_message())

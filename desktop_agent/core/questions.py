@@ -28,7 +28,7 @@ _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"
     r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|which|do|does|did|"
     r"can|could|would|will|should|shall|is|are|am|was|were|have|has|may|might|tell me|"
-    r"remind me (?:what|when|where|who|how|of)|any idea|guess)\b",
+    r"remind me (?:what|when|where|who|how|of)|any idea)\b",
     re.IGNORECASE,
 )
 _GREETING = re.compile(
@@ -83,11 +83,21 @@ def asks_only(message: str) -> bool:
 def _asks(sentence: str) -> bool:
     if not (sentence.endswith("?") or _ASKING.match(sentence)):
         return False
+    if re.search(r"\?\?|\?!|!\?", sentence) and not _ASKING.match(sentence):
+        return False  # "she's getting divorced from Mark, he's been seeing someone??" tells
+    if _REMIND_ME_THAT.search(sentence):
+        return False  # "can you remind me I've got the clinic on the 12th?" tells it
     # "I live in Ghent, do you know any bakeries there?" tells something before it asks.
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     return not any(_TELLING.match(c) for c in clauses[:-1])
 
 
+_REMIND_ME_THAT = re.compile(
+    # (not "remind me my dentist's name?", which asks)
+    r"\bremind\s+me\s+(?:that\s+)?(?:i|we)(?:['’]ve|['’]m|['’]re|\s+have|\s+am|\s+are|"
+    r"\s+got|\s+need)\b",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(r"[,;:]|\s[-–—]\s")
 _TELLING = re.compile(
     r"^\s*(?:(?:so|well|hi|hey|ok|okay|btw|also)[\s,]+)*(?:i|i'm|im|i've|my|we|we're|our)\b",

@@ -19,7 +19,8 @@ _NOT_A_STATEMENT: Final = re.compile(
     # (not "Before I forget - the gate code is 4471", "so I don't forget", "in case I forget",
     # "don't let me forget it": the user's own forgetting is no request)
     r"\b(?<!\bi )(?<!\bwe )(?<!always )(?<!ll )(?<!don't )(?<!do not )(?<!let me )(?:forget|delete|erase)\b|"
-    r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|\?\s*$|"
+    # (a "??" is surprise, not a question: "he's been seeing someone from his office??")
+    r"\b(?:can|could|would) (?:you|u)\b|\bremind me\b|(?<![?!])\?\s*$|"
     r"\b(?:don't|do not|stop) (?:remember|keep|stor)|"
     # a request to the assistant: "plan me a 30 min workout pls", "any ideas for dinner"
     r"^(?:(?:ok|okay|so|right|pls|please|hey|hi)[\s,!]+)*(?:plan|give|suggest|recommend|help|"
@@ -118,6 +119,8 @@ def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:
     lead = lead or _AFTER_MARK.match(after)
     if lead is None and whole and _OWN_SUBJECT_SOON.match(after):
         lead = re.match(r"\s+", after)  # "[forgotten] unrelated but my bike lock code is 4471"
+    if lead is None and whole:
+        lead = _NEW_TOPIC.match(after)  # "[forgotten] anyway on a happier note she's ..."
     if lead and MARK not in after and len(after[lead.end() :].split()) >= 4:
         parts.append((after[lead.end() :], at + len(sentence) - len(after) + lead.end()))
     return parts
@@ -127,6 +130,12 @@ def _around_forgotten(sentence: str, at: int) -> list[tuple[str, int]]:
 _OWN_SUBJECT_SOON: Final = re.compile(
     r"\s+(?:[\w'’-]+[\s,]+){0,2}(?:i|i'm|my|we|we're|our)\b", re.IGNORECASE
 )
+# what says the words after a forgotten sentence are on something else
+_NEW_TOPIC: Final = re.compile(
+    r"\s+(?=(?:anyway|anyways|in\s+other\s+news|on\s+(?:a|the)\s+(?:happier|brighter|lighter|"
+    r"other)\s+note|unrelated(?:ly)?|separately)\b)",
+    re.IGNORECASE,
+)
 _BEFORE_MARK: Final = re.compile(r"[\s,;:–-]*(?:\b(?:and|but|also|plus|so)\b[\s,]*)?$", re.I)
 _AFTER_MARK: Final = re.compile(
     r"[\s,;:–-]+(?:(?:and|but|also|plus)\s+)?(?=(?:i|i'm|my|we|we're|our|she|he|they)\b)", re.I
@@ -135,7 +144,10 @@ _AFTER_MARK: Final = re.compile(
 # "could you remember that ...", "please note, ...": what follows is the statement
 _REMEMBER_THAT: Final = re.compile(
     r"^(?:.*?\b(?:can|could|would|will)\s+you\s+(?:please\s+)?remember\s+(?:for\s+me\s+)?"
-    r"(?:that\s+)?|(?:please\s+)?(?:remember|note)\s+(?:for\s+me\s+)?that\s+)",
+    r"(?:that\s+)?|(?:please\s+)?(?:remember|note)\s+(?:for\s+me\s+)?that\s+|"
+    # "can you remind me I've got a fertility clinic appointment on Wednesday the 12th?"
+    r".*?\b(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?remind\s+me\s+(?:that\s+)?"
+    r"(?=(?:i|we)(?:['’]ve|['’]m|['’]re|\s+have|\s+am|\s+are|\s+got|\s+need)\b))",
     re.IGNORECASE,
 )
 # where a request starts inside a sentence that told something first

@@ -131,3 +131,61 @@ def test_a_typed_request_and_yep_erase_the_words(assistant: Assistant) -> None:
     assert receipt.startswith("Forgotten"), receipt
     said = " ".join(e.text for e in assistant.memory.items("episodic"))
     assert "sertraline" not in said.casefold() and "50mg" not in said, said
+
+
+def test_the_name_is_erased_from_the_news_told_with_the_request(assistant: Assistant) -> None:
+    # (before: "update: callum and sasha broke up" was kept, name and all, though the chat
+    # showed it erased)
+    chat(assistant, assistant.start_conversation(), "callum's got a new gf, sasha, she's a vet")
+    conversation = assistant.start_conversation()
+    chat(
+        assistant,
+        conversation,
+        "update: callum and sasha broke up 😬 can you delete the sasha stuff",
+    )
+    assert chat(assistant, conversation, "yes please").text.startswith("Forgotten")
+    said = [e.user_text for e in assistant.memory.items("episodic")]
+    assert not any("sasha" in s.casefold() for s in said), said
+    assert any("callum and" in s and "broke up" in s for s in said), said
+
+
+def test_news_said_with_surprise_is_forgotten_and_the_news_after_it_kept(
+    assistant: Assistant,
+) -> None:
+    # (before: a sentence ending "??" was a question, never offered, and "I don't remember
+    # anything about “Jess's divorce and Mark”")
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "coffee with Jess today and she dumped SO much on me. she's getting divorced from Mark, "
+        "he's been seeing someone from his office for months?? anyway on a happier note she's "
+        "training for the Berlin marathon in September",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(
+        assistant,
+        conversation,
+        "hey, about Jess - please forget what I told you about her divorce and Mark",
+    ).text
+    assert "divorced from Mark" in offer, offer
+    chat(assistant, conversation, "yes")
+    said = " ".join(e.user_text for e in assistant.memory.items("episodic"))
+    assert "Mark" not in said and "divorced" not in said, said
+    reply = chat(assistant, assistant.start_conversation(), "What race is Jess training for?")
+    assert "Berlin marathon" in reply.text, reply.text
+
+
+def test_what_a_reminder_request_tells_can_be_forgotten(assistant: Assistant) -> None:
+    chat(
+        assistant,
+        assistant.start_conversation(),
+        "Also can you remind me I've got a fertility clinic appointment on Wednesday the 12th?",
+    )
+    conversation = assistant.start_conversation()
+    offer = chat(
+        assistant, conversation, "can you forget about the fertility clinic appointment?"
+    ).text
+    assert "fertility clinic appointment on Wednesday" in offer, offer
+    chat(assistant, conversation, "yes")
+    said = " ".join(e.user_text for e in assistant.memory.items("episodic"))
+    assert "fertility" not in said, said
