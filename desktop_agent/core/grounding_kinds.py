@@ -64,6 +64,19 @@ KINDS: Final[dict[str, frozenset[str]]] = {
         "dalmatian cockapoo labradoodle cavapoo staffie staffy siamese persian ragdoll bengal "
         "tabby sphynx".split()
     ),
+    # "Which race am I training for?" is answered by "the Stockholm half marathon"
+    "race": frozenset(
+        "marathon marathons half-marathon 10k 5k parkrun triathlon ironman ultra ultramarathon "
+        "duathlon sportive".split()
+    ),
+    # "what am I studying?", "what's my degree in?": "2nd year sociology at Yonsei"
+    "subject": frozenset(
+        "sociology psychology law medicine nursing midwifery engineering architecture economics "
+        "history geography biology chemistry physics maths math mathematics philosophy politics "
+        "accounting finance business marketing design art drama education linguistics "
+        "anthropology pharmacy dentistry veterinary journalism statistics neuroscience "
+        "biochemistry criminology theology classics computing".split()
+    ),
     # "When is my sister's wedding?" is answered by "... is getting married on 6 September"
     "wedding": frozenset("married marry marrying marries wedding wed".split()),
 }
@@ -89,6 +102,13 @@ _NAMES: Final = {
     "animal": "pet",
     "animals": "pet",
     "breed": "breed",
+    "race": "race",
+    "races": "race",
+    "subject": "subject",
+    "subjects": "subject",
+    "major": "subject",
+    "majoring": "subject",
+    "degree": "subject",
 }
 
 

@@ -71,7 +71,12 @@ from desktop_agent.core.questions import (
 )
 from desktop_agent.core.quote_now import said_as_now, tells_a_change
 from desktop_agent.core.said_by_meaning import before_a_change, closest_statement
-from desktop_agent.core.slot_past import before_a_missed_change, before_its_source, earlier_in_slot
+from desktop_agent.core.slot_past import (
+    before_a_missed_change,
+    before_in_its_source,
+    before_its_source,
+    earlier_in_slot,
+)
 from desktop_agent.core.statement_wording import AMOUNT_SAID, ENDED, WHEN_SAID, kind_asked
 from desktop_agent.core.statements import (
     Statement,
@@ -329,6 +334,9 @@ def _ground(
             return _quoting(said.sentence, said.source, question=text)
         if not past and facts and (said := before_its_source(memory, facts[0], text, excluded)):
             # "my honda civic is making a noise"
+            return _quoting(said.sentence, said.source, question=text)
+        if not past and facts and (said := before_in_its_source(memory, facts[0])):
+            # "After 35 years in Linz my wife Gerda and I moved to Graz"
             return _quoting(said.sentence, said.source, question=text)
     if not facts and not question.past and not question.everything:
         # "Do I smoke?" after "I used to smoke": only the past was told, and it is the answer

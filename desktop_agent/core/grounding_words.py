@@ -127,7 +127,7 @@ _SYNONYM_GROUPS: Final = (
     ("reservation", "booking", "booked", "table"),
     ("wedding", "married", "marrying"),
     ("wake", "alarm", "waking"),
-    ("preparing", "training", "prepare", "train"),
+    ("preparing", "training", "prepare", "train", "ready"),
     ("uni", "university"),
     ("cafe", "café"),  # (no folding of accents in stems: names like "Róisín" stay apart)
     ("masters", "master", "master's", "msc", "mba", "mres", "postgrad"),
@@ -146,6 +146,9 @@ _SYNONYM_GROUPS: Final = (
     ("reference", "ref", "confirmation", "conf"),
     ("registration", "reg"),
     ("information", "info"),
+    ("internet", "broadband"),  # "who's my internet with?"
+    ("kindergarten", "nursery", "preschool", "pre-school"),
+    ("due", "deadline"),  # "new deadline is 4 june" for "when's my dissertation due?"
 )
 # Chat's short forms of the people and days asked of in full, the same word: "callum's bday is
 # 2 august" for "when is callum's birthday?"

@@ -7,6 +7,7 @@ message changed (``before_its_source``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Final
 
@@ -19,6 +20,7 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import question_only
 from desktop_agent.core.statements import Statement, clipped, said_before_fact
+from desktop_agent.core.user_sentences import located
 from desktop_agent.memory.model import MemoryNotFound
 
 
@@ -33,6 +35,35 @@ def before_its_source(
         f"{text} {fact.item.text}", limit=RECALL_DEPTH, kinds=(EPISODIC,), exclude=excluded
     )
     return said_before_fact(fact.item, source, episodes, content_words(text))
+
+
+def before_in_its_source(memory: MemoryService, fact: Recollection) -> Statement | None:
+    """The sentence ``fact`` was learned from, when it also says what came before: "After 35
+    years in Linz my wife Gerda and I moved to Graz" for "where did we live before Graz?",
+    "switched from Vodafone to EE", "left Boots for the hospital job" (a name other than
+    the fact's, after "from", "after ... in", "left", "instead of")."""
+    source = _first_source(memory, fact)
+    if source is None:
+        return None
+    where, told = fact.item.provenance[0], source.item.user_text
+    now = stems(fact.item.text)
+    for sentence, (start, end) in located(told):
+        if not start <= where.start < end:
+            continue
+        before = _BEFORE_IN_IT.search(sentence)
+        if before is not None and not stems(before.group(1)) & now:
+            return Statement(clipped(sentence), source, 0, (start, end))
+    return None
+
+
+# What came before, said beside what is now: "moved from Hobart up to Launceston", "after 12
+# years at Boots", "quit Vestas", "instead of Lisbon"
+_BEFORE_IN_IT: Final = re.compile(
+    # (not "an offer from Wipro", which is what came)
+    r"\b(?i:(?:mov|switch|transferr|chang|upgrad|relocat)\w*\s+(?:[\w'’-]+\s+){0,3}?from|"
+    r"after\s+(?:[\w-]+\s+){0,3}(?:in|at)|left|leaving|quit|instead\s+of|"
+    r"rather\s+than)\s+(?:the\s+)?((?-i:[A-ZÀ-Ý])[\w'’-]+(?:\s+(?-i:[A-ZÀ-Ý])[\w'’-]+)*)"
+)
 
 
 def before_a_missed_change(

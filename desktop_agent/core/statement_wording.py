@@ -90,7 +90,7 @@ def what_is_so(sentence: str, question: str = "") -> str:
         q
         for p in PARTS.split(sentence)
         if p.strip()
-        for q in (_AND.split(p) if ENDED.search(p) else [p])
+        for q in (_AND_OR_EMOJI.split(p) if ENDED.search(p) else [p])
         if q.strip()
     ]
     kept = [p for p in parts if not ENDED.search(p)]
@@ -108,7 +108,12 @@ def what_is_so(sentence: str, question: str = "") -> str:
         kept = kept[: switched + 1] + [
             p
             for p in kept[switched + 1 :]
-            if stems(p) & asked or _CHANGED_TOO.search(p) or (says and says.search(p))
+            if stems(p) & asked
+            or _CHANGED_TOO.search(p)
+            or (says and says.search(p))
+            # what stayed as it was, said after the change: "moved training to Sundays at
+            # 10, | still at Ridgeway Park though" for "where does Leo's team train?"
+            or _STILL_SO.match(p)
         ]
     chosen = next((n for n in range(len(kept) - 1, 0, -1) if _INSTEAD.search(kept[n])), None)
     if chosen is not None and len(kept[chosen].split()) >= 3:
@@ -124,6 +129,12 @@ def what_is_so(sentence: str, question: str = "") -> str:
 
 
 _AND: Final = re.compile(r"\s+and\s+(?:then\s+)?", re.IGNORECASE)
+# (an emoji between two clauses stands for a full stop: "nia quit violin 😭 | she's doing swim
+# club on saturdays instead")
+_AND_OR_EMOJI: Final = re.compile(
+    r"\s+and\s+(?:then\s+)?|\s+[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s+", re.IGNORECASE
+)
+_STILL_SO: Final = re.compile(r"\s*(?:(?:but|and)\s+)?(?:still|same)\b", re.IGNORECASE)
 
 
 def _names_what_was(part: str) -> bool:
@@ -225,7 +236,14 @@ _SAID_APART: Final = (
             r"\bwhat\s+(?:%|percent(?:age)?\b)",  # "what % am i putting into my pension?"
             re.I,
         ),
-        AMOUNT_SAID := re.compile(r"\d"),
+        # (or in words: "so I'm down to two hives now"; not "one", which is often no number)
+        AMOUNT_SAID := re.compile(
+            # (nor a time: "three weeks later")
+            r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+            r"forty|fifty|hundred|dozen)\b(?!\s+(?:more\s+)?(?:minutes?|hours?|days?|weeks?|"
+            r"months?|years?|times)\b)",
+            re.IGNORECASE,
+        ),
     ),
     (  # "eurostar to paris, 11 feb, coach 7 | booking ref QZLMRT": a code is four characters
         # or more with a digit ("SKY-4402918", not "slot 1-6"), or five capitals or more (not
@@ -256,7 +274,8 @@ _SAID_APART: Final = (
     ),
     (
         re.compile(r"\b(?:name|named|called)\b", re.I),
-        re.compile(r"\b(?:named?|call(?:ed|ing)?|name['’]s)\b", re.I),
+        # ("renamed the app to Sprig")
+        NAME_SAID := re.compile(r"\b(?:(?:re-?)?named?|call(?:ed|ing)?|name['’]s)\b", re.I),
     ),
 )
 

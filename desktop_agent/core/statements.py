@@ -325,6 +325,11 @@ _WHOSE_ASKED: Final = re.compile(
 )
 
 
+_WHOSE_TYPED: Final = re.compile(
+    r"(?<![\w'’-])(?:[a-zà-ÿ-]+(?=['’]s\b)|(?<=\bdoes\s)[a-zà-ÿ-]+|(?<=\bdid\s)[a-zà-ÿ-]+)"
+)
+
+
 def _people_named(text: str) -> set[str]:
     """The stems of the names ``text`` says, never a day or a month: capitalised words after
     its first, and the first when it is no function word and comes before "'s" or a verb of
@@ -422,6 +427,14 @@ def changed_since(
     # the words of the message's sentences on someone the question does not ask about, when
     # it asks about someone by name ("who's Priya's teacher?")
     asked_names = stems(" ".join(_WHOSE_ASKED.findall(question))) - STOPWORDS
+    # (typed in lower case, a name the message's reading capitalises: "when's ezra's judo" of
+    # "Ezra does judo tuesdays 5pm ... | his sister Nia has violin saturday mornings")
+    read = " ".join(told_sentences(told.user_text))
+    asked_names |= {
+        name
+        for name in stems(" ".join(_WHOSE_TYPED.findall(question))) - STOPWORDS
+        if re.search(rf"\b{re.escape(name.capitalize())}\b", read)
+    }
     of_others: set[str] = set()
     for sentence in told_sentences(told.user_text) if asked_names else ():
         names = _people_named(sentence)
@@ -479,7 +492,8 @@ def changed_since(
                 # September. | Priya's mum is fuming ... still 90 guests" for "when's the
                 # wedding?" after "Priya and I booked Hengrave Hall for 14 June!! 90 guests"
                 # (it weighs least: a sentence of its message that says the thing outranks it)
-                around = about & topic(item.user_text)
+                # (not by the words of the sentences on someone else alone, as above)
+                around = about & topic(item.user_text) - of_others
                 shared = around if len(around) >= 2 else set()
                 if (
                     says is NAMES_SOMEONE

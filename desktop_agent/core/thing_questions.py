@@ -19,7 +19,12 @@ from desktop_agent.core.memory_service import MemoryService
 from desktop_agent.core.named_people import RECALL_DEPTH
 from desktop_agent.core.questions import asks_only, asks_the_past, question_only
 from desktop_agent.core.said_by_meaning import before_a_change
-from desktop_agent.core.statement_wording import NAMES_SOMEONE, kind_asked, what_is_so
+from desktop_agent.core.statement_wording import (
+    NAME_SAID,
+    NAMES_SOMEONE,
+    kind_asked,
+    what_is_so,
+)
 from desktop_agent.core.statements import (
     Statement,
     best_statement,
@@ -228,6 +233,8 @@ def _kind_of(question: str) -> re.Pattern[str] | None:
 def _says_kind(question: str, sentence: str) -> bool:
     """Whether ``sentence`` says the kind of thing ``question`` asks, when it asks one."""
     kind = _kind_of(question)
+    if kind is NAME_SAID and NAMES_SOMEONE.search(sentence):
+        return True  # "vet is Dr. Folake Adeyemi at Brookside" for "what's the vet's name?"
     return kind is None or kind.search(sentence) is not None
 
 
