@@ -28,7 +28,7 @@ _YES_TOO: Final = frozenset(
     "thanks thank you ty cheers sure yes yeah yep ok okay just".split()
 )
 _PLEASE_DO: Final = re.compile(r"^(?:please\s+do|go\s+ahead|do\s+it)\b")
-_NO: Final = frozenset("/no no n nope nah cancel don't dont not never actually wait".split())
+_NO: Final = frozenset("/no no n nope nah cancel keep don't dont not never actually wait".split())
 _NO_TOO: Final = frozenset(
     "keep it them that those please pls thanks thank you mind no don't dont do actually "
     "wait never not".split()

@@ -2,7 +2,8 @@
 
 First the superseded facts of its slot (``earlier_in_slot``); when no rule kept the old value
 as its past, the user's own words before the message that taught the fact, about what that
-message changed (``before_its_source``).
+message changed (``before_its_source``), or the sentence that taught it, when it says what
+came before too (``before_in_its_source``: "after 35 years in Linz ... moved to Graz").
 """
 
 from __future__ import annotations

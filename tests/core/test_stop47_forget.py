@@ -116,6 +116,7 @@ def test_a_no_or_a_doubt_does_not_confirm(answer: str) -> None:
 
 def test_nah_and_nope_decline() -> None:
     assert declines("nah") and declines("nope, keep it") and not declines("yep")
+    assert declines("keep them") and declines("/no")
 
 
 def test_a_typed_request_and_yep_erase_the_words(assistant: Assistant) -> None:
