@@ -221,13 +221,8 @@ def _with_told(
     if not spans:
         return pending
     words = dict(pending.words)
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted({*words.get(episode.id, ()), *spans}):
-        if merged and start <= merged[-1][1]:  # (overlapping ranges as one)
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    words[episode.id] = tuple(merged)
+    # (overlapping ranges are merged where they are redacted: ``redaction.rewrite_episode``)
+    words[episode.id] = tuple(sorted({*words.get(episode.id, ()), *spans}))
     return replace(pending, words=words)
 
 

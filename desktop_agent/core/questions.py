@@ -92,12 +92,10 @@ def _asks(sentence: str) -> bool:
     return not any(_TELLING.match(c) for c in clauses[:-1])
 
 
-_REMIND_ME_THAT = re.compile(
-    # (not "remind me my dentist's name?", which asks)
-    r"\bremind\s+me\s+(?:that\s+)?(?:i|we)(?:['’]ve|['’]m|['’]re|\s+have|\s+am|\s+are|"
-    r"\s+got|\s+need)\b",
-    re.IGNORECASE,
-)
+# What a reminder asked for tells, opening with the user: "remind me I've got ..." (not
+# "remind me my dentist's name?", which asks)
+REMINDED_OF: Final = r"(?:i|we)(?:['’]ve|['’]m|['’]re|\s+have|\s+am|\s+are|\s+got|\s+need)\b"
+_REMIND_ME_THAT = re.compile(rf"\bremind\s+me\s+(?:that\s+)?{REMINDED_OF}", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;:]|\s[-–—]\s")
 _TELLING = re.compile(
     r"^\s*(?:(?:so|well|hi|hey|ok|okay|btw|also)[\s,]+)*(?:i|i'm|im|i've|my|we|we're|our)\b",

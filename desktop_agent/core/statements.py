@@ -317,17 +317,18 @@ def _names_another(sentence: str, before: str) -> bool:
     )
 
 
+def _whose(name: str, *, after_is: bool, flags: int = 0) -> re.Pattern[str]:
+    """Where a question names whom it asks about: before "'s", after "does" or "did" (and
+    "is", when ``name`` is capitalised: "is Ana living")."""
+    places = [rf"{name}(?=['’]s\b)", rf"(?<=\bdoes\s){name}", rf"(?<=\bdid\s){name}"]
+    places += [rf"(?<=\bis\s){name}"] if after_is else []
+    return re.compile(rf"(?<![\w'’-])(?:{'|'.join(places)})", flags)
+
+
 # Whom a question asks about by name: "Maya's teacher", "does Theo go", "is Ana living"
-_WHOSE_ASKED: Final = re.compile(
-    r"(?<![\w'’-])(?:(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+(?=['’]s\b)|(?<=\bdoes\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+|"
-    r"(?<=\bis\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+|(?<=\bdid\s)(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+)",
-    re.IGNORECASE,
-)
-
-
-_WHOSE_TYPED: Final = re.compile(
-    r"(?<![\w'’-])(?:[a-zà-ÿ-]+(?=['’]s\b)|(?<=\bdoes\s)[a-zà-ÿ-]+|(?<=\bdid\s)[a-zà-ÿ-]+)"
-)
+_WHOSE_ASKED: Final = _whose(r"(?-i:[A-ZÀ-Ý])[a-zà-ÿ-]+", after_is=True, flags=re.IGNORECASE)
+# ... and typed in lower case: "when's ezra's judo"
+_WHOSE_TYPED: Final = _whose(r"[a-zà-ÿ-]+", after_is=False)
 
 
 def _people_named(text: str) -> set[str]:
@@ -398,12 +399,13 @@ def changed_since(
         if not word.startswith("#")  # "sertraline, | 50mg": the dose is what is asked
     }
     subject = topic(told.user_text) - aside
+    told_said = told_sentences(told.user_text)
     # the people the message's sentences on other things name are theirs: "Sam's teacher is
     # Mrs. Doyle. | Ruby goes to Tiny Steps daycare" is not changed by "Mrs. Doyle left" (by
     # title only: a place or a thing named there may be what the quote is about too)
     subject -= {
         word
-        for sentence in told_sentences(told.user_text)
+        for sentence in told_said
         if not stems(sentence) & set(asked)
         for word in stems(" ".join(_TITLED_NAME.findall(sentence)))
     } - stems(best.sentence)
@@ -419,24 +421,21 @@ def changed_since(
     # the one asked about, by name: their name alone is no subject a change shares
     whom = set(known_as) & stems(best.sentence)
     on_topic = topic(best.sentence) | {
-        word
-        for sentence in told_sentences(told.user_text)
-        if stems(sentence) & set(asked)
-        for word in topic(sentence)
+        word for sentence in told_said if stems(sentence) & set(asked) for word in topic(sentence)
     }
     # the words of the message's sentences on someone the question does not ask about, when
     # it asks about someone by name ("who's Priya's teacher?")
     asked_names = stems(" ".join(_WHOSE_ASKED.findall(question))) - STOPWORDS
     # (typed in lower case, a name the message's reading capitalises: "when's ezra's judo" of
     # "Ezra does judo tuesdays 5pm ... | his sister Nia has violin saturday mornings")
-    read = " ".join(told_sentences(told.user_text))
+    read = " ".join(told_said)
     asked_names |= {
         name
         for name in stems(" ".join(_WHOSE_TYPED.findall(question))) - STOPWORDS
         if re.search(rf"\b{re.escape(name.capitalize())}\b", read)
     }
     of_others: set[str] = set()
-    for sentence in told_sentences(told.user_text) if asked_names else ():
+    for sentence in told_said if asked_names else ():
         names = _people_named(sentence)
         if names - asked_names - stems(best.sentence) and not names & asked_names:
             of_others |= topic(sentence)

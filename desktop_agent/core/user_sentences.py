@@ -12,7 +12,7 @@ from typing import Final
 
 from desktop_agent.core.extraction_normalise import names_capitalised
 from desktop_agent.core.extraction_words import RELATIONS
-from desktop_agent.core.questions import SENTENCE, asks_only
+from desktop_agent.core.questions import REMINDED_OF, SENTENCE, asks_only
 from desktop_agent.core.redaction import MARK
 
 _NOT_A_STATEMENT: Final = re.compile(
@@ -147,7 +147,7 @@ _REMEMBER_THAT: Final = re.compile(
     r"(?:that\s+)?|(?:please\s+)?(?:remember|note)\s+(?:for\s+me\s+)?that\s+|"
     # "can you remind me I've got a fertility clinic appointment on Wednesday the 12th?"
     r".*?\b(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?remind\s+me\s+(?:that\s+)?"
-    r"(?=(?:i|we)(?:['’]ve|['’]m|['’]re|\s+have|\s+am|\s+are|\s+got|\s+need)\b))",
+    rf"(?={REMINDED_OF}))",
     re.IGNORECASE,
 )
 # where a request starts inside a sentence that told something first
