@@ -45,6 +45,9 @@ ENDED: Final = re.compile(
     r"(?:can'?t|can’t|cannot|couldn'?t|couldn’t)\s+(?:make\s+it|come)|"
     r"pulled\s+out|bail(?:ed|s)?(?!\s+(?:out|money|bond))|called\s+off|cancell?ed|(?:is|was|are|were|has|have)\s+(?:been\s+)?"
     r"(?:closed|shut)|(?:is|are)\s+closing|"
+    # a place or firm that ended: "noooo pho huong closed down 😭 new go-to is Saigon
+    # Corner", "the barn venue went bust"
+    r"(?:closed|shut)\s+down|(?:went|gone|going)\s+bust|out\s+of\s+business|"
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
     # maternity leave"
     r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:\w+\s+)?leave|moved\s+away|"

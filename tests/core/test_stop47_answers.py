@@ -111,3 +111,10 @@ def test_a_name_answers_what_someone_is_called_without_the_word_name(meaning: As
     ]
     reply = _told_then_asked(meaning, told, "what's the name of the vet again?")
     assert "Okonkwo" in reply, reply
+
+
+def test_a_place_that_closed_down_is_an_ending_and_what_came_instead_answers() -> None:
+    said = "noooo pho huong closed down 😭 new go-to is Saigon Corner on Dundas"
+    assert what_is_so(said, "what's our usual takeaway spot now?") == (
+        "new go-to is Saigon Corner on Dundas"
+    )
