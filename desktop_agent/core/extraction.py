@@ -45,6 +45,7 @@ from desktop_agent.core.extraction_normalise import Normalised, normalise
 from desktop_agent.core.extraction_past import told_past
 from desktop_agent.core.extraction_phrases import with_its_city
 from desktop_agent.core.extraction_plans import PLAN_RULES, note
+from desktop_agent.core.extraction_profile import home_after_a_move
 from desktop_agent.core.extraction_providers import provider
 from desktop_agent.core.extraction_relations import carer_named
 from desktop_agent.core.extraction_rules import RULES as IDENTITY_RULES
@@ -186,6 +187,9 @@ def extract(message: str) -> list[ExtractedFact]:
     for start, clause, implied_i in _clauses(text):
         found.extend(_extract_clause(clause, start, correction, implied_i))
     found.extend(_across_commas(text, correction))
+    if not any(f.subject_key == "home_city" for f in found):
+        # "I moved!! ... so I'm in Lyon now": where the user lives, told with the move
+        found.extend(_fact(m, span, True) for m, span in home_after_a_move(text))
     # the parser reads "my mum lives in Cork" as a noun phrase ("mum" an adjective of "lives"),
     # and "my mom lives in Cork" right: it parses "mom" (same length, so spans hold)
     read_as = _MUM.sub(r"\1om", text)

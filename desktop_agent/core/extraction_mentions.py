@@ -91,7 +91,8 @@ __all__ = ["appointments", "mentions"]
 # a name told by its pronoun, after the one relation or pet the message names.
 _NAMED_BEFORE: Final = re.compile(
     # "a retired greyhound", "a ten week old beagle": a word or two saying what it is like
-    r"\b(?i:my|our|a|an|the)\s+(?:(?-i:[a-z][a-z-]*)\s+){0,3}?"
+    # (not what someone is: "my sister has just qualified as a midwife")
+    r"(?<!\bas\s)\b(?i:my|our|a|an|the)\s+(?:(?-i:[a-z][a-z-]*)\s+){0,3}?"
     rf"(?P<rel>(?i:{_RELATIONS}|{PET_WORDS}))\b"
 )
 _ITS_NAME: Final = re.compile(

@@ -244,3 +244,39 @@ def languages(clause: str) -> Iterator[Match]:
             yield Match(
                 "fact", f"speaks:{words[-1]}", original[-1], f"User speaks {original[-1]}", 0.85
             )
+
+
+# A move the message tells, which makes "I'm in Lyon now" where the user lives, not a visit:
+# "big news, I moved!! got a job at a language school so I'm in Lyon now"
+_MOVE_TOLD = re.compile(
+    r"\b(?:i|we)(?:['’]ve|\s+have)?\s+(?:finally\s+|just\s+|actually\s+|officially\s+)?"
+    # (not "we moved the meeting")
+    r"(?:moved|relocated)(?=\s*(?:[!.,;)]|$|\s+(?:to|house|out|in|here|over|abroad|away|back|"
+    r"cities|city|countries|country|flats?)\b))|\bnew\s+(?:flat|place|apartment|house|home)\b|"
+    r"\blease\b",
+    re.IGNORECASE,
+)
+_IN_NOW = re.compile(
+    r"\b(?i:i['’]m|i\s+am|im|we['’]re|we\s+are)\s+(?P<now>(?i:now)\s+)?(?i:in)\s+"
+    r"(?P<place>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)(?P<after>\s+(?i:now)\b)?"
+)
+# "signed a lease in Porto", "signed the lease on a flat in Leith"
+_LEASE_IN = re.compile(
+    r"\b(?i:signed)\s+(?i:a|the|our)\s+(?i:lease)\s+(?:(?i:on)\s+(?:[\w'’-]+\s+){1,3}?)?"
+    r"(?i:in)\s+(?P<place>[A-ZÀ-Ý][\w'’-]+(?:\s+[A-ZÀ-Ý][\w'’-]+)?)"
+)
+
+
+def home_after_a_move(message: str) -> Iterator[tuple[Match, tuple[int, int]]]:
+    """(home city, span) for "I'm in Lyon now" in a message that tells a move, and for
+    "signed a lease in Porto"."""
+    found = _LEASE_IN.search(message)
+    if found is None and _MOVE_TOLD.search(message):
+        found = next(
+            (m for m in _IN_NOW.finditer(message) if m.group("now") or m.group("after")), None
+        )
+    if found is None or found.group("place").casefold() in _NOT_NAMES:
+        return
+    place = found.group("place")
+    text = f"User lives in {place}"
+    yield Match("fact", "home_city", place, text, 0.8, correction=True), found.span()

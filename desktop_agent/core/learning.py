@@ -22,6 +22,7 @@ from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.named_people import people_by_name
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.core.told_next import FOLLOWS_WITHIN
+from desktop_agent.search.tokenize import STOPWORDS
 
 
 class Extractor(Protocol):
@@ -54,7 +55,8 @@ def reflect(
     """Store the exchange, learn from it; returns the episode id and what was learned."""
     from desktop_agent.core.procedures import record_feedback, remember_style
 
-    previous = _last_episode(memory, conversation.id)
+    earlier = memory.episodes(conversation.id)
+    previous = earlier[-1] if earlier else None
     episode = memory.record_episode(
         conversation.id,
         text,
@@ -81,7 +83,7 @@ def reflect(
     if style:
         source = Provenance(episode.id, episode.conversation_id, 0, len(text))
         learned.append(remember_style(memory, style, (source,), episode.conversation_id))
-    before = previous.user_text if previous is not None and _soon(previous, episode) else None
+    before = _went_on_from(earlier, episode)
     learned += learn(memory, episode, text, extractor, skip_style=bool(style), before=before)
     return episode.id, tuple(learned)
 
@@ -107,8 +109,16 @@ def learn(
     people = people_by_name(memory)
     known = KNOWN_PEOPLE.set(people)
     try:
-        facts = read_on(extractor.extract if extractor is not None else extract, text, before)
-        facts += _successors(memory, text, before, people, facts)
+        # (what the user's people said with their names in lower case: "biscuit turned 10
+        # last week!" is the cat's age, as "Biscuit turned 10" is; the same length, so the
+        # spans hold)
+        typed = _named_as_known(text, people)
+        facts = read_on(
+            extractor.extract if extractor is not None else extract,
+            typed,
+            _named_as_known(before, people) if before else before,
+        )
+        facts += _successors(memory, typed, before, people, facts)
     finally:
         KNOWN_PEOPLE.reset(known)
     for fact in facts:
@@ -153,7 +163,7 @@ def learn(
 # A message that opens by leaning on the one before: "He's a paramedic in Bristol now." after
 # "My brother just got a new job."
 _LEANS_ON: Final = re.compile(
-    r"\s*(?:(?:oh|and|so|but|well|yeah|now)[,\s]+)?(?:he|she|they|his|her|their)(?:['’]s|['’]re)?\b",
+    r"\s*(?:(?:oh|and|so|but|well|yeah|now)[,\s]+){0,2}(?:he|she|they|his|her|their)(?:['’]s|['’]re)?\b",
     re.IGNORECASE,
 )
 # A number, a day or month, or a name after the first word.
@@ -162,6 +172,28 @@ _NAMES_A_VALUE: Final = re.compile(rf"\d|(?i:{DAY_OR_MONTH.pattern})|(?<=\s)(?!I
 
 def _soon(previous: MemoryItem, episode: MemoryItem) -> bool:
     return timedelta(0) <= episode.created_at - previous.created_at <= FOLLOWS_WITHIN
+
+
+# How many messages back a run of pronouns may reach for whom they mean.
+_LEAN_BACK: Final = 3
+
+
+def _went_on_from(earlier: Sequence[MemoryItem], episode: MemoryItem) -> str | None:
+    """The user's words just before ``episode`` that an opening pronoun may lean on: the
+    message before, and while that one leans on its own before, those too ("My brother just
+    got a new job." | "He's a paramedic in Bristol now." | "oh and his name's Callum": "his"
+    is the brother's, named two messages back)."""
+    said: list[str] = []
+    after = episode
+    for previous in reversed(earlier[-_LEAN_BACK:]):
+        if not _soon(previous, after):
+            break
+        said.insert(0, previous.user_text.strip())
+        if not _LEANS_ON.match(previous.user_text):
+            break
+        after = previous
+    said = [text if not text or text[-1] in ".!?" else text + "." for text in said]
+    return " ".join(said) or None
 
 
 _SWITCH_TOLD: Final = re.compile(
@@ -209,6 +241,20 @@ def read_on(extract: Callable[[str], list[Any]], text: str, before: str | None) 
             or _NAMES_A_VALUE.search((lead + text)[fact.span[0] : fact.span[1]])
         )
     ]
+
+
+def _named_as_known(text: str, people: dict[str, str]) -> str:
+    """``text`` with the names of the user's people capitalised where typed in lower case (not
+    after "a" or "the": "a biscuit with my tea" is no cat)."""
+    for name in people:
+        if name in STOPWORDS or not name.isalpha():
+            continue
+        text = re.sub(
+            rf"(?<![\w'’-])(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bsome\s){re.escape(name)}(?![\w-])",
+            name.capitalize(),
+            text,
+        )
+    return text
 
 
 def _successors(
@@ -303,8 +349,3 @@ def remember_explicitly(memory: MemoryService, conversation: Conversation, text:
         reviewed=True,
         conversation_id=conversation.id,
     )
-
-
-def _last_episode(memory: MemoryService, conversation_id: str) -> MemoryItem | None:
-    episodes = memory.episodes(conversation_id)
-    return episodes[-1] if episodes else None

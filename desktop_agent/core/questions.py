@@ -26,7 +26,9 @@ SENTENCE = re.compile(
 )
 _ASKING = re.compile(
     r"^\s*(?:(?:and|so|ok|okay|hey|hi|hello|well|also|btw|by the way|now|then|please)[\s,]+)*"
-    r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|which|do|does|did|"
+    # ("which means her teacher is Mr Okafor now" tells)
+    r"(?:what|what's|whats|where|where's|when|who|who's|whom|whose|why|how|"
+    r"which(?!\s+(?:means|meant|is\s+why|was\s+why)\b)|do|does|did|"
     r"can|could|would|will|should|shall|is|are|am|was|were|have|has|may|might|tell me|"
     r"remind me (?:what|when|where|who|how|of)|any idea)\b",
     re.IGNORECASE,
@@ -135,7 +137,9 @@ _PAST = re.compile(
     r"\b(?:before|used to|previously|previous|formerly|originally(?! from)|at first|earlier|in the past|"
     r"(?<!how )old|former|last (?:job|city|address|place)|did i (?:live|work|have|drive|ride|own)|"
     r"where did i(?! grow up| go to school| study| meet)|what did i (?:do|use to|have|drive|ride|own)|did i use to|"
-    r"(?:what|who) (?:was|were) (?:my|our)|(?:was|were) (?:i|we) (?:living|working|based)|"
+    r"(?:what|who) (?:was|were) (?:my|our)|"
+    # "what was the name of my first physio?"
+    r"\b(?:was|were)\s+[^?]*\b(?:my|our)\s+(?:first|original)\b|(?:was|were) (?:i|we) (?:living|working|based)|"
     r"did (?:we|i) (?:live|work)|last year|a year ago|back then|(?:did|had) (?:i|we) first|"
     r"(?:i|we) first (?:started|began|got)|"
     # "what dose did I start on?", "which bank did we start with?"

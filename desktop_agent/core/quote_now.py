@@ -16,7 +16,7 @@ from typing import Final
 
 from desktop_agent.core.grounding import content_words, stems
 from desktop_agent.core.questions import asks_the_past
-from desktop_agent.core.statement_wording import ENDED
+from desktop_agent.core.statement_wording import ENDED, NAME_SAID, NAMES_SOMEONE, kind_asked
 from desktop_agent.core.statements import CHANGE
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
@@ -81,7 +81,9 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     kept = [n for n in range(len(clauses)) if n not in gone]
     # and only when what is left says something new: "Jace is sternin for me now"
     left = " ".join(clauses[n] for n in kept)
-    if not gone or not kept or not _words(left) - said_before - wanted:
+    if not gone:
+        return _from_the_new_one(cut.strip(), old, said_before, asked)
+    if not kept or not _words(left) - said_before - wanted:
         return cut.strip()
     said = clauses[kept[0]]
     for n in kept[1:]:
@@ -91,6 +93,92 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         said += clauses[n]
     # (what is kept may open with the joint of a clause left out: "and the department ...")
     return re.sub(r"^(?:and|so|but)\s+", "", said.strip(" ,;:-–"), flags=re.IGNORECASE)
+
+
+def _from_the_new_one(sentence: str, old: set[str], said_before: set[str], asked: str) -> str:
+    """``sentence`` from the part that names the new one, when the parts before it name the
+    old one, nothing new and no news ("lost dewline as a client 😭 | BUT picked up a fintech
+    startup, Brightledger"; "Dr adeyemi kept cancelling on us | so now bingo sees Dr Okafor");
+    a part after it that only says how the old one ended goes too ("renamed the app to Sprig,
+    | turns out Drooply was already taken"). Whole when the question asks what ended, or
+    names whom it asks about only in what would go."""
+    if _ASKS_WHAT_ENDED.search(asked):
+        return sentence  # "which client did i lose?"
+    wanted = content_words(asked)
+    pieces = _PART_BREAK.split(sentence)
+    parts = pieces[::2]
+    new = [_new_name(part, said_before, opens=not n) for n, part in enumerate(parts)]
+    if True not in new:
+        return sentence
+    first = new.index(True)
+    named_old = [bool(_words(part) & old) and not new[n] for n, part in enumerate(parts)]
+    # (news before it is what is so: "we ended up going with the Skoda after all, | pick it
+    # up next Friday"; "she's in a little apartment in Galway now, | about a 10 min walk")
+    prefix = parts[:first]
+    if (
+        not any(named_old[:first])
+        # (only how the old one ended goes: "gemma called back and | upped arjun's clenil"
+        # still names the asthma nurse)
+        or not any(_ENDED_SO.search(part) or _LET_DOWN.search(part) for part in prefix)
+        or any(_is_news(part) or _STILL.search(part) for part in prefix)
+        # ("Hana | and I are going to Sicily instead": a name alone is no old one's news)
+        or len(" ".join(prefix).split()) < 3
+    ):
+        first = 0
+    elif len(parts[first].split()) <= 2 and not named_old[first - 1]:
+        first -= 1  # a name alone goes with what it names: "a fintech startup, | Brightledger"
+    # (what is still so is no old value: "moved training to Sundays at 10, | still at
+    # Ridgeway Park though")
+    ended = [
+        named_old[n] and n > first and bool(_ENDED_SO.search(part)) and not _STILL.search(part)
+        for n, part in enumerate(parts)
+    ]
+    keep = [n for n in range(first, len(parts)) if not ended[n]]
+    if len(keep) == len(parts):
+        return sentence
+    said = parts[keep[0]]
+    for n in keep[1:]:
+        said += ", " if n - 1 not in keep else pieces[2 * n - 1]
+        said += parts[n]
+    if stems(" ".join(_NAMED.findall(f" {sentence}"))) & wanted - stems(said):
+        return sentence  # (whom or what is asked is named only in what would go)
+    dropped = " ".join(part for n, part in enumerate(parts) if n not in keep)
+    if _says_the_kind(asked, dropped) and not _says_the_kind(asked, said, said_before):
+        # "Dr Haddad is off sick that day | so they moved me to Thursday" still names the
+        # dentist asked of
+        return sentence
+    return re.sub(r"^(?:and|so|but|anyway)\s+", "", said.strip(" ,;:-–"), flags=re.I)
+
+
+def _new_name(part: str, said_before: set[str], *, opens: bool) -> bool:
+    """Whether ``part`` names something, or an amount, not said before: a capitalised word
+    (not the first of the sentence: "Sorry, Biscuit is ...", "Correction: ..."), a number."""
+    for n, word in enumerate(_WORD.findall(part)):
+        named = word[:1].isupper() and (n > 0 or not opens)
+        if (word[:1].isdigit() or named) and not stems(word) & said_before:
+            return True
+    return False
+
+
+def _is_news(part: str) -> bool:
+    """Whether ``part`` says what came: "ended up going with", "now", "switched my car
+    insurance to" (not how the old one ended)."""
+    return bool(_NEW_ONE.search(part) or _CHANGED_TO.search(part)) and not _ENDED_SO.search(part)
+
+
+def _says_the_kind(asked: str, text: str, said_before: set[str] | None = None) -> bool:
+    """Whether ``text`` says the kind of thing ``asked`` wants: someone by name for "who" or
+    "what's the name", else a time, an amount, a code ... (``kind_asked``). With
+    ``said_before``, a name not among those words."""
+    says = kind_asked(asked)
+    if says in (NAMES_SOMEONE, NAME_SAID) or _WHO.match(asked):
+        # (not the one asked about: "so Ollie's lesson is on Thursdays now" names no teacher)
+        of = content_words(asked) | (said_before or set())
+        return any(
+            not DAY_OR_MONTH.fullmatch(name) and not stems(name) & of
+            for name in _NAMED.findall(f" {text}")
+        )
+    return says is not None and says.search(text) is not None
 
 
 def _cause_of_now(pieces: list[str], n: int, sentence: str) -> bool:
@@ -126,6 +214,8 @@ def _was(said: str, old: set[str], then: str, *, put_right: re.Match[str] | None
     return bool(stems(said) & old)
 
 
+_STILL: Final = re.compile(r"\b(?:still|same|unchanged)\b", re.IGNORECASE)
+_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?who\b", re.IGNORECASE)
 _PUT_RIGHT: Final = re.compile(r"\s+not\b", re.IGNORECASE)
 _WHEN: Final = re.compile(r"(?:next|this|last|now|then|today|tomorrow|\d)", re.IGNORECASE)
 
@@ -156,7 +246,7 @@ def _new_value(clause: str, said_before: set[str]) -> bool:
 _WORD: Final = re.compile(r"[^\W_][\w'’-]*")
 # A sentence telling a change: "switched", "now", "instead", "retired", "repainted", "wrong".
 _A_CHANGE: Final = re.compile(
-    rf"{CHANGE.pattern}|{ENDED.pattern}|\bre(?:paint|do|did|done|plac|arrang|fitt|tiled)\w*|"
+    rf"{CHANGE.pattern}|{ENDED.pattern}|\bre(?:paint|do|did|done|plac|arrang|fitt|tiled|assign)\w*|"
     # a correction is a change of what was said: "he's 14, not 12"
     r"\b(?:mistaken|typo|misspoke|correction)\b",
     re.IGNORECASE,
@@ -197,6 +287,14 @@ _NAMED: Final = re.compile(r"(?<=\s)(?!I\b)[A-ZÀ-Ý][\w'’-]+")
 # "so Bex walks them instead"
 _NOW_INSTEAD: Final = re.compile(r"\b(?:now|instead)\b", re.IGNORECASE)
 # A clause that says the new one: never cut ("we ended up going with the Skoda").
+# Where a sentence's parts meet, for what names the old one: its clause breaks, a full stop
+# inside a quote, an emoji or a face ("as a client 😭 BUT picked up ..."), "anyway"
+_PART_BREAK: Final = re.compile(
+    r"(\s*(?:(?<!\d)[,;:]|[,;:](?!\d)|\s[-–]\s|(?<!\b[DM]r)(?<!\bMrs)(?<!\bMs)(?<!\bSt)[.!?]+\s|\s:[()]\s*|\s?[\U0001F300-\U0001FAFF]+\s*)"
+    r"\s*(?:(?:and\s+)?so\s+|but\s+|because\s+|bc\s+|anyway\s+)?"
+    r"|\s+(?:so|but|because|bc|and(?!\s+(?:i|me|we)\b)|anyway)\s+)",
+    re.IGNORECASE,
+)
 _NEW_ONE: Final = re.compile(
     r"\b(?:ended\s+up|going\s+with|gone\s+with|went\s+with|switched\s+to|now|instead|new)\b",
     re.IGNORECASE,
@@ -224,5 +322,32 @@ _SWAPPED: Final = re.compile(
 _CLAUSE_BREAK: Final = re.compile(
     r"(\s*(?:(?<!\d)[,;:]|[,;:](?!\d)|\s[-–]\s)\s*(?:(?:and\s+)?so\s+|but\s+|because\s+|bc\s+)?"
     r"|\s+(?:so|but|because|bc|and)\s+)",
+    re.IGNORECASE,
+)
+
+
+# "switched my car insurance to acko" (not "moved across town it made no sense driving to")
+_CHANGED_TO: Final = re.compile(
+    r"\b(?:switched|swapped|changed|moved)\s+(?:[\w'’-]+\s+){0,3}?to\b", re.IGNORECASE
+)
+# How the old one ended, said after the new one: "turns out Drooply was already taken",
+# "greenway's too far now"
+_ENDED_SO: Final = re.compile(
+    rf"{ENDED.pattern}|{_ENDING.pattern}|\b(?:was|were|is|are|['’]s)\s+(?:already\s+)?"
+    r"(?:taken|gone|full|closed)\b|\btoo\s+(?:far|expensive|pricey|small|big)\b|\banymore\b",
+    re.IGNORECASE,
+)
+# How the old one let the user down, or was left: "lost dewline as a client", "Dr adeyemi kept
+# cancelling on us", "priya can't do it anymore", "skipping ISMB", "Greenway got bought out"
+_LET_DOWN: Final = re.compile(
+    r"\b(?:lost|kept|no\s+sense|can['’]?t|couldn['’]?t|didn['’]?t|wouldn['’]?t|won['’]?t|"
+    r"skipp(?:ing|ed)|bought\s+out|went\s+mad|no\s+longer)\b",
+    re.IGNORECASE,
+)
+# A question of what ended or came before, which the old one answers (and any asked in the
+# past tense: "what was the name of the neighbour with the husky")
+_ASKS_WHAT_ENDED: Final = re.compile(
+    r"\b(?:lose|lost|left|leave|quit|drop(?:ped)?|cancell?(?:ed)?|end(?:ed)?|stop(?:ped)?|"
+    r"gave\s+up|old|previous(?:ly)?|before|used\s+to|originally|first|former|was|were)\b",
     re.IGNORECASE,
 )

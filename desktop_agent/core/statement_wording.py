@@ -50,7 +50,7 @@ ENDED: Final = re.compile(
     r"(?:closed|shut)\s+down|(?:went|gone|going)\s+bust|out\s+of\s+business|"
     # someone who stopped being it: "Dr Hollis is retiring", "Mrs Kowalski has gone on
     # maternity leave"
-    r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:\w+\s+)?leave|moved\s+away|"
+    r"retir(?:ing|ed|es)|(?:gone|went|going)\s+on\s+(?:(?:\w+\s+)?leave|sabbatical|secondment)|moved\s+away|"
     # "no longer on the apixaban — they've swapped me over to warfarin"
     r"no\s+longer|"
     r"i\s+(?:said|put|wrote|told\s+you)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:before|earlier)|"
@@ -236,6 +236,9 @@ _SAID_APART: Final = (
     (  # "she doubled the lisinopril. | I'm on 20mg now."
         re.compile(
             r"\b(?:how\s+(?:much|many|old|big)|what\s+dose|which\s+dose|what\s+age)\b|"
+            # "what was i paying before he put it up?"
+            r"\bwhat\s+(?:am|was|is|are|were|do|did)\s+(?:i|we|he|she|they)\s+(?:paying|"
+            r"charging|earning|making|spending|on)\b(?!\s+(?:for|about|at)\b)|"
             r"\bwhat\s+(?:%|percent(?:age)?\b)",  # "what % am i putting into my pension?"
             re.I,
         ),
@@ -272,7 +275,14 @@ _SAID_APART: Final = (
         re.compile(r"\b(?:at|in|to)\s+(?:the\s+)?[A-ZÀ-Ý]"),
     ),
     (  # "who's the contractor doing the kitchen?": a sentence that names someone
-        re.compile(r"^\s*(?:and\s+)?who(?:['’]s|\s+is|\s+was|\s+are)?\s+(?:the|our|my)\b", re.I),
+        # ("who did I pick as maid of honor?", "who is watering my plants?": whom, by name
+        # too; not "who's Priya?", which asks who she is to the user)
+        re.compile(
+            r"^\s*(?:and\s+)?who(?:(?:['’]s|\s+is|\s+was|\s+are)?\s+(?:the|our|my)\b|"
+            r"\s+(?:did|do|have|had|will|am|should)\s+(?:i|we)\b|"
+            r"(?:['’]s|\s+is|\s+was|\s+are)?\s+\w+ing\b)",
+            re.I,
+        ),
         NAMES_SOMEONE := re.compile(r"(?<=[\s,(])(?!I['’]|I\b)[A-ZÀ-Ý][a-zà-ÿ'’-]+"),
     ),
     (

@@ -116,6 +116,8 @@ def best_statement(
     )
     # the names a question asks about, in lower case too ("when's gareth's birthday")
     names = names_asked(question) & wanted
+    # whom a question asks what they do, by name: "what marathon is Maya doing?"
+    doing = stems(" ".join(_DOING.findall(question))) & names
     for recollection in episodes:
         item = recollection.item
         if question_only(item):
@@ -139,6 +141,10 @@ def best_statement(
                     # thinks it's shin splints" for "what did the physio think it was?"
                     said |= (wanted | kin) & stems(sentences[n - 1]) & _ROLES
             if kin and not kin & said and not said & set(known_as):
+                continue
+            if doing and not doing & said and any(told[name] for name in doing):
+                # someone asked of by name, whom other sentences name: "my friend Maya is doing
+                # Chicago" for "what marathon is Maya doing?", not the user's own marathon
                 continue
             shared = len(wanted & said) + (1 if kin else 0)
             # (said of the one asked about by name, the kind asked answers: "Pip's teeth say
@@ -236,7 +242,9 @@ def names_asked(question: str) -> set[str]:
 def leans_on_the_message_before(sentence: str) -> bool:
     """Whether ``sentence``, the first of its message, goes on about someone named before it:
     it opens with "he", "his", "she" ... and names no one ("his actual birthday is 9 march")."""
-    return _LEADS_WITH_THEM.match(sentence) is not None and not names_in(sentence)
+    # (a titled name is someone else: "which means her teacher is Mr Okafor now")
+    titled = stems(" ".join(_TITLED_NAME.findall(sentence))) | {"mr", "mrs", "ms", "dr", "mx"}
+    return _LEADS_WITH_THEM.match(sentence) is not None and not names_in(sentence) - titled
 
 
 def names_in(text: str) -> set[str]:
@@ -272,6 +280,9 @@ _BEFORE_A_THING: Final = re.compile(r"(?:the|my|our|your|his|her|their|a|an)\s",
 _SAID_AS: Final = {
     "live": frozenset("flat house bungalow apartment cottage condo".split()),
     "work": frozenset("job".split()),
+    # what one pays is a rent, a bill, a fee: "rent is £1,150 a month" for "what was i paying
+    # before he put it up?"
+    "pay": frozenset("rent bill fee cost price".split()),
 }
 _OPENS_WITH_THEM: Final = re.compile(r"\s*(?:he|she)(?:['’]s)?\b", re.IGNORECASE)
 # A message that goes on about someone from its first words: "his actual birthday is 9 march",
@@ -313,8 +324,13 @@ def _names_another(sentence: str, before: str) -> bool:
     named = stems(" ".join(NAMES_SOMEONE.findall(f" {before}")))
     return any(
         not stems(name) & named and not DAY_OR_MONTH.fullmatch(name)
-        for name in NAMES_SOMEONE.findall(f" {sentence}")
+        for name in NAMES_SOMEONE.findall(_PLACE_OR_THING.sub(" ", f" {sentence}"))
     )
+
+
+# Where something is, or a thing: "at a vineyard in Kent", "the Barn Venue went bust" (as the
+# reading capitalises it) name no new maid of honour
+_PLACE_OR_THING: Final = re.compile(r"\b(?i:the|in|at|near|from)\s+(?:[A-ZÀ-Ý][\w'’-]*(?:\s+|$))+")
 
 
 def _whose(name: str, *, after_is: bool, flags: int = 0) -> re.Pattern[str]:
@@ -334,9 +350,14 @@ _WHOSE_TYPED: Final = _whose(r"[a-zà-ÿ-]+", after_is=False)
 def _people_named(text: str) -> set[str]:
     """The stems of the names ``text`` says, never a day or a month: capitalised words after
     its first, and the first when it is no function word and comes before "'s" or a verb of
-    the third person ("Theo's doing", "Theo does nursery"; not "Named her Pickle")."""
+    the third person or a modal ("Theo's doing", "Theo does nursery", "Priya can't do it";
+    not "Named her Pickle")."""
     named = NAMES_SOMEONE.findall(text)
-    first = re.match(r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s\b|(?=\s+[a-z]+s\b))", text)
+    first = re.match(
+        r"\s*([A-ZÀ-Ý][a-zà-ÿ-]+)(?:['’]s\b|(?=\s+[a-z]+s\b)|(?=\s+(?:can['’]?t|cannot|"
+        r"couldn['’]?t|won['’]?t|will|had|did|didn['’]?t|just|got|quit|left)\b))",
+        text,
+    )
     if first and first.group(1).casefold() not in STOPWORDS:
         named.append(first.group(1))
     return stems(" ".join(n for n in named if not DAY_OR_MONTH.fullmatch(n.rstrip("s'’"))))
@@ -413,7 +434,17 @@ def changed_since(
     # says none is to something else ("12 week course, cost me 340 euros" is not changed by
     # "spanish got moved to tuesdays" for "how much did the course set me back?")
     says = kind_asked(question)
-    says = says if says is not None and says.search(best.sentence) else None
+    # (a name first in the quote is one too: "Deb is going to be my maid of honor")
+    # the names the quote's message says, none of them a new one ("booked!! Marrakech, ... |
+    # my neighbour Kwame said he'll water the plants" is not changed by "flights got moved ...
+    # still Marrakech")
+    said_there = " ".join([best.sentence, *told_said])
+    # (or beside it, in a headline's message: "Japan trip is booked!!! | flying out 3 October,
+    # me and my sister Mei" is not changed by "they moved us to 10 October instead")
+    named = says is NAMES_SOMEONE and bool(
+        _people_named(best.sentence) or any(_people_named(s) for s in told_said)
+    )
+    says = says if says is not None and (named or says.search(best.sentence)) else None
     # as for a member of the kind asked: "he's a beagle" for "what breed is Biscuit?" is not
     # changed by "so Biscuit is registered with Dr. Kenji Tanaka now"
     members = members_asked(question)
@@ -435,9 +466,15 @@ def changed_since(
         if re.search(rf"\b{re.escape(name.capitalize())}\b", read)
     }
     of_others: set[str] = set()
+    # (the user is another too, asked of someone else: "I'll have my usual flat white with oat
+    # milk | Dev wants a cortado" is not changed by "it's almond in my flat white now" for
+    # "what does Dev drink?")
+    not_of_me = not _OF_ME.search(question)
     for sentence in told_said if asked_names else ():
         names = _people_named(sentence)
-        if names - asked_names - stems(best.sentence) and not names & asked_names:
+        if names & asked_names:
+            continue
+        if names - asked_names - stems(best.sentence) or (not_of_me and _OF_ME.search(sentence)):
             of_others |= topic(sentence)
     of_others -= on_topic
     later: Statement | None = None
@@ -467,9 +504,21 @@ def changed_since(
                 about = set(asked)
             elif same:
                 about = topic(sentence if n == 0 else best.sentence) | set(asked)
-            if says is not None and not says.search(sentence):
+            # (a name first in the sentence is one too: "Priya can't do it anymore")
+            first_named = says is NAMES_SOMEONE and bool(_people_named(sentence))
+            if says is not None and not says.search(sentence) and not first_named:
                 continue
-            if says is NAMES_SOMEONE and not _names_another(sentence, best.sentence):
+            if (
+                says is NAMES_SOMEONE
+                and not _names_another(sentence, said_there)
+                # (unless it ends or changes the one named, and the next sentence names who
+                # came: "ugh Chiara had to bail | my cousin Ravi is taking her spot")
+                and not (
+                    (ENDED.search(sentence) or CHANGE.search(sentence))
+                    and n + 1 < len(sentences)
+                    and _names_another(sentences[n + 1], said_there)
+                )
+            ):
                 # "who is Ananya marrying?": "wedding's moved - venue in Jaipur flooded so it's
                 # now 8 February" names no one the quote did not; the groom is still so
                 continue
@@ -565,6 +614,9 @@ def changed_since(
                 and n + 1 < len(sentences)
                 and CHANGE.search(sentences[n + 1])
                 and A_VALUE.search(sentences[n + 1])
+                # (for "who", what came must be someone: "the barn venue went bust | we've
+                # moved it to 6 September at a vineyard in Kent" is no new maid of honour)
+                and (says is not NAMES_SOMEONE or _names_another(sentences[n + 1], said_there))
             ):
                 # what ended, then what came instead: "ugh Chiara had to bail, work wouldn't
                 # give her the time off. | my cousin Ravi is taking her spot"
@@ -577,6 +629,10 @@ def changed_since(
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+_DOING: Final = re.compile(
+    r"\b(?:is|does|did|was)\s+([A-ZÀ-Ý][a-zà-ÿ-]+)\s+(?:doing|do|play|playing)\b"
+)
+_OF_ME: Final = re.compile(r"\b(?:i|i['’](?:m|ll|ve|d)|im|my|me|mine|we|our|us)\b", re.IGNORECASE)
 _HOW_OFTEN: Final = frozenset(
     "much many monthly weekly daily yearly annual annually each every per usually normally".split()
 )

@@ -107,7 +107,7 @@ _AFTER: Final = re.compile(
     r"|\b(?i:(?:handed|passed)\s+(?:me\s+|us\s+)?(?:over|on)|(?:handed|passed|transferred|"
     r"moved|switched|referred)\s+(?:me|us)(?:\s+over|\s+on)?)\s+(?i:to)\s+"
     rf"(?:(?i:one\s+of\s+[\w\s'’-]{{0,40}}?,\s+|(?:an?|the)\s+[\w\s'’-]{{0,30}}?,\s+))?(?P<to>{_NAME})"
-    rf"|\b(?i:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ve\s+been|we['’]ve\s+been|(?:now\s+)?(?:i|we)\s+"
+    rf"|\b(?i:i['’]?m|i\s+am|we['’]re|we\s+are|i['’]ve\s+been|we['’]ve\s+been|(?:now\s+)?(?:i|we)\s+"
     r"(?=(?:go\s+to|see)\s))\s*(?i:now\s+)?"
     r"(?i:seeing|see|with|go\s+to|going\s+to|booked\s+in\s+with|(?:re)?assigned\s+to|allocated\s+to|"
     rf"under)\s+(?:(?i:an?)\s+)?(?P<seeing>{_NAME})"
