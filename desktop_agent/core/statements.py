@@ -195,14 +195,47 @@ def best_statement(
             # "we're spending £150 on their present" for "how much were we spending on the
             # present?", not "lol the wedding's moved to the 28th", which says no amount
             changed = None
+        if changed is not None and _the_same_asked(changed.sentence, question):
+            changed = None  # "..., same office tho": what is asked is still as said before
         if changed is not None and (saying is None or stems(changed.sentence) & set(saying)):
             return with_next(changed, question, past=reasons)
+    if best is not None and not reasons and _the_same_asked(best.sentence, question):
+        # "they rescheduled my passport appt to the 21st, same office tho" for "which office
+        # do i go to?": the office is in what was said before the change
+        earlier = said_before(best, episodes, wanted | kin)
+        if earlier is not None:
+            return with_next(earlier, question, past=False)
     if best is not None and reasons and CHANGE.search(best.sentence):
         # the past of a change is what was said before it: "raised the metformin to 1000 mg"
         # tells what it is now; "I take metformin 500 mg twice a day" what it was
         earlier = said_before(best, episodes, wanted | kin)
         return with_next(earlier, question, past=True) if earlier is not None else best
     return best
+
+
+def _the_same_asked(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` says that what ``question`` asks stayed the same without saying it:
+    "same office tho" for "which office?", "same time" for "what time is it at?", "same
+    saturday slot" for "what day is his swimming?", "same number apparently"."""
+    asked = content_words(question)
+    for same in _SAME_WHAT.finditer(sentence):
+        what = stems(same.group("what"))
+        if what & asked or any(
+            what & words and asking.search(question) for words, asking in _SAME_WHEN
+        ):
+            return True
+    return False
+
+
+# "same office", "same time", "same saturday slot" (what stayed, in the words after "same")
+_SAME_WHAT: Final = re.compile(r"\bsame\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
+# ... and what each says of when: "same day" for "what day is it on?", "same saturday slot"
+# for "what day is his swimming?", "same time" for "what time is it at?"
+_SAME_WHEN: Final = (
+    (frozenset({"day", "slot"}), re.compile(r"\b(?:what|which)\s+day\b", re.I)),
+    (frozenset({"time", "slot"}), re.compile(r"\bwhat\s+time\b", re.I)),
+    (frozenset({"date"}), re.compile(r"\bwhat\s+date\b", re.I)),
+)
 
 
 def _of_something_else(best: Statement, changed: Statement, question: str) -> bool:

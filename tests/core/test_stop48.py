@@ -194,3 +194,13 @@ def test_the_one_who_cannot_any_more_and_who_came_instead(meaning: Assistant) ->
     ]
     reply = said_in_turn(meaning, told, "who's looking after mochi while I'm in riga?")
     assert "Oskar" in reply and "Tamsin" not in reply, reply
+
+
+def test_what_stayed_the_same_is_answered_from_before_the_change(meaning: Assistant) -> None:
+    told = [
+        ["yoga is with Ines at Lotus Loft, wednesdays at 7:30pm"],
+        ["ines moved my yoga to fridays btw, same time"],
+    ]
+    assert "7:30pm" in said_in_turn(meaning, told, "what time is it at?")
+    day = said_in_turn(meaning, [], "what day's my yoga now?")
+    assert "fridays" in day and "wednesdays" not in day, day
