@@ -234,15 +234,6 @@ def _words(text: str) -> set[str]:
     }
 
 
-def _new_value(clause: str, said_before: set[str]) -> bool:
-    """Whether ``clause`` names something, or an amount, not said before ("Oakfield")."""
-    for n, word in enumerate(_WORD.findall(clause)):
-        named = word[:1].isupper() and (n > 0 or word.casefold() not in STOPWORDS)
-        if (word[:1].isdigit() or named) and not stems(word) & said_before:
-            return True
-    return False
-
-
 _WORD: Final = re.compile(r"[^\W_][\w'’-]*")
 # A sentence telling a change: "switched", "now", "instead", "retired", "repainted", "wrong".
 _A_CHANGE: Final = re.compile(
