@@ -23,6 +23,7 @@ and the import done as before.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import logging
 import sys
@@ -50,16 +51,28 @@ def _import() -> Any:
     shell = _client_shell()
     try:
         import lancedb
-    except ImportError:
+    except ImportError as exc:
         if shell is None:
             raise
-        logger.info("lancedb needs its REST client at import: importing it whole")
-        for name in [n for n in sys.modules if n.split(".")[0] in (_CLIENT, "lance_namespace")]:
-            del sys.modules[name]
-        for name in [n for n in sys.modules if n.split(".")[0] == "lancedb"]:
-            del sys.modules[name]
+        logger.info(
+            "lancedb did not import with the REST client's shell (%s): importing it whole", exc
+        )
+        packages = (_CLIENT, "lance_namespace", "lancedb")
+        for name in [n for n in sys.modules if n.split(".")[0] in packages]:
+            if not _native(sys.modules[name]):
+                del sys.modules[name]
         import lancedb
     return lancedb
+
+
+def _native(module: types.ModuleType | None) -> bool:
+    """Whether a module is compiled code, which stays loaded for the retry.
+
+    Its init runs once per process: lancedb._lancedb's sets up a Rust logger and panics when run a
+    second time (env_logger::init_from_env), so importing it anew is no retry at all.
+    """
+    origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def _client_shell() -> types.ModuleType | None:

@@ -55,3 +55,35 @@ def test_lancedb_imports_without_its_rest_client_or_override_checks() -> None:
         "checks_back": True,
         "same_module": True,
     }
+
+
+RETRY_SCRIPT = """
+import importlib.abc, json, sys
+
+class FailsOnce(importlib.abc.MetaPathFinder):
+    # An import that fails once after lancedb's native module has loaded: what a REST client
+    # that lancedb needs, or a thread importing the same modules at that moment, does.
+    failed = False
+    def find_spec(self, name, path=None, target=None):
+        if name == "lancedb.table" and not FailsOnce.failed:
+            FailsOnce.failed = True
+            raise ImportError("cannot import name 'X' (made to fail once)")
+        return None
+
+sys.meta_path.insert(0, FailsOnce())
+from desktop_agent.memory.lancedb_import import import_lancedb
+lancedb = import_lancedb()
+print(json.dumps({"failed_once": FailsOnce.failed, "connect": callable(lancedb.connect)}))
+"""
+
+
+def test_a_failed_first_import_is_retried_without_loading_the_native_module_twice() -> None:
+    # The retry used to drop lancedb._lancedb too; importing it again runs its module init a
+    # second time, whose env_logger::init_from_env panics (seen in CI as "the model or memory did
+    # not load" in the bundled window).
+    done = subprocess.run(
+        [sys.executable, "-c", RETRY_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    assert "init_from_env" not in done.stderr
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == {"failed_once": True, "connect": True}
