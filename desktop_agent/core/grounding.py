@@ -79,8 +79,10 @@ def select_facts(question: AboutUser, found: Sequence[Recollection]) -> list[Rec
     # "which days do I work out?" asks about exercise, not the job "work" names
     asked = _WORK_OUT.sub("exercise", question.text.casefold())
     relation = _relation_in(asked)
+    # ("who's my manager at work?" asks the manager: "at work" only says which one)
+    slotted = _AT_WORK.sub("", asked)
     named = {
-        family: {w for w in words if re.search(rf"\b{re.escape(w)}\b", asked)}
+        family: {w for w in words if re.search(rf"\b{re.escape(w)}\b", slotted)}
         for family, words in SLOT_WORDS.items()
     }
     families = {family for family, said in named.items() if said}
@@ -184,6 +186,7 @@ def _theirs(relation: str, asked: str) -> str:
 
 
 _HOW_MANY: Final = re.compile(r"\bhow\s+many\b")
+_AT_WORK: Final = re.compile(r"\bat\s+work\b")
 _YES_NO: Final = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|had)\b")
 _NAMING: Final = frozenset({"name", "full", "called", "named", "nickname"})
 _PEOPLE: Final = frozenset(_stem(r) for r in RELATIONS)

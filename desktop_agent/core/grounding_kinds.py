@@ -20,7 +20,9 @@ KINDS: Final[dict[str, frozenset[str]]] = {
     "instrument": frozenset(
         "piano guitar bass cello violin viola drums drum flute clarinet saxophone sax trumpet "
         "trombone ukulele harp banjo mandolin accordion keyboard keyboards harmonica oboe "
-        "bassoon tuba synth organ".split()
+        "bassoon tuba synth organ sitar tabla shamisen koto erhu guzheng pipa oud kora djembe "
+        "bouzouki balalaika bagpipes didgeridoo cajon xylophone marimba glockenspiel "
+        "recorder horn euphonium piccolo dulcimer lute harpsichord steelpan".split()
     ),
     "language": frozenset(
         "english spanish french german italian portuguese dutch polish russian ukrainian "

@@ -130,10 +130,13 @@ def ground(
     grounded = _ground(memory, text, excluded, before, earlier)
     if grounded is not None and (same := _unchanged(memory, grounded, text, excluded)):
         return same  # "same spin days tho": the days, said before
-    if grounded is None and last_resort:
+    unknown = grounded is not None and grounded.answer.text == DONT_KNOW and not grounded.facts
+    if (grounded is None or unknown) and last_resort:
+        # (also before "I don't know": no fact fills the slot, and the user's words may say it:
+        # "which football club do i support?" after "... massive Benfica fan")
         asked = plain_question(text)
         if before and PRONOUN.search(asked):
-            asked = resolved(asked, before, people_by_name(memory))
+            asked = resolved(asked, before, people_by_name(memory), earlier)
         if (said := said_at_last(memory, asked, excluded)) is not None:
             return _quoting(said.sentence, said.source, memory, asked)
         if (said := said_before_at_last(memory, asked, excluded)) is not None:
@@ -196,7 +199,7 @@ def _ground(
     # callum's birthday" as "when is Callum's birthday"
     text = pets_vet_as_ours(memory, people_capitalised(plain_question(text)))
     if before and PRONOUN.search(text):
-        text = resolved(text, before, people_by_name(memory))
+        text = resolved(text, before, people_by_name(memory), earlier)
     if (alone := _the_question(text) or _without_purpose(text)) is not None:
         # "What's my dog's name again? | My memory isn't what it was!"
         return ground(memory, alone, excluded, before, earlier)
@@ -279,6 +282,10 @@ def _ground(
             or stems(r.item.text) & else_asked
             or says_a_member(members, r.item.text)
         ]
+    if _ASKS_WHO.match(text) and any(names_in(r.item.text) for r in facts):
+        # "who's my manager now?": "User's manager is Tariq Halloum", not what was said of the
+        # one before ("User's manager is fine", from "my manager is Oona, she's fine i guess")
+        facts = [r for r in facts if ":said:" not in r.item.subject_key or names_in(r.item.text)]
     # (or in its other words: "the wedding" is "User's sister is getting married ...")
     for thing in (
         sorted(the_thing(text) | _other_words(the_thing(text))) if ours and not facts else ()
@@ -490,6 +497,8 @@ def _answers(facts: list[Recollection], question: str, asked_as: str = "") -> bo
         return False  # "which dentist retired?" is not answered by who the dentist is now
     if _slot_missed(facts, question):
         return False
+    if _A_NAME_ASKED.search(question) and not any(names_in(f.item.text) for f in facts):
+        return False  # "what's the name of the running club?" is no "User joined a running club"
     named = {f.item.subject_key.partition("name_of:")[2] for f in facts}
     if facts and "" not in named and _WHO_IS_MY.match(question):
         # "who's my Portuguese tutor?": the tutor's name answers, whatever the tutor teaches
@@ -544,6 +553,11 @@ _NOW_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 _NAME_ASKED: Final = re.compile(r"\b(?:name|names|named|called|call|who|whom|whose)\b", re.I)
+_A_NAME_ASKED: Final = re.compile(
+    r"\bwhat(?:['’]?s|\s+is|\s+was)\s+(?:the\s+name\s+of\b|(?:the|my|our)\s+[\w\s'’-]{1,30}?"
+    r"\s+called\b)",
+    re.IGNORECASE,
+)
 _ASKS_WHO: Final = re.compile(r"\s*(?:and\s+|so\s+)?(?:who|whom)\b", re.IGNORECASE)
 
 

@@ -12,7 +12,7 @@ question is left as asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from desktop_agent.core.extraction_words import FEMALE, MALE, PET_WORDS, PETS, RELATIONS
@@ -29,12 +29,19 @@ _AFTER_OBJECT: Final = frozenset(
 _WORD: Final = re.compile(r"[\w'’-]+")
 
 
-def resolved(question: str, before: str | None, people: Mapping[str, str]) -> str:
+def resolved(
+    question: str, before: str | None, people: Mapping[str, str], earlier: Sequence[str] = ()
+) -> str:
     """``question`` with its pronoun replaced by the person ``before`` named, when sure.
-    ``people``: the names the memory knows -> their relation ("ana" -> "sister")."""
+    ``people``: the names the memory knows -> their relation ("ana" -> "sister"). When
+    ``before`` names no one and leans on a pronoun itself, the messages ``earlier`` (oldest
+    first) may: "what day does rosa come?" | "how much do we pay her now?" | "how many hours
+    does she do?"."""
     if not before or not PRONOUN.search(question) or _names_someone(question, people):
         return question
     referent = _one_person(before, people)
+    if referent is None and earlier and PRONOUN.search(before):
+        return resolved(question, earlier[-1], people, earlier[:-1])
     if referent is None:
         return question
     words, relation = referent
@@ -200,6 +207,10 @@ def leaning_on(question: str, earlier: list[str]) -> str | None:
     if word in ("it", "that", "this"):
         put = thing
     elif word == "there":
+        if _WHEN_DOES.match(before):
+            return (
+                None  # "when does my contract finish?" names no place: not "at my contract finish"
+            )
         put = f"at {thing}"
     elif word in ("his", "its", "their") or word == "her" and _whose(text, pointer):
         following = _WORD.match(text, pointer.end() + 1)
@@ -209,11 +220,15 @@ def leaning_on(question: str, earlier: list[str]) -> str | None:
         if " " in person and not _ONE_OF_US.fullmatch(person):
             return f"{text[: pointer.start()]}the {owned} of {person}{rest}"
         return f"{text[: pointer.start()]}{person}'s {owned}{rest}"  # "Ava's piano lesson"
+    elif _PRONOUN_IN.search(person):
+        return None  # "how much do we pay her an hour?" names no one "she" can be
     else:
         put = person
     return f"{text[: pointer.start()]}{put}{text[pointer.end() :]}"
 
 
+_PRONOUN_IN: Final = re.compile(r"\b(?:he|she|him|her|they|them|we|us|i|you)\b", re.IGNORECASE)
+_WHEN_DOES: Final = re.compile(r"\s*(?:and\s+|so\s+)?when\b", re.IGNORECASE)
 # Asked of the user's own without "my": "when is the pup going in?", "what day is Ava's swimming?"
 _OURS: Final = re.compile(
     r"\bthe\s+(?i:" + PET_WORDS + r")\b|"

@@ -59,7 +59,37 @@ def plain_question(message: str) -> str:
             return word  # "Dr. R", "plan B"
         return _CHAT_QUESTION_WORDS.get(lower) or INFORMAL.get(lower) or word
 
-    return _FOR_A_LIVING.sub(r"\1 for work", _ASIDE.sub("", _CHAT_WORD.sub(plain, message)))
+    message = _FOR_A_LIVING.sub(r"\1 for work", _ASIDE.sub("", _CHAT_WORD.sub(plain, message)))
+    return _as_asked(message)
+
+
+def _as_asked(message: str) -> str:
+    """A request for something told, as the question it is: "remind me the confirmation number
+    for the rome hotel" -> "what's the confirmation number for the rome hotel?" (not "remind me
+    my flight is on friday", which tells)."""
+    request = _REMIND_ME_THE.match(message)
+    if request is None or _TELLS.search(message, request.end()):
+        return message
+    if not _DETAIL.search(message, request.end()):
+        return message  # ("remind me my passport expires in may" tells)
+    asked = message[request.end() :].rstrip(" .!?")
+    return f"what's {asked}?"
+
+
+_REMIND_ME_THE: Final = re.compile(
+    r"\s*(?:(?:pls|please|can\s+you|could\s+you|can\s+u)\s+)?(?:remind|tell)\s+me(?:\s+of)?\s+"
+    r"(?=(?:the|my|our)\s)",
+    re.IGNORECASE,
+)
+# What such a request asks for: a detail of something ("the confirmation number", "my
+# dentist's name", "our wifi password")
+_DETAIL: Final = re.compile(
+    r"\b(?:name|names|number|no|ref|reference|code|password|pin|address|postcode|zip|date|"
+    r"day|time|price|cost|amount|email|phone|account|booking|confirmation|policy|dose|size|"
+    r"details|info)\b",
+    re.IGNORECASE,
+)
+_TELLS: Final = re.compile(r"\b(?:is|are|was|were|has|have|had|will|to)\b", re.IGNORECASE)
 
 
 # "what does Amy do for a living?" asks her work, not where she lives
@@ -314,7 +344,7 @@ SLOT_WORDS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hobby": ("hobby", "hobbies", "spare time", "free time", "for fun", "pastime"),
     "team": ("support", "team", "football team", "fan of"),
-    "learning": ("learning", "learn"),
+    "learning": ("learning", "learn", "lessons", "taking lessons", "classes in"),
     # "I studied chemistry at Leeds": what the user studied, where, and the degrees
     "studies": ("study", "studied", "studying", "degree", "major", "university"),
     "degree": ("degree", "phd", "doctorate", "masters", "master's", "mba"),

@@ -37,7 +37,7 @@ _REASON: Final = re.compile(
 # (not what is left: "the only date they had left was 20 September"; nor a side: "my left
 # knee", "on the left")
 ENDED: Final = re.compile(
-    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)(?![^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|ditched|"
+    r"\b(?:gone\s+(?:right\s+)?off|went\s+off|traded|sold|quit|(?<!\bthe\s)(?<!\bmy\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\bour\s)(?<!\bon\s)(?<!\bto\s)(?<!months\s)(?<!weeks\s)(?<!days\s)(?<!years\s)(?<!hours\s)(?<!payments\s)left(?!\s+(?:over|was|is|are|were)\b)|dropped(?!\s+(?:to|by|down|from)\b)(?![^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|ditched|"
     r"got\s+rid\s+of|gave\s+up|given\s+up|stopped|scratch\s+that|fell\s+through|"
     r"killed\s+(?:off\s+)?(?:the|my|our)\b|"
     # put off: "Kyoto will have to wait for another year", "the extension is on hold"

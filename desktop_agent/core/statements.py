@@ -97,6 +97,9 @@ def best_statement(
     # (for the past, a name is no sign: the change that ended it names people too)
     past_by_name = reasons and says is NAMES_SOMEONE
     now_asked = bool(_NOW_ASKED.search(question))
+    counted = counted_in(question)
+    # ("how much did I pay for the hotel?": "paid €612 upfront", not "conf number 4471902")
+    money = money_or_kind_asked(question) is MONEY_SAID
     thing = the_thing(question)
     members = members_asked(question)
     # the head of a thing named in two words, which says it more than the first: "insurance"
@@ -165,6 +168,10 @@ def best_statement(
             kind = (says is not None and not past_by_name and bool(says.search(sentence))) or (
                 says_a_member(members, sentence)  # "he's a beagle" for "what breed is he?"
             )
+            if kind and counted is not None and not counted.search(sentence):
+                kind = False  # "how many hours ...?": "3 hours", not "£17 an hour"
+            if kind and money and not MONEY_SAID.search(sentence):
+                kind = False
             corrects = bool(_CORRECTS.search(sentence))
             if reasons:
                 key = (shared, kind, False, False, 0.0, -when)
@@ -203,6 +210,11 @@ def best_statement(
         # "they rescheduled my passport appt to the 21st, same office tho" for "which office
         # do i go to?": the office is in what was said before the change
         earlier = said_before(best, episodes, wanted | kin)
+        if earlier is None:
+            # in other words: "they pay me £310 a day" before "the day rate stays the same"
+            said_at = best.source.item.created_at
+            older = [r for r in episodes if r.item.created_at < said_at]
+            earlier = best_statement(question, older, known_as=known_as) if older else None
         if earlier is not None:
             return with_next(earlier, question, past=False)
     if best is not None and reasons and CHANGE.search(best.sentence):
@@ -213,22 +225,69 @@ def best_statement(
     return best
 
 
+def money_or_kind_asked(question: str) -> re.Pattern[str] | None:
+    """``kind_asked``, but an amount of money for a question on what is paid or costs ("how
+    much did I pay for the hotel?"), which a booking's other numbers do not answer."""
+    says = kind_asked(question)
+    return MONEY_SAID if says is AMOUNT_SAID and _MONEY_ASKED.search(question) else says
+
+
+_MONEY_ASKED: Final = re.compile(
+    r"\b(?:pay|paid|paying|pays|cost|costs|costing|spend|spent|spending|charge|charges|"
+    r"charging|price|prices|rent|fee|fees|budget|owe|earn|earning|salary|wage|rate)\b",
+    re.IGNORECASE,
+)
+# An amount of money: "€612", "R5,100", "1,150 a month", "38 euros", "4.5k"
+MONEY_SAID: Final = re.compile(
+    r"[£$€¥₦₹]\s?\d|\bR\s?\d|\d[\d,.]*\s?(?:k|euros?|dollars?|pounds?|quid|bucks|yen|rand|"
+    r"naira|rupees?|pesos?|zloty|kr|chf|eur|usd|gbp|aud|cad)\b|"
+    r"\d[\d,.]*\s*(?:a|an|per|/)\s*(?:month|mo|week|wk|year|yr|hour|hr|h|day|night|session|"
+    r"lesson|class|walk|visit|person|head)\b",
+    re.IGNORECASE,
+)
+
+
+def counted_in(question: str) -> re.Pattern[str] | None:
+    """What says the count ``question`` asks, in its unit: "3 hours" for "how many hours does
+    she do?"; None when it asks no count of a unit."""
+    how_many = _HOW_MANY_OF.search(question)
+    if how_many is None:
+        return None
+    unit = re.escape(how_many.group("unit").rstrip("s"))
+    return re.compile(rf"(?:\d|\b(?:{_COUNT_WORDS}))[\d.,]*\s*-?\s*{unit}s?\b", re.I)
+
+
+_HOW_MANY_OF: Final = re.compile(r"\bhow\s+many\s+(?P<unit>[a-z]{3,})\b", re.I)
+_COUNT_WORDS: Final = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+)
+
+
 def _the_same_asked(sentence: str, question: str) -> bool:
     """Whether ``sentence`` says that what ``question`` asks stayed the same without saying it:
     "same office tho" for "which office?", "same time" for "what time is it at?", "same
     saturday slot" for "what day is his swimming?", "same number apparently"."""
     asked = content_words(question)
-    for same in _SAME_WHAT.finditer(sentence):
+    # "rent stays the same" says how much it is, not when it is due nor to whom it is paid
+    # ("date's unchanged" does say when)
+    any_kind = kind_asked(question) in (None, AMOUNT_SAID)
+    for same in [*_SAME_WHAT.finditer(sentence), *_STAYS_THE_SAME.finditer(sentence)]:
         what = stems(same.group("what"))
-        if what & asked or any(
-            what & words and asking.search(question) for words, asking in _SAME_WHEN
-        ):
+        when = any(what & words and asking.search(question) for words, asking in _SAME_WHEN)
+        stays = same.re is _STAYS_THE_SAME
+        if when or what & asked and (any_kind or not stays):
             return True
     return False
 
 
 # "same office", "same time", "same saturday slot" (what stayed, in the words after "same")
 _SAME_WHAT: Final = re.compile(r"\bsame\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
+# "rate stays the same", "the time's the same", "price hasn't changed"
+_STAYS_THE_SAME: Final = re.compile(
+    r"\b(?P<what>[a-z]+)(?:(?:['’]s|\s+(?:stays|stayed|is|remains|will\s+stay))\s+(?:the\s+same|"
+    r"unchanged)|\s+(?:hasn['’]?t|has\s+not|didn['’]?t)\s+changed?)\b",
+    re.IGNORECASE,
+)
 # ... and what each says of when: "same day" for "what day is it on?", "same saturday slot"
 # for "what day is his swimming?", "same time" for "what time is it at?"
 _SAME_WHEN: Final = (
@@ -293,8 +352,10 @@ def names_in(text: str) -> set[str]:
 
 
 def message_before(item: MemoryItem, episodes: Iterable[MemoryItem]) -> str:
-    """The user's message just before ``item`` in its conversation, among ``episodes``, or
-    ""."""
+    """The user's message just before ``item`` in its conversation: as recall read it with
+    ``item`` (meta ``BEFORE``), else among ``episodes``, else ""."""
+    if said := str((item.meta or {}).get(BEFORE, "")):
+        return said
     if not item.conversation_id:
         return ""
     earlier = [
@@ -316,6 +377,8 @@ _SAID_AS: Final = {
     # what one pays is a rent, a bill, a fee: "rent is £1,150 a month" for "what was i paying
     # before he put it up?"
     "pay": frozenset("rent bill fee cost price".split()),
+    # a rate is what is paid or charged: "they pay me £310 a day" for "how much is my day rate?"
+    "rate": frozenset("pay paying paid charge charging earn earning wage wages salary".split()),
 }
 _OPENS_WITH_THEM: Final = re.compile(r"\s*(?:he|she)(?:['’]s)?\b", re.IGNORECASE)
 # A message that goes on about someone from its first words: "his actual birthday is 9 march",
@@ -336,7 +399,7 @@ _NOW_ASKED: Final = re.compile(
 # Words that say something changed: "the doctor has increased the metformin to 1000 mg", "it's
 # actually a meniscus tear", "we booked Porto instead".
 CHANGE: Final = re.compile(
-    r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|moved|increased|"
+    r"\b(?:actually|instead|anymore|no\s+longer|changed|switched|swapped|switch(?=\s+(?:to|over)\b)|moved|increased|"
     r"decreased|upped|raised|lowered|reduced|cut|raising|upping|lowering|increasing|reducing|"
     # ("dropped our dd to £118", not "dropped my phone in the bath")
     r"(?:dropped|hiked|(?:went|gone)\s+(?:up|down))(?=[^.,;!?]{0,30}?\b(?:to|by)\s+[£$€]?\d)|pushed|postponed|rescheduled|brought\s+forward|"
@@ -347,7 +410,7 @@ CHANGE: Final = re.compile(
     r"wrong|mistake|ended\s+up|going\s+with|gone\s+with|went\s+with|not\s+the|"
     r"(?:went|gone|going)\s+(?:up|down)|up\s+to|down\s+to|dropped(?!\s+(?:my|his|her|our|their|off|by|in|round|over)\b)|doubled|halved|"
     r"(?:taking|took|takes)\s+(?:her|his|their|my)\s+"
-    r"(?:spot|place)|refinanced|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
+    r"(?:spot|place)|refinanced|extended(?!\s+family)|extending|re-?(?:mortgag|book|locat|nam|hom|register|negotiat)\w*)\b",
     re.IGNORECASE,
 )
 
@@ -414,7 +477,11 @@ def changed_since(
     short = {w for w in asked if len(w) == 3 and w not in STOPWORDS and not w.isdigit()}
 
     def topic(text: str) -> set[str]:
-        return substance(text) | (stems(text) & short)
+        # (and when something ends: "they extended me to the end of january" changes "my
+        # contract at Fennick Studios ends 31 october", whose words it shares none of)
+        return (
+            substance(text) | (stems(text) & short) | ({_AN_END} if _ENDS.search(text) else set())
+        )
 
     # ("my cat biscuit is 4 | and HATES the new flat": the flat is another thing)
     clauses = [c for part in PARTS.split(best.sentence) for c in _AND.split(part)]
@@ -482,6 +549,8 @@ def changed_since(
     # changed by "so Biscuit is registered with Dr. Kenji Tanaka now"
     members = members_asked(question)
     members = members if says_a_member(members, best.sentence) else frozenset()
+    counted = counted_in(question)
+    counted = counted if counted is not None and counted.search(best.sentence) else None
     # the one asked about, by name: their name alone is no subject a change shares
     whom = set(known_as) & stems(best.sentence)
     on_topic = topic(best.sentence) | {
@@ -541,6 +610,8 @@ def changed_since(
             first_named = says is NAMES_SOMEONE and bool(_people_named(sentence))
             if says is not None and not says.search(sentence) and not first_named:
                 continue
+            if counted is not None and not counted.search(sentence):
+                continue  # "3 hours" for "how many hours?" is not changed by "£17 an hour"
             if (
                 says is NAMES_SOMEONE
                 and not _names_another(sentence, said_there)
@@ -591,7 +662,10 @@ def changed_since(
                 # and this year he's got Ms Nguyen"
                 weight = (len(shared), bool(A_VALUE.search(sentence)))
             more = later is not None and later.source.item.id == item.id and weight > most
-            if any(_SAME.search(p) and topic(p) & shared for p in PARTS.split(sentence)):
+            if any(
+                _SAME.search(p) and _the_same_of(_kept(p, topic), shared, asked)
+                for p in PARTS.split(sentence)
+            ):
                 continue  # "hotel's the same, just shifted the dates": not the hotel
             # a new amount in the same measure says the change by itself: "she's put me on
             # 100mcg" after "dose is up to 75mcg now", "I'm on 47k from june" after "38k"
@@ -702,6 +776,28 @@ _NOT_AN_AMOUNT: Final = re.compile(
 )
 
 
+# When something ends, or is extended: a topic of its own (the words are short, or differ)
+_AN_END: Final = "~end"
+_ENDS: Final = re.compile(
+    r"\b(?:ends?|ending|finish(?:es)?|expires?|expiring|expiry|extended|extension)\b", re.I
+)
+
+
+def _kept(part: str, topic: Callable[[str], set[str]]) -> set[str]:
+    """The words of what ``part`` says stays the same: "rate" in "extended me to the end of
+    january 🎉 rate stays the same" (not the end it changed); all its words when it names none
+    ("still on")."""
+    kept = [m.group("what") for m in _STAYS_THE_SAME.finditer(part)]
+    return stems(" ".join(kept)) if kept else topic(part)
+
+
+def _the_same_of(kept: set[str], shared: set[str], asked: Collection[str]) -> bool:
+    """Whether what a part says stays the same (``kept``) is what a change would be of: what it
+    shares with the quote, or what is asked ("extended me to the end of january, rate stays
+    the same" still changes the end asked)."""
+    return bool(kept & shared) and (bool(kept & set(asked)) or shared <= kept)
+
+
 def _still_so(message: str, asked: Collection[str]) -> bool:
     """Whether ``message`` says the thing asked stays: "same company still" of the company
     asked (not "same venue at least" of the date asked)."""
@@ -797,6 +893,10 @@ def said_before_fact(
 # conversation, which may go on with what it told ("My brother just got a new job." | "He's a
 # paramedic in Bristol now.").
 THEN: Final = "then"
+# ... and the user's message before it, whom "she" in its first words means ("I live in Hobart
+# with my wife Saoirse." | "She's a pharmacist at the hospital."), read even when recall leaves
+# that message out (it told a home since changed): it only says who, and is never quoted.
+BEFORE: Final = "before"
 # A headline says that something happened in a few words and names nothing of it.
 _HEADLINE_WORDS: Final = 8
 
@@ -806,7 +906,7 @@ def with_next(best: Statement, question: str, *, past: bool = False) -> Statemen
     ``question`` asks (a time, a name) when ``best`` does not; or, when ``best`` is a headline,
     what the user told next (``told_on``)."""
     best = with_whom(best, question)
-    says = kind_asked(question)
+    says = money_or_kind_asked(question)
     if says is None:
         return told_on(best, question, past=past)
     sentences = told_sentences(best.source.item.user_text)

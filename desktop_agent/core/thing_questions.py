@@ -30,6 +30,7 @@ from desktop_agent.core.statements import (
     best_statement,
     changed_since,
     clipped,
+    counted_in,
     inflected,
     parts_saying,
     with_next,
@@ -235,6 +236,8 @@ def _says_kind(question: str, sentence: str) -> bool:
     kind = _kind_of(question)
     if kind is NAME_SAID and NAMES_SOMEONE.search(sentence):
         return True  # "vet is Dr. Folake Adeyemi at Brookside" for "what's the vet's name?"
+    if (counted := counted_in(question)) is not None and not counted.search(sentence):
+        return False  # "how many hours does she do?": "3 hours", not "£17 an hour"
     return kind is None or kind.search(sentence) is not None
 
 

@@ -18,7 +18,7 @@ from desktop_agent.core.current_words import current
 from desktop_agent.core.memory_model import MemoryItem
 from desktop_agent.core.memory_service import MemoryService, Recollection
 from desktop_agent.core.questions import question_only
-from desktop_agent.core.statements import THEN
+from desktop_agent.core.statements import BEFORE, THEN, leans_on_the_message_before
 from desktop_agent.core.user_sentences import told_sentences
 
 # A message goes on with the one before when it comes soon after (later, it is new news).
@@ -41,6 +41,7 @@ def with_what_followed(
     the conversations already read for this question (each is decrypted whole, so a caller
     asking again, fact after fact, reads each once)."""
     conversations = read if read is not None else {}
+    episodes = _with_what_came_before(memory, episodes, conversations)
     followed: dict[int, Recollection] = {}
     for n, recollection in enumerate(episodes):
         item = recollection.item
@@ -66,6 +67,38 @@ def with_what_followed(
         else r
         for n, r in enumerate(episodes)
     ]
+
+
+def _with_what_came_before(
+    memory: MemoryService,
+    episodes: Sequence[Recollection],
+    conversations: dict[str, list[MemoryItem]],
+) -> list[Recollection]:
+    """``episodes``, each opening on someone named just before ("She's a pharmacist at the
+    hospital.") with the user's message before it as meta ``BEFORE``."""
+    found: list[Recollection] = []
+    for recollection in episodes:
+        item = recollection.item
+        sentences = told_sentences(item.user_text)
+        if item.conversation_id and sentences and leans_on_the_message_before(sentences[0]):
+            if item.conversation_id not in conversations:
+                conversations[item.conversation_id] = memory.episodes(item.conversation_id)
+            before = _previous(conversations[item.conversation_id], item)
+            if before is not None:
+                meta = {**(item.meta or {}), BEFORE: before.user_text}
+                recollection = dataclasses.replace(
+                    recollection, item=dataclasses.replace(item, meta=meta)
+                )
+        found.append(recollection)
+    return found
+
+
+def _previous(episodes: Sequence[MemoryItem], item: MemoryItem) -> MemoryItem | None:
+    earlier = [e for e in episodes if e.created_at < item.created_at and not question_only(e)]
+    if not earlier:
+        return None
+    before = max(earlier, key=lambda e: e.created_at)
+    return before if item.created_at - before.created_at <= FOLLOWS_WITHIN else None
 
 
 def _next(episodes: Sequence[MemoryItem], item: MemoryItem) -> MemoryItem | None:
