@@ -16,7 +16,13 @@ from typing import Final
 
 from desktop_agent.core.grounding import content_words, stems
 from desktop_agent.core.questions import asks_the_past
-from desktop_agent.core.statement_wording import ENDED, NAME_SAID, NAMES_SOMEONE, kind_asked
+from desktop_agent.core.statement_wording import (
+    AMOUNT_SAID,
+    ENDED,
+    NAME_SAID,
+    NAMES_SOMEONE,
+    kind_asked,
+)
 from desktop_agent.core.statements import CHANGE
 from desktop_agent.core.timeparse import DAY_OR_MONTH
 from desktop_agent.search.tokenize import STOPWORDS
@@ -33,6 +39,76 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
     ``earlier`` (the user's messages before it) that ``asked`` does not ask about."""
     if asks_the_past(asked) or not tells_a_change(sentence):
         return sentence
+    said = _said_as_now(sentence, earlier, asked)
+    kind = kind_asked(asked)
+    if (kind in (NAMES_SOMEONE, NAME_SAID) or _WHO.match(asked)) and not ENDED.search(asked):
+        said = _without_the_old(said, earlier, asked, names=True)
+    elif kind is AMOUNT_SAID:
+        said = _without_the_old(said, earlier, asked, names=False)
+    if said == sentence:
+        return said
+    # (a cut may leave the start of a face or a joint: "( so now i run with Hedda")
+    said = said.lstrip(" ,;:-–()")
+    return re.sub(r"^(?:and|so|but)\s+", "", said, flags=re.IGNORECASE)
+
+
+def _without_the_old(sentence: str, earlier: str, asked: str, *, names: bool) -> str:
+    """``sentence`` without its parts that name only an old value (a name, a number, a day
+    said before), when another part names a new one of the kind asked (someone, with
+    ``names``; else an amount): "sad news Priya transferred to the leeds office :( | now i sit
+    next to Tomasz" -> "now i sit next to Tomasz"; "we looked at prices again and 25k won't
+    cut it, | so we bumped the target up to 30,000" -> "we bumped the target up to 30,000"."""
+    pieces = _PART_BREAK.split(sentence)  # part, break, part, ...
+    parts = pieces[::2]
+    if len(parts) < 2:
+        return sentence
+    before = {_POSSESSIVE_S.sub("", w.casefold()) for w in _WORD.findall(earlier)}
+    asked_words = {w.casefold() for w in _WORD.findall(asked)} | stems(asked)
+    # a name: a word capitalised here or before, within a sentence, or first in one unless it
+    # is said in lower case too ("Rent is ..." and "the rent")
+    lower = {w for w in _WORD.findall(f"{sentence} {earlier}") if w.islower()}
+    named = {
+        _POSSESSIVE_S.sub("", m.group(0).casefold())
+        for text in (sentence, earlier)
+        for m in _CAPITALISED.finditer(text)
+        if not _OPENS_A_SENTENCE.search(text[: m.start()]) or m.group(0).casefold() not in lower
+    } - (STOPWORDS | {"i"})
+
+    def values(part: str) -> set[str]:
+        said = {_POSSESSIVE_S.sub("", w.casefold()) for w in _WORD.findall(part)}
+        return ((said & named) | {w for w in said if _A_VALUE.fullmatch(w)}) - asked_words
+
+    # (a part naming only what was said before: "sad news Priya transferred to the leeds office")
+    gone = {n for n, part in enumerate(parts) if set() < values(part) <= before}
+    kept = [n for n in range(len(parts)) if n not in gone and parts[n].strip()]
+    # (the new one, of the kind asked: "Tomasz" for who, "30,000" for how much)
+    new = {w for n in kept for w in values(parts[n]) - before}
+    new = {w for w in new if not _A_VALUE.fullmatch(w)} if names else _amounts(new)
+    if not gone or not kept or not new:
+        return sentence
+    said = parts[kept[0]]
+    for n in kept[1:]:
+        said += ", " if n - 1 in gone else pieces[2 * n - 1]
+        said += parts[n]
+    return said
+
+
+def _amounts(values: set[str]) -> set[str]:
+    return {v for v in values if v[:1].isdigit()}
+
+
+# A capitalised word: a name ("now i sit next to Tomasz"), or the first of a sentence
+_CAPITALISED: Final = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*")
+_OPENS_A_SENTENCE: Final = re.compile(r"(?:^|[.!?]+)\s*$")
+_POSSESSIVE_S: Final = re.compile(r"['’]s$")
+# A number or a day: "30,000", "25k", "6:30", "tuesday"
+_A_VALUE: Final = re.compile(
+    r"\d[\d,.:]*(?:k|am|pm|st|nd|rd|th)?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?",
+    re.IGNORECASE,
+)
+
+
+def _said_as_now(sentence: str, earlier: str, asked: str) -> str:
     wanted = content_words(asked)
     old = (_words(sentence) & _words(earlier)) - wanted - _CHANGE_WORDS
     if not old:
