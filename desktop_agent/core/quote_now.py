@@ -41,7 +41,9 @@ def said_as_now(sentence: str, earlier: str, asked: str) -> str:
         return sentence
     said = _said_as_now(sentence, earlier, asked)
     kind = kind_asked(asked)
-    if (kind in (NAMES_SOMEONE, NAME_SAID) or _WHO.match(asked)) and not ENDED.search(asked):
+    # (who does it now, not what a thing is called: "what's the venue called?" is asked of
+    # what stayed when the date moved)
+    if (kind is NAMES_SOMEONE or _WHO.match(asked)) and not ENDED.search(asked):
         said = _without_the_old(said, earlier, asked, names=True)
     elif kind is AMOUNT_SAID:
         said = _without_the_old(said, earlier, asked, names=False)
