@@ -66,6 +66,9 @@ _FORGET = re.compile(
     r"(?:(?:forget|delete|erase|remove|wipe|scrub|unlearn)\s+"
     # "forget Gareth's phone number": what someone named has
     r"(?:(?=(?-i:[A-ZÀ-Ý])[\w-]+['’]s\s+\w)|"
+    # ... typed in lower case, when it is a detail ("forget bernadette's phone number")
+    r"(?=[a-z][\w-]+['’]s\s+(?:[\w-]+\s+){0,2}?(?:number|mobile|phone|address|email|password|"
+    r"pin|code|birthday)\b)|"
     # "forget I ever applied at Monzo", "forget that I mentioned the loan": what was done or
     # told is what to forget
     r"(?:(?:that\s+)?i\s+(?:ever\s+)?(?:mentioned|said\s+anything\s+about|told\s+you\s+about)\s+|"
@@ -93,8 +96,16 @@ _FORGET = re.compile(
     # "delete the ballet info": a thing of the memory, named as such, never a text to edit
     r"|(?:delete|erase|remove|wipe|scrub)\s+(?:the|that|all\s+the)\s+"
     rf"(?=[\w'’ -]{{2,40}}?\s+(?:{_TOLD_THING}|details)(?:[\s,]+please)?(?:[.!?,;]|$))"
-    # "can you take my phone number out of your memory"
-    r"|take\s+(?=[\w'’ -]{2,40}?\s+out\s+of\s+(?:your\s+|the\s+)?(?:memory|notes|records?)\b)"
+    # "can you take my phone number out of your memory", "remove the gate code from your memory"
+    r"|(?:take|delete|erase|remove|wipe|scrub)\s+(?=[\w'’ -]{2,40}?\s+(?:out\s+of|from)\s+"
+    r"(?:your\s+|the\s+)?(?:memory|notes|records?)\b)"
+    # "wipe the wifi password": a secret or a detail kept, never a text to edit
+    r"|(?:delete|erase|remove|wipe|scrub)\s+(?:the|that|my|our)\s+"
+    r"(?=(?:[\w'’-]+\s+){0,3}?(?:password|passcode|pin|code(?!\s+(?:block|snippet|sample|review|"
+    r"base|example|cell))|phone\s+number|mobile\s+number|bank\s+details|card\s+number|"
+    r"account\s+number)\b)"
+    r"(?![\w'’ -]{0,40}\bfrom\s+(?:this|that|the|my)\s+(?:text|message|email|doc|document|"
+    r"paragraph|code|file|list|draft|letter|post|page|script)\b)"
     # "scrap the bit about my salary", "drop what I said about the vet bill" (not "drop my
     # son at football": these verbs forget only what is named as told)
     r"|(?:scrap|scratch|drop|ditch|bin|lose|clear(?:\s+out)?|get\s+rid\s+of)\s+(?:(?:the|that|all\s+"
@@ -123,7 +134,9 @@ _WHY = re.compile(
     # ", was just me moaning"
     r"was|just|only|"
     r"not\s+(?:really|my|our|something|important|relevant)|"
-    r"(?:she|he|they)(?:['’](?:s|re|ve|d))?\s+(?:has|have|had|stopped|quit|left|is|are|was|"
+    # ", my partner says keeping it in a chat is asking for trouble"
+    r"(?:my|our)\s+[\w'’-]+\s+(?:says?|said|thinks?|reckons?|wants?)\b|"
+    r"(?:she|he|they)(?:['’](?:s|re|ve|d))?\s+(?:has|have|had|got|changed|reset|stopped|quit|left|is|are|was|"
     r"were|doesn['’]?t|don['’]?t|asked|wants?|moved|finished|isn['’]?t|aren['’]?t)|"
     # ", that really wasn't mine to share"
     r"(?:that|it|this)\s+(?:really\s+|just\s+|honestly\s+|probably\s+)?"

@@ -187,3 +187,34 @@ def test_a_change_is_quoted_without_the_parts_that_only_name_the_old_one() -> No
     # may be part of the answer ("my days off are sunday and monday now")
     days = "new rota so my long run moved, it's on saturday, sundays are for rest now"
     assert said_as_now(days, earlier, "what day is my long run?") == days
+
+
+def test_forget_requests_for_a_detail_said_the_way_people_say_them() -> None:
+    from desktop_agent.core.intent import perceive
+
+    asked = {
+        "pls forget marta's mobile number, she changed it": "marta's mobile number",
+        "can you remove the alarm code from your memory, we reset it": "the alarm code",
+        "actually wipe the router password, my flatmate says it's a bad idea": "router password",
+        "delete our bank details please": "our bank details",
+    }
+    for request, topic in asked.items():
+        intent = perceive(request)
+        assert (intent.kind, intent.command, intent.argument) == ("command", "forget", topic)
+    # editing a text stays editing a text
+    for request in (
+        "delete the code block",
+        "remove the password from this email",
+        "wipe the kitchen counter",
+    ):
+        assert perceive(request).command is None
+
+
+def test_a_detail_forgotten_by_request_never_comes_back(meaning: Assistant) -> None:
+    told = ["our alarm code is 4471, the key safe is by the back door"]
+    replies = asked_in_turn(
+        meaning,
+        [told, ["can you remove the alarm code from your memory, we reset it", "yes"]],
+        ["what's the alarm code?", "where's the key safe?"],
+    )
+    assert all("4471" not in reply for reply in replies)
