@@ -419,6 +419,8 @@ def _said_in(text: str) -> set[str]:
         said.add(_NAME_SAID)
     if _HOME_IN.search(text):
         said.add(_HOME_SAID)
+    if _DETAIL_IN.search(text):
+        said.add(_DETAIL_SAID)
     return said
 
 
@@ -493,6 +495,8 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     home = bool(_HOME_TOPIC.search(topic))
     if home:
         wanted.add(_HOME_SAID)
+    if _DETAIL_TOPIC.search(topic):
+        wanted.add(_DETAIL_SAID)
     # each word of the topic counts once, however many of its forms or synonyms a sentence
     # says: "Rafael's phone number" is not said by "phone is a Pixel 7 and I'm on Mint Mobile"
     root: dict[str, str] = {}
@@ -623,11 +627,41 @@ def _clauses_saying(
     """Only the clauses of a sentence that say the topic: "my salary is 52k" in "I work at
     Barclays, my salary is 52k, and I live in Croydon" (forgetting it keeps the rest)."""
     pieces = _pieces(message, span)
+    if _DETAIL_SAID in wanted:
+        # a number, a code, a password: only the clause saying it, "and" apart too ("wifi is
+        # called MOTHSHED and the password is bluefinch2291" keeps the network's name)
+        pieces = [p for a, b in pieces for p in _split_at_and(message, a, b)]
+        detail = [n for n, (a, b) in enumerate(pieces) if _DETAIL_SAID in _said_in(message[a:b])]
+        if detail and len(detail) < len(pieces):
+            first, last = pieces[detail[0]][0], pieces[detail[-1]][1]
+            return " ".join(message[first:last].split()), (first, last)
     saying = [n for n, (a, b) in enumerate(pieces) if wanted & _said_in(message[a:b])]
     if not saying or len(saying) == len(pieces):
         return "", span
     first, last = _with_what_follows(message, pieces, saying[0], saying[-1])
     return " ".join(message[first:last].split()), (first, last)
+
+
+def _split_at_and(message: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces, at = [], start
+    for cut in _AND.finditer(message, start, end):
+        pieces.append((at, cut.start()))
+        at = cut.end()
+    pieces.append((at, end))
+    return pieces
+
+
+_AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
+# "forget her phone number", "the gate code", "the wifi password": a sentence saying digits or a
+# secret says it, whatever it calls it ("her mobile is 07911 238556")
+_DETAIL_TOPIC: Final = re.compile(
+    r"\b(?:number|mobile|phone|code|pin|password|passcode|passwords|codes)\b", re.IGNORECASE
+)
+_DETAIL_IN: Final = re.compile(
+    r"\d[\d -]{2,}\d|\b(?:password|passcode|pin|code)\s+(?:is\s+|was\s+|=\s*|:\s*)\S+",
+    re.IGNORECASE,
+)
+_DETAIL_SAID: Final = "#detail"
 
 
 def _pieces(message: str, span: tuple[int, int]) -> list[tuple[int, int]]:

@@ -218,3 +218,23 @@ def test_a_detail_forgotten_by_request_never_comes_back(meaning: Assistant) -> N
         ["what's the alarm code?", "where's the key safe?"],
     )
     assert all("4471" not in reply for reply in replies)
+
+
+def test_forgetting_a_detail_takes_only_the_words_that_say_it(meaning: Assistant) -> None:
+    told = [
+        "router is from Zenline and the wifi password is amberfox7731, writing it here so I "
+        "stop asking my flatmate",
+        "kasia at number 9 has our spare key, her mobile is 07700 900461",
+    ]
+    replies = asked_in_turn(
+        meaning,
+        [
+            told,
+            ["please wipe the wifi password, better not to keep it", "yes"],
+            ["forget kasia's phone number, she changed it", "yes"],
+        ],
+        ["who's our router from?", "who has our spare key?", "what's kasia's number?"],
+    )
+    assert "Zenline" in replies[0]
+    assert "kasia" in replies[1].casefold()
+    assert all("amberfox7731" not in r and "900461" not in r for r in replies)
