@@ -208,9 +208,8 @@ def leaning_on(question: str, earlier: list[str]) -> str | None:
         put = thing
     elif word == "there":
         if _WHEN_DOES.match(before):
-            return (
-                None  # "when does my contract finish?" names no place: not "at my contract finish"
-            )
+            # "when does my contract finish?" names no place: not "at my contract finish"
+            return None
         put = f"at {thing}"
     elif word in ("his", "its", "their") or word == "her" and _whose(text, pointer):
         following = _WORD.match(text, pointer.end() + 1)
@@ -227,7 +226,8 @@ def leaning_on(question: str, earlier: list[str]) -> str | None:
     return f"{text[: pointer.start()]}{put}{text[pointer.end() :]}"
 
 
-_PRONOUN_IN: Final = re.compile(r"\b(?:he|she|him|her|they|them|we|us|i|you)\b", re.IGNORECASE)
+# (one pointed at by a pronoun is no one "she" can mean: "whoever I pay rent to" can be)
+_PRONOUN_IN: Final = re.compile(r"\b(?:he|she|him|her|they|them)\b", re.IGNORECASE)
 _WHEN_DOES: Final = re.compile(r"\s*(?:and\s+|so\s+)?when\b", re.IGNORECASE)
 # Asked of the user's own without "my": "when is the pup going in?", "what day is Ava's swimming?"
 _OURS: Final = re.compile(

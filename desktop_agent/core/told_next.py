@@ -5,6 +5,10 @@ People chat in short messages that go on with each other: "My brother just got a
 "He's a paramedic in Bristol now." Recall finds the headline (it says "job"); what it told is
 in the next message. Each recalled episode whose last sentence is short enough to hold a
 headline carries that next message (meta ``THEN``) for ``statements.told_on`` to join.
+
+And the other way: "I live in Hobart with my wife Saoirse." | "She's a pharmacist at the
+hospital." An episode that opens on "she" carries the message before it (meta ``BEFORE``), whom
+it means, even when recall left that message out (``statements.message_before``).
 """
 
 from __future__ import annotations
