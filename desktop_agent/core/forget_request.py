@@ -495,7 +495,8 @@ def statements_about(topic: str, episodes: Sequence[Recollection]) -> list[State
     home = bool(_HOME_TOPIC.search(topic))
     if home:
         wanted.add(_HOME_SAID)
-    if _DETAIL_TOPIC.search(topic):
+    if _DETAIL_TOPIC.search(topic) and not _NAMED_NOT_OWNING.search(topic):
+        # (a detail of someone's, not them: "car salesman Tomasz mobile number" takes Tomasz too)
         wanted.add(_DETAIL_SAID)
     # each word of the topic counts once, however many of its forms or synonyms a sentence
     # says: "Rafael's phone number" is not said by "phone is a Pixel 7 and I'm on Mint Mobile"
@@ -662,6 +663,8 @@ _DETAIL_IN: Final = re.compile(
     re.IGNORECASE,
 )
 _DETAIL_SAID: Final = "#detail"
+# a name in the topic that is no owner ("Tomasz mobile", not "Bernadette's mobile")
+_NAMED_NOT_OWNING: Final = re.compile(r"(?<!^)\b[A-ZÀ-Ý][\w-]*\b(?!['’]s\b)")
 
 
 def _pieces(message: str, span: tuple[int, int]) -> list[tuple[int, int]]:

@@ -238,3 +238,11 @@ def test_forgetting_a_detail_takes_only_the_words_that_say_it(meaning: Assistant
     assert "Zenline" in replies[0]
     assert "kasia" in replies[1].casefold()
     assert all("amberfox7731" not in r and "900461" not in r for r in replies)
+
+
+def test_a_detail_of_someone_named_in_the_request_takes_them_too() -> None:
+    from desktop_agent.core.forget_request import _NAMED_NOT_OWNING
+
+    assert _NAMED_NOT_OWNING.search("car salesman Tomasz mobile number")
+    assert not _NAMED_NOT_OWNING.search("Bernadette's phone number")
+    assert not _NAMED_NOT_OWNING.search("the wifi password")
