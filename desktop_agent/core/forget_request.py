@@ -631,7 +631,7 @@ def _clauses_saying(
     if _DETAIL_SAID in wanted:
         # a number, a code, a password: only the clause saying it, "and" apart too ("wifi is
         # called MOTHSHED and the password is bluefinch2291" keeps the network's name)
-        pieces = [p for a, b in pieces for p in _split_at_and(message, a, b)]
+        pieces = [p for a, b in pieces for p in _cut_at(message, a, b, _AND)]
         detail = [n for n, (a, b) in enumerate(pieces) if _DETAIL_SAID in _said_in(message[a:b])]
         if detail and len(detail) < len(pieces):
             first, last = pieces[detail[0]][0], pieces[detail[-1]][1]
@@ -641,15 +641,6 @@ def _clauses_saying(
         return "", span
     first, last = _with_what_follows(message, pieces, saying[0], saying[-1])
     return " ".join(message[first:last].split()), (first, last)
-
-
-def _split_at_and(message: str, start: int, end: int) -> list[tuple[int, int]]:
-    pieces, at = [], start
-    for cut in _AND.finditer(message, start, end):
-        pieces.append((at, cut.start()))
-        at = cut.end()
-    pieces.append((at, end))
-    return pieces
 
 
 _AND: Final = re.compile(r"\s+and\s+", re.IGNORECASE)
@@ -669,9 +660,13 @@ _NAMED_NOT_OWNING: Final = re.compile(r"(?<!^)\b[A-ZÀ-Ý][\w-]*\b(?!['’]s\b)"
 
 def _pieces(message: str, span: tuple[int, int]) -> list[tuple[int, int]]:
     """The clauses of the sentence at ``span`` of ``message``, as ranges."""
-    start, end = span
+    return _cut_at(message, *span, _CLAUSE_BREAK)
+
+
+def _cut_at(message: str, start: int, end: int, breaks: re.Pattern[str]) -> list[tuple[int, int]]:
+    """``message[start:end]`` as the ranges between the matches of ``breaks``."""
     pieces, at = [], start
-    for cut in _CLAUSE_BREAK.finditer(message, start, end):
+    for cut in breaks.finditer(message, start, end):
         pieces.append((at, cut.start()))
         at = cut.end()
     pieces.append((at, end))
